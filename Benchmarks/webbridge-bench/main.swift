@@ -1,0 +1,1 @@
+print("webbridge-bench: not yet")

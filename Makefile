@@ -1,0 +1,27 @@
+# The two commands of the README: `make check` (the main job) and `make test` (every test).
+SWIFT ?= swift
+
+.PHONY: setup build check test bench bench-peer lint
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build --product webbridge
+
+check: build
+	$$($(SWIFT) build --show-bin-path)/webbridge check
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: setup
+	$(SWIFT) build -c release --product webbridge --product webbridge-bench
+	$$($(SWIFT) build -c release --show-bin-path)/webbridge-bench
+
+bench-peer:
+	@scripts/setup-peer.sh
+
+lint:
+	$(SWIFT) format lint -r Sources Tests Benchmarks

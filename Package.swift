@@ -1,0 +1,93 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The target graph is the architecture (see README "Layers"):
+// BridgeContract (Foundation only) <- BridgeTesting <- webbridge
+// CWebKitGTK <- WebKitGTK (Linux only)  <- BridgeTesting
+// BridgeContract <- XcodeRunner <- webbridge
+let linux = TargetDependencyCondition.when(platforms: [.linux])
+
+let package = Package(
+    name: "WebBridge",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "BridgeContract", targets: ["BridgeContract"]),
+        .library(name: "BridgeTesting", targets: ["BridgeTesting"]),
+        .library(name: "XcodeRunner", targets: ["XcodeRunner"]),
+        .executable(name: "webbridge", targets: ["webbridge"]),
+    ],
+    targets: [
+        .target(
+            name: "BridgeContract",
+            resources: [.copy("Resources/DefaultContract.json")]
+        ),
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev"])]
+        ),
+        .target(
+            name: "WebKitGTK",
+            dependencies: [.target(name: "CWebKitGTK", condition: linux)]
+        ),
+        .target(
+            name: "BridgeTesting",
+            dependencies: [
+                "BridgeContract",
+                .target(name: "WebKitGTK", condition: linux),
+            ],
+            resources: [.copy("Resources/BridgeFixture.html")]
+        ),
+        .target(
+            name: "XcodeRunner",
+            dependencies: ["BridgeContract"]
+        ),
+        .executableTarget(
+            name: "webbridge",
+            dependencies: ["BridgeContract", "BridgeTesting", "XcodeRunner"]
+        ),
+        .executableTarget(
+            name: "webbridge-bench",
+            dependencies: [
+                "BridgeContract", "BridgeTesting",
+                .target(name: "WebKitGTK", condition: linux),
+                .target(name: "CWebKitGTK", condition: linux),
+            ],
+            path: "Benchmarks/webbridge-bench"
+        ),
+        .testTarget(
+            name: "BridgeContractTests",
+            dependencies: ["BridgeContract"]
+        ),
+        .testTarget(
+            name: "WebKitGTKTests",
+            dependencies: [.target(name: "WebKitGTK", condition: linux)]
+        ),
+        .testTarget(
+            name: "BridgeTestingTests",
+            dependencies: [
+                "BridgeContract", "BridgeTesting",
+                .target(name: "WebKitGTK", condition: linux),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "XcodeRunnerTests",
+            dependencies: ["XcodeRunner"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "webbridgeTests",
+            dependencies: ["webbridge", "BridgeContract"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Complete strict concurrency everywhere, in one place (swift-log style).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableExperimentalFeature("StrictConcurrency=complete"),
+    ]
+}

@@ -1,0 +1,2 @@
+// Placeholder until the contract core lands.
+public enum BridgeContractModule {}

@@ -1,0 +1,4 @@
+#if os(Linux)
+// Placeholder until the engine lands.
+public enum WebKitGTKModule {}
+#endif

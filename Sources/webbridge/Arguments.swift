@@ -1,0 +1,92 @@
+import Foundation
+
+/// The command line, parsed by hand: no argument-parsing package can be fetched here.
+struct Arguments {
+    private(set) var positionals: [String] = []
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
+    let wantsHelp: Bool
+
+    /// Parses `argv` given the options that take a value and the flags; anything else is a usage error.
+    init(_ argv: some Sequence<String>, options: Set<String> = [], flags knownFlags: Set<String> = []) throws(UsageError) {
+        var iterator = argv.makeIterator()
+        var help = false
+        while let word = iterator.next() {
+            if word == "--help" || word == "-h" {
+                help = true
+            } else if word == "--" {
+                while let rest = iterator.next() { positionals.append(rest) }
+            } else if word.hasPrefix("-") && word.count > 1 {
+                var name = word
+                var inlineValue: String?
+                if let equals = word.firstIndex(of: "=") {
+                    name = String(word[..<equals])
+                    inlineValue = String(word[word.index(after: equals)...])
+                }
+                if options.contains(name) {
+                    guard let value = inlineValue ?? iterator.next() else {
+                        throw UsageError("option \(name) needs a value")
+                    }
+                    values[name, default: []].append(value)
+                } else if knownFlags.contains(name), inlineValue == nil {
+                    flags.insert(name)
+                } else {
+                    throw UsageError("unknown option \(name)")
+                }
+            } else {
+                positionals.append(word)
+            }
+        }
+        wantsHelp = help
+    }
+
+    /// The last value given for `name`, if any.
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// A positive integer option, or a usage error naming the option.
+    func positiveInt(_ name: String) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), number > 0 else {
+            throw UsageError("\(name) must be a positive integer")
+        }
+        return number
+    }
+
+    /// A duration in seconds (decimals allowed), or a usage error naming the option.
+    func seconds(_ name: String) throws(UsageError) -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let number = Double(text), number.isFinite, number > 0 else {
+            throw UsageError("\(name) must be a positive number of seconds")
+        }
+        return number
+    }
+
+    /// Refuses positionals beyond `count`.
+    func expectPositionals(atMost count: Int) throws(UsageError) {
+        if positionals.count > count {
+            throw UsageError("unexpected argument '\(positionals[count])'")
+        }
+    }
+}
+
+/// A wrong command line: exit 2 with a one-line message and the usage.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The documented exit codes of `webbridge`.
+enum ExitStatus: Int32 {
+    case pass = 0
+    case contractFailure = 1
+    case usage = 2
+    case environment = 3
+    case pageUnreachable = 4
+}
+
+/// Standard error, unbuffered, for diagnostics.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,5 @@
+import XCTest
+
+final class webbridgeTestsPlaceholder: XCTestCase {
+    func testPackageBuilds() { XCTAssertTrue(true) }
+}

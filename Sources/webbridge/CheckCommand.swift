@@ -1,7 +1,169 @@
-/// `webbridge check`: not yet built.
+import BridgeContract
+import BridgeTesting
+import Foundation
+
+/// `webbridge check`: both directions of the bridge on the real engine, each failure named.
 enum CheckCommand {
-    static func run(_ argv: ArraySlice<String>) -> ExitStatus {
-        printError("webbridge check: not yet available")
-        return .environment
+    static let usage = """
+        USAGE: webbridge check [--page FILE | --url URL] [--contract FILE] [--value TEXT] [--timeout SECONDS]
+                               [--repeat N] [--format text|json|junit]
+
+        Loads the page in the real WebKit engine and checks both directions of the bridge:
+        the page's ready reaches native code with the contract's fields, and the page accepts
+        the native sync message and shows exactly its text.
+
+        OPTIONS:
+          --page FILE         HTML page to load (default: the bundled BridgeFixture.html; no network)
+          --url URL           a deployed page to fetch instead (failures to fetch it exit 4)
+          --contract FILE     contract JSON (default: the bundled default contract)
+          --value TEXT        text sent as the sync message's value (default: ok)
+          --timeout SECONDS   wait for each event at most this long (default: 10)
+          --repeat N          run N fresh sessions (default: 1)
+          --format FORMAT     text (default), json, or junit (JUnit XML, one test case per direction)
+
+        EXIT CODES:
+          0 pass, 1 contract failure, 2 usage, 3 environment, 4 page not deployed / request failed
+        """
+
+    @MainActor
+    static func run(_ argv: ArraySlice<String>) async -> ExitStatus {
+        let arguments: Arguments
+        let options: CheckOptions
+        do {
+            arguments = try Arguments(
+                argv, options: ["--page", "--url", "--contract", "--value", "--timeout", "--repeat", "--format"])
+            if arguments.wantsHelp {
+                print(usage)
+                return .pass
+            }
+            try arguments.expectPositionals(atMost: 0)
+            options = try CheckOptions(arguments)
+        } catch {
+            printError("webbridge check: \(error)")
+            printError("Usage: webbridge check [--page FILE | --url URL] [options]; see 'webbridge check --help'.")
+            return .usage
+        }
+
+        let configuration: CheckConfiguration
+        do {
+            configuration = try options.configuration()
+        } catch {
+            printError("webbridge check: \(error)")
+            return .usage
+        }
+        do {
+            try EngineEnvironment.prepare()
+        } catch {
+            printError("webbridge check: \(error)")
+            return .environment
+        }
+
+        let reporter = CheckReporter(format: options.format, pageName: options.pageName, configuration: configuration)
+        reporter.begin()
+        var reports: [SessionReport] = []
+        let progress = ProgressLine(total: options.repeatCount)
+        for index in 1...options.repeatCount {
+            let report = await BridgeCheck.run(configuration)
+            reports.append(report)
+            reporter.session(index, report, verbose: index == 1 || !report.passed || options.repeatCount == 1)
+            progress.update(done: index, failed: reports.filter { !$0.passed }.count)
+        }
+        progress.finish()
+        reporter.end(reports)
+        return exitStatus(reports)
+    }
+
+    /// Exit 4 only when the page could not be fetched; any broken contract is exit 1.
+    static func exitStatus(_ reports: [SessionReport]) -> ExitStatus {
+        let failures = reports.flatMap(\.failures)
+        if failures.isEmpty { return .pass }
+        if failures.allSatisfy({ $0.category == .pageUnreachable }) { return .pageUnreachable }
+        return .contractFailure
+    }
+}
+
+/// The check's options, validated with errors that name the option and the remedy.
+struct CheckOptions {
+    enum Format: String { case text, json, junit }
+
+    let page: String?
+    let url: URL?
+    let contractPath: String?
+    let value: String
+    let timeout: Double
+    let repeatCount: Int
+    let format: Format
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        page = arguments.value("--page")
+        contractPath = arguments.value("--contract")
+        value = arguments.value("--value") ?? "ok"
+        timeout = try arguments.seconds("--timeout") ?? 10
+        repeatCount = try arguments.positiveInt("--repeat") ?? 1
+        let formatText = arguments.value("--format") ?? "text"
+        guard let format = Format(rawValue: formatText) else {
+            throw UsageError("--format must be text, json or junit")
+        }
+        self.format = format
+        if let text = arguments.value("--url") {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                url.host != nil
+            else {
+                throw UsageError("--url must be an absolute http:// or https:// URL with a host")
+            }
+            guard page == nil else { throw UsageError("--page and --url exclude each other: give one") }
+            self.url = url
+        } else {
+            url = nil
+        }
+    }
+
+    var pageName: String {
+        if let url { return url.host.map { "page at \($0)" } ?? "page" }
+        if let page { return (page as NSString).lastPathComponent }
+        return "BridgeFixture.html (bundled)"
+    }
+
+    func configuration() throws -> CheckConfiguration {
+        let contract: BridgeContract
+        if let contractPath {
+            contract = try BridgeContract.load(contentsOf: URL(fileURLWithPath: contractPath))
+        } else {
+            contract = .default
+        }
+        let pageSource: CheckConfiguration.Page
+        if let url {
+            pageSource = .url(url)
+        } else if let page {
+            let fileURL = URL(fileURLWithPath: page)
+            guard let html = try? String(contentsOf: fileURL, encoding: .utf8) else {
+                throw UsageError("--page \(page): cannot read the file as UTF-8 text; give the path of an HTML file")
+            }
+            pageSource = .html(html, baseURL: nil)
+        } else {
+            pageSource = .html(try BundledFixture.html(), baseURL: nil)
+        }
+        return CheckConfiguration(page: pageSource, contract: contract, value: value, timeout: timeout)
+    }
+}
+
+/// A one-line progress counter on a terminal; silent when stderr is a file or pipe.
+struct ProgressLine {
+    let total: Int
+    private let enabled: Bool
+
+    init(total: Int) {
+        self.total = total
+        enabled = total > 1 && isatty(STDERR_FILENO) != 0
+    }
+
+    func update(done: Int, failed: Int) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\rsession \(done)/\(total), \(failed) failed".utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -17,7 +17,7 @@ let usage = """
     See 'webbridge <subcommand> --help'.
     """
 
-let subcommands: [String: (ArraySlice<String>) -> ExitStatus] = [
+let subcommands: [String: @MainActor (ArraySlice<String>) async -> ExitStatus] = [
     "check": CheckCommand.run,
     "contract": ContractCommand.run,
     "xcode": XcodeCommand.run,
@@ -26,7 +26,7 @@ let subcommands: [String: (ArraySlice<String>) -> ExitStatus] = [
 let argv = CommandLine.arguments.dropFirst()
 let status: ExitStatus
 if let name = argv.first, let run = subcommands[name] {
-    status = run(argv.dropFirst())
+    status = await run(argv.dropFirst())
 } else if argv.first == "--help" || argv.first == "-h" {
     print(usage)
     status = .pass

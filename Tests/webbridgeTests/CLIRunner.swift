@@ -28,9 +28,26 @@ enum CLI {
         currentDirectory: URL? = nil,
         timeout: TimeInterval = 60
     ) throws -> CLIResult {
+        try runWrapped([], arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout)
+    }
+
+    /// Runs `webbridge` under a wrapper command such as `unshare -rn`.
+    static func runWrapped(
+        _ wrapper: [String],
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        currentDirectory: URL? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> CLIResult {
+        let binary = productsDirectory.appendingPathComponent("webbridge")
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("webbridge")
-        process.arguments = arguments
+        if let command = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = wrapper.dropFirst() + [binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         if let environment { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let out = Pipe()

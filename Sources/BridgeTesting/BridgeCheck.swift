@@ -1,0 +1,217 @@
+import BridgeContract
+import Foundation
+
+/// What one check runs against and how long it waits for each event.
+public struct CheckConfiguration: Sendable {
+    /// The page under test.
+    public enum Page: Sendable {
+        /// An HTML document loaded with `loadHTMLString(_:baseURL:)` (no network).
+        case html(String, baseURL: URL?)
+        /// A deployed page fetched over the network.
+        case url(URL)
+    }
+
+    public var page: Page
+    public var contract: BridgeContract
+    /// The text sent as the native → page message's `value`; the page must show exactly this text.
+    public var value: String
+    /// Seconds to wait for each event: the load, the ready, the acceptance.
+    public var timeout: TimeInterval
+    public var mode: ValidationMode
+
+    public init(
+        page: Page, contract: BridgeContract = .default, value: String = "ok", timeout: TimeInterval = 10,
+        mode: ValidationMode = .strict
+    ) {
+        self.page = page
+        self.contract = contract
+        self.value = value
+        self.timeout = timeout
+        self.mode = mode
+    }
+}
+
+/// The verdict on one direction of the bridge.
+public struct DirectionVerdict: Sendable, Equatable, Codable {
+    public enum Status: String, Sendable, Codable {
+        case pass, fail
+        case notRun = "not run"
+    }
+
+    public let status: Status
+    public let failure: BridgeFailure?
+    /// Structure of what passed, or why it did not run.
+    public let note: String
+
+    static func pass(_ note: String) -> Self { Self(status: .pass, failure: nil, note: note) }
+    static func fail(_ failure: BridgeFailure) -> Self { Self(status: .fail, failure: failure, note: "") }
+    static func notRun(_ note: String) -> Self { Self(status: .notRun, failure: nil, note: note) }
+}
+
+/// One session's timeline and verdicts.
+public struct SessionReport: Sendable, Equatable, Codable {
+    public let load: DirectionVerdict
+    public let pageToNative: DirectionVerdict
+    public let nativeToPage: DirectionVerdict
+    public let timeline: [TimelineEntry]
+    /// Page → native messages seen besides the first valid ready (duplicates, rejections), as structure.
+    public let extraMessages: [String]
+
+    /// The failures in the order a reader should fix them: the load, then each direction.
+    public var failures: [BridgeFailure] {
+        [load, pageToNative, nativeToPage].compactMap(\.failure)
+    }
+
+    public var passed: Bool { failures.isEmpty }
+}
+
+/// Runs both directions of the bridge on the real engine and names what broke.
+@MainActor
+public enum BridgeCheck {
+    /// The observation point the fixture sets when it accepts a message (not part of the production protocol).
+    public static let observationPoint = "document.body.dataset.received"
+
+    /// Loads the page in a fresh session, waits for the ready and the load, sends the value, and checks the page shows it.
+    public static func run(_ configuration: CheckConfiguration) async -> SessionReport {
+        let session = BridgeSession(contract: configuration.contract, mode: configuration.mode)
+        defer { session.tearDown() }
+        let timeout = configuration.timeout
+        switch configuration.page {
+        case .html(let html, let baseURL):
+            session.loadHTMLString(html, baseURL: baseURL)
+        case .url(let url):
+            session.load(URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout))
+        }
+
+        // Native sends only after didFinish: a page still parsing may not have defined its receiver yet.
+        _ = await session.wait(timeout: timeout) { session.loadResult != nil }
+        let load = loadVerdict(session, configuration)
+        let loaded = load.status == .pass
+
+        let pageToNative: DirectionVerdict
+        if loaded || session.ready != nil {
+            _ = await session.wait(timeout: timeout) { session.ready != nil }
+            pageToNative = readyVerdict(session, timeout: timeout)
+        } else {
+            pageToNative = .notRun("the page did not load")
+        }
+
+        let nativeToPage: DirectionVerdict
+        if loaded {
+            nativeToPage = await send(configuration, in: session)
+        } else {
+            nativeToPage = .notRun("the page did not load")
+        }
+
+        var extra = session.rejections.map { "rejected \($0.description)" }
+        if session.duplicateReadyCount > 0 { extra.append("duplicate ready × \(session.duplicateReadyCount)") }
+        return SessionReport(
+            load: load, pageToNative: pageToNative, nativeToPage: nativeToPage, timeline: session.timeline,
+            extraMessages: extra)
+    }
+
+    private static func loadVerdict(_ session: BridgeSession, _ configuration: CheckConfiguration) -> DirectionVerdict {
+        let host: String
+        if case .url(let url) = configuration.page { host = url.host ?? url.absoluteString } else { host = "" }
+        let isURL = !host.isEmpty
+        switch session.loadResult {
+        case .success where isURL && (session.httpStatusCode ?? 200) >= 400:
+            return .fail(BridgeFailure(.pageUnreachable, "HTTP \(session.httpStatusCode ?? 0) from \(host)"))
+        case .success:
+            return .pass(session.httpStatusCode.map { "HTTP \($0)" } ?? "didFinish")
+        case .failure(let failure):
+            if isURL, let error = session.loadError, LoadError.isUnreachable(error) {
+                return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host)"))
+            }
+            return .fail(failure)
+        case nil:
+            if isURL && session.httpStatusCode == nil {
+                return .fail(
+                    BridgeFailure(
+                        .pageUnreachable,
+                        "\(LoadError.Cause.timeout.rawValue) from \(host) after \(seconds(configuration.timeout))"))
+            }
+            return .fail(
+                BridgeFailure(
+                    .pageLoadDidNotFinish, "webView(_:didFinish:) did not come within \(seconds(configuration.timeout))"))
+        }
+    }
+
+    private static func readyVerdict(_ session: BridgeSession, timeout: TimeInterval) -> DirectionVerdict {
+        if let ready = session.ready {
+            return .pass(ready.description)
+        }
+        let seen: String
+        if session.rejections.isEmpty {
+            seen = "nothing arrived on '\(session.contract.handler)' within \(seconds(timeout))"
+        } else {
+            seen = "what arrived instead: " + session.rejections.map(\.description).joined(separator: " | ")
+        }
+        return .fail(BridgeFailure(.nativeDidNotReceive, "no valid '\(session.readyKind)'; \(seen)"))
+    }
+
+    private static func send(_ configuration: CheckConfiguration, in session: BridgeSession) async -> DirectionVerdict {
+        let call: ReceiverCall
+        do {
+            call = try ReceiverCall(contract: configuration.contract, message: ["kind": "sync", "value": configuration.value])
+        } catch {
+            return .fail(BridgeFailure(.pageDidNotAccept, "the native message could not be built: \(error)"))
+        }
+        session.record(.syncSent, messageStructure(["kind": "sync", "value": configuration.value]))
+        if let failure = await session.deliver(call, expecting: configuration.value, timeout: configuration.timeout) {
+            session.record(.notAccepted, failure.detail)
+            return .fail(failure)
+        }
+        session.record(.accepted)
+        return .pass("\(observationPoint) shows the sent text")
+    }
+
+    static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+extension BridgeSession {
+    /// Calls the page's receiver with `call`, then checks the observation point shows `expected` exactly.
+    ///
+    /// The comparison reads the text back percent-encoded, so NUL, U+2028 and lone surrogates survive the trip
+    /// and a mismatch is reported without the value.
+    public func deliver(_ call: ReceiverCall, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
+        switch await evaluate(call.script, timeout: timeout) {
+        case .timedOut:
+            return BridgeFailure(.pageDidNotAccept, "the receiver call did not complete within \(BridgeCheck.seconds(timeout))")
+        case .error(let error):
+            return BridgeFailure(.pageDidNotAccept, javaScriptErrorText(error))
+        case .value:
+            break
+        }
+        guard let expected else { return nil }
+        let readBack = "(function(v){return v === undefined ? null : encodeURIComponent(v)})(\(BridgeCheck.observationPoint))"
+        switch await evaluate(readBack, timeout: timeout) {
+        case .timedOut:
+            return BridgeFailure(.pageDidNotAccept, "reading \(BridgeCheck.observationPoint) did not complete within \(BridgeCheck.seconds(timeout))")
+        case .error(let error):
+            return BridgeFailure(.pageDidNotAccept, "reading \(BridgeCheck.observationPoint) failed: \(javaScriptErrorText(error))")
+        case .value(let value):
+            guard let encoded = value as? String else {
+                return BridgeFailure(.pageDidNotAccept, "\(BridgeCheck.observationPoint) was not set")
+            }
+            if encoded == URIComponent.encode(expected) { return nil }
+            let found = encoded.removingPercentEncoding ?? encoded
+            return BridgeFailure(
+                .pageDidNotAccept,
+                "\(BridgeCheck.observationPoint) differs from the sent text (sent String of \(expected.utf16.count) UTF-16 units, found String of \(found.utf16.count))"
+            )
+        }
+    }
+}
+
+/// JavaScript's `encodeURIComponent`, so a string can be compared with the page's copy of it exactly.
+enum URIComponent {
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
+
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+}

@@ -1,0 +1,253 @@
+#if canImport(WebKit)
+import WebKit
+#else
+import WebKitGTK
+#endif
+import BridgeContract
+import Foundation
+
+/// What a session saw, in the order it happened; the hook for XCTest expectations and the CLI.
+public enum BridgeEvent {
+    case didFinish
+    case loadFailed(any Error)
+    case httpResponse(statusCode: Int)
+    case ready(ValidatedMessage)
+    case duplicateReady(ValidatedMessage)
+    /// A valid page → native message other than the ready.
+    case message(ValidatedMessage)
+    case rejected(BridgeRejection)
+    case acknowledgement(ValidatedMessage, Correlation)
+    case webContentProcessTerminated
+}
+
+/// A page → native message the contract refused: its structure and every violation, never its values.
+public struct BridgeRejection: Sendable, Equatable, CustomStringConvertible {
+    public let structure: String
+    public let violations: [ContractViolation]
+
+    public var description: String {
+        "\(structure): " + violations.map(\.description).joined(separator: "; ")
+    }
+}
+
+/// One bridge session on a fresh web view, set up in the only order that cannot lose the page's first message.
+///
+/// A new `WKUserContentController` gets the handler before the configuration and the web view exist, so a
+/// message posted while the page parses always finds it. Controllers are never reused across sessions, and
+/// ``tearDown()`` removes the handler, drops the delegate and releases the view.
+@MainActor
+public final class BridgeSession: NSObject {
+    public let contract: BridgeContract
+    public let mode: ValidationMode
+    /// The page → native kind that announces the page is ready.
+    public let readyKind: String
+    public private(set) var webView: WKWebView?
+    public private(set) var timeline: [TimelineEntry] = []
+    public private(set) var loadResult: Result<Void, BridgeFailure>?
+    public private(set) var httpStatusCode: Int?
+    /// The error the load failed with, if it failed.
+    public private(set) var loadError: (any Error)?
+    public private(set) var ready: ValidatedMessage?
+    public private(set) var duplicateReadyCount = 0
+    public private(set) var rejections: [BridgeRejection] = []
+    public private(set) var messages: [ValidatedMessage] = []
+    public private(set) var webContentProcessTerminated = false
+    public let correlator = RequestCorrelator()
+
+    /// Every script message exactly as WebKit delivered it, before validation.
+    public var onScriptMessage: ((WKScriptMessage) -> Void)?
+    /// Every event, after the session has recorded it.
+    public var onEvent: ((BridgeEvent) -> Void)?
+
+    private let controller: WKUserContentController
+    private let clock = SessionClock()
+    private var waiters: [Int: Waiter] = [:]
+    private var nextWaiter = 0
+
+    public init(contract: BridgeContract = .default, mode: ValidationMode = .strict, readyKind: String = "ready") {
+        self.contract = contract
+        self.mode = mode
+        self.readyKind = readyKind
+        controller = WKUserContentController()
+        super.init()
+        controller.add(WeakScriptMessageHandler(self), name: contract.handler)
+        let configuration = WKWebViewConfiguration()
+        configuration.userContentController = controller
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        webView.navigationDelegate = self
+        self.webView = webView
+    }
+
+    /// Loads `html` as the page; the load's outcome arrives as an event.
+    public func loadHTMLString(_ html: String, baseURL: URL? = nil) {
+        record(.loadStarted)
+        _ = webView?.loadHTMLString(html, baseURL: baseURL)
+    }
+
+    /// Loads a real page over the network.
+    public func load(_ request: URLRequest) {
+        record(.loadStarted, request.url?.host.map { "host \($0)" } ?? "")
+        _ = webView?.load(request)
+    }
+
+    /// Removes the handler, drops the delegate and releases the view; the session stays readable.
+    public func tearDown() {
+        controller.removeScriptMessageHandler(forName: contract.handler)
+        webView?.navigationDelegate = nil
+        webView = nil
+        onScriptMessage = nil
+        onEvent = nil
+        releaseWaiters()
+    }
+
+    // MARK: Waiting
+
+    /// Waits until `condition` holds, re-checking after every event, for at most `timeout` seconds.
+    ///
+    /// - Returns: whether the condition held when the wait ended (by an event, the timeout or teardown).
+    public func wait(timeout: TimeInterval, until condition: @escaping @MainActor () -> Bool) async -> Bool {
+        if condition() { return true }
+        guard webView != nil else { return false }
+        return await withCheckedContinuation { continuation in
+            let id = nextWaiter
+            nextWaiter += 1
+            waiters[id] = Waiter(condition: condition, continuation: continuation)
+            DispatchQueue.main.asyncAfter(deadline: .now() + timeout) { [weak self] in
+                MainActor.assumeIsolated {
+                    // Whoever removes the waiter resumes it, so it is resumed exactly once.
+                    guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
+                    waiter.continuation.resume(returning: waiter.condition())
+                }
+            }
+        }
+    }
+
+    /// Re-checks the waiters after something outside the event stream changed (a script completion).
+    func notify() { wakeWaiters() }
+
+    private func wakeWaiters() {
+        for (id, waiter) in waiters where waiter.condition() {
+            waiters.removeValue(forKey: id)
+            waiter.continuation.resume(returning: true)
+        }
+    }
+
+    private func releaseWaiters() {
+        let pending = waiters.values
+        waiters.removeAll()
+        for waiter in pending { waiter.continuation.resume(returning: waiter.condition()) }
+    }
+
+    // MARK: Recording
+
+    func record(_ event: TimelineEntry.Event, _ note: String = "") {
+        timeline.append(TimelineEntry(event: event, milliseconds: clock.milliseconds, note: note))
+    }
+
+    private func emit(_ event: BridgeEvent) {
+        onEvent?(event)
+        wakeWaiters()
+    }
+
+    fileprivate func receive(_ message: WKScriptMessage) {
+        onScriptMessage?(message)
+        switch contract.validate(message.body, direction: .pageToNative, mode: mode) {
+        case .invalid(let violations):
+            let rejection = BridgeRejection(structure: messageStructure(message.body), violations: violations)
+            rejections.append(rejection)
+            record(.messageRejected, rejection.description)
+            emit(.rejected(rejection))
+        case .valid(let validated):
+            messages.append(validated)
+            if validated.kind == readyKind {
+                if ready == nil {
+                    ready = validated
+                    record(.readyReceived, validated.description)
+                    emit(.ready(validated))
+                } else {
+                    duplicateReadyCount += 1
+                    record(.messageRejected, "duplicate \(validated.description)")
+                    emit(.duplicateReady(validated))
+                }
+            } else if contract.message(validated.kind, direction: .pageToNative)?.acknowledges != nil,
+                let id = validated.requestID
+            {
+                let correlation = correlator.settle(id)
+                record(.acknowledged, "\(validated.kind): \(correlation)")
+                emit(.acknowledgement(validated, correlation))
+            } else {
+                emit(.message(validated))
+            }
+        }
+    }
+
+    private func failLoad(_ error: any Error) {
+        guard loadResult == nil else { return }
+        loadError = error
+        finishLoad(.failure(BridgeFailure(.pageLoadDidNotFinish, LoadError.describe(error))))
+        emit(.loadFailed(error))
+    }
+
+    fileprivate func finishLoad(_ result: Result<Void, BridgeFailure>) {
+        guard loadResult == nil else { return }
+        loadResult = result
+        switch result {
+        case .success:
+            record(.didFinish)
+            emit(.didFinish)
+        case .failure(let failure):
+            record(.loadFailed, failure.detail)
+        }
+    }
+}
+
+extension BridgeSession: WKNavigationDelegate {
+    public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
+        finishLoad(.success(()))
+    }
+
+    public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
+        failLoad(error)
+    }
+
+    public func webView(
+        _ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error
+    ) {
+        failLoad(error)
+    }
+
+    public func webView(
+        _ webView: WKWebView, decidePolicyFor navigationResponse: WKNavigationResponse,
+        decisionHandler: @escaping @MainActor @Sendable (WKNavigationResponsePolicy) -> Void
+    ) {
+        if navigationResponse.isForMainFrame, let http = navigationResponse.response as? HTTPURLResponse {
+            httpStatusCode = http.statusCode
+            record(.httpResponse, "HTTP \(http.statusCode)")
+            emit(.httpResponse(statusCode: http.statusCode))
+        }
+        decisionHandler(.allow)
+    }
+
+    public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
+        webContentProcessTerminated = true
+        record(.processTerminated)
+        emit(.webContentProcessTerminated)
+    }
+}
+
+private struct Waiter {
+    let condition: @MainActor () -> Bool
+    let continuation: CheckedContinuation<Bool, Never>
+}
+
+/// Keeps the controller's strong reference from retaining the session (the controller lives in the view).
+@MainActor
+private final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandler {
+    weak var session: BridgeSession?
+
+    init(_ session: BridgeSession) { self.session = session }
+
+    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
+        session?.receive(message)
+    }
+}

@@ -1,0 +1,52 @@
+#if canImport(WebKit)
+import WebKit
+#else
+import WebKitGTK
+#endif
+import Foundation
+
+/// How a script evaluation ended.
+public enum EvaluationOutcome {
+    case value(Any?)
+    case error(any Error)
+    case timedOut
+}
+
+extension BridgeSession {
+    /// Evaluates `script` in the page and waits at most `timeout` seconds for its completion.
+    ///
+    /// Wraps the completion-handler form: Apple's `async` import of `evaluateJavaScript` has crashed on a nil result.
+    public func evaluate(_ script: String, timeout: TimeInterval) async -> EvaluationOutcome {
+        guard let webView else { return .error(SessionClosed()) }
+        let box = OutcomeBox()
+        webView.evaluateJavaScript(script) { [weak self] value, error in
+            box.outcome = error.map { .error($0) } ?? .value(value)
+            self?.notify()
+        }
+        _ = await wait(timeout: timeout) { box.outcome != nil }
+        return box.outcome ?? .timedOut
+    }
+}
+
+/// The error text the page produced: message, then line and column where the engine tells them.
+public func javaScriptErrorText(_ error: any Error) -> String {
+    let error = error as NSError
+    guard let message = error.userInfo["WKJavaScriptExceptionMessage"] as? String else {
+        return error.localizedDescription
+    }
+    var place: [String] = []
+    if let source = error.userInfo["WKJavaScriptExceptionSourceURL"] { place.append("\(source)") }
+    if let line = error.userInfo["WKJavaScriptExceptionLineNumber"] as? NSNumber { place.append("\(line)") }
+    if let column = error.userInfo["WKJavaScriptExceptionColumnNumber"] as? NSNumber { place.append("\(column)") }
+    return place.isEmpty ? message : "\(message) (\(place.joined(separator: ":")))"
+}
+
+/// The session was torn down before the call.
+public struct SessionClosed: Error, CustomStringConvertible {
+    public var description: String { "the bridge session was already torn down" }
+}
+
+@MainActor
+private final class OutcomeBox {
+    var outcome: EvaluationOutcome?
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Turns a load error into words a CI log can act on: the cause, the host, the code — never page content.
+public enum LoadError {
+    /// What kind of failure a load error is.
+    public enum Cause: String, Sendable, Codable {
+        case dns = "DNS failure"
+        case connectionRefused = "connection refused"
+        case tls = "TLS error"
+        case timeout = "no response within the timeout"
+        case httpStatus = "HTTP status"
+        case other = "load failed"
+    }
+
+    /// Classifies a load error by its `NSURLErrorDomain` code (the engine maps its network errors there).
+    public static func cause(of error: any Error) -> Cause {
+        let error = error as NSError
+        guard error.domain == NSURLErrorDomain else { return .other }
+        switch error.code {
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+            return .dns
+        case NSURLErrorCannotConnectToHost:
+            return .connectionRefused
+        case NSURLErrorTimedOut:
+            return .timeout
+        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate,
+            NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
+            NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
+            NSURLErrorClientCertificateRequired:
+            return .tls
+        default:
+            return .other
+        }
+    }
+
+    /// Whether the error means the page could not be fetched at all (as opposed to a page that broke).
+    public static func isUnreachable(_ error: any Error) -> Bool {
+        cause(of: error) != .other
+    }
+
+    /// The cause, the error's own text and its domain and code.
+    public static func describe(_ error: any Error) -> String {
+        let error = error as NSError
+        return "\(cause(of: error).rawValue): \(error.localizedDescription) (\(error.domain) \(error.code))"
+    }
+}

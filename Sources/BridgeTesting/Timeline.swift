@@ -1,0 +1,37 @@
+import Foundation
+
+/// A moment in a session, measured from the session's start.
+public struct TimelineEntry: Sendable, Equatable, Codable {
+    public enum Event: String, Sendable, Codable {
+        case loadStarted = "load started"
+        case httpResponse = "response"
+        case readyReceived = "ready received"
+        case messageRejected = "message rejected"
+        case didFinish = "didFinish"
+        case loadFailed = "load failed"
+        case syncSent = "sync sent"
+        case accepted = "accepted"
+        case notAccepted = "not accepted"
+        case acknowledged = "acknowledged"
+        case processTerminated = "web process terminated"
+    }
+
+    public let event: Event
+    /// Milliseconds since the session started.
+    public let milliseconds: Double
+    /// Structure or error text, never a message value.
+    public let note: String
+
+    public init(event: Event, milliseconds: Double, note: String = "") {
+        self.event = event
+        self.milliseconds = milliseconds
+        self.note = note
+    }
+}
+
+/// A monotonic clock for timelines; `DispatchTime` is monotonic on every platform.
+struct SessionClock: Sendable {
+    private let start = DispatchTime.now().uptimeNanoseconds
+
+    var milliseconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000 }
+}

@@ -1,0 +1,127 @@
+import BridgeContract
+import BridgeTesting
+import XCTest
+
+/// How a session treats what the page sends: rejections, late and duplicate readies, repeated sessions.
+@MainActor
+final class BridgeSessionTests: XCTestCase {
+    let timeout: TimeInterval = 10
+
+    /// Loads `html` and waits for didFinish, failing with the category when it does not come.
+    func loadedSession(_ html: String, file: StaticString = #filePath, line: UInt = #line) async -> BridgeSession {
+        let session = BridgeSession()
+        session.loadHTMLString(html)
+        let finished = await session.wait(timeout: timeout) { session.loadResult != nil }
+        XCTAssertTrue(finished, "page load did not finish within \(timeout) s", file: file, line: line)
+        return session
+    }
+
+    func assertRejected(
+        _ body: String, path: String, rule: ContractViolation.Rule, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        let session = await loadedSession(try FixtureVariant.posting(body), file: file, line: line)
+        defer { session.tearDown() }
+        let rejected = await session.wait(timeout: timeout) { !session.rejections.isEmpty }
+        XCTAssertTrue(rejected, "native did not receive the page's message: no rejection within \(timeout) s", file: file, line: line)
+        XCTAssertNil(session.ready, "a broken ready was accepted", file: file, line: line)
+        let violations = session.rejections.flatMap(\.violations)
+        XCTAssertTrue(
+            violations.contains { $0.path == path && $0.rule == rule },
+            "expected a \(rule) violation at \(path), got \(violations)", file: file, line: line)
+    }
+
+    func testReadyWithoutVersionIsRejected() async throws {
+        try await assertRejected(#"{kind: "ready"}"#, path: "version", rule: .missingField)
+    }
+
+    func testReadyWithVersionAsStringIsRejected() async throws {
+        try await assertRejected(#"{kind: "ready", version: "1"}"#, path: "version", rule: .wrongType)
+    }
+
+    func testReadyWithVersionTrueIsRejectedBecauseABooleanIsNotANumber() async throws {
+        try await assertRejected(#"{kind: "ready", version: true}"#, path: "version", rule: .wrongType)
+    }
+
+    func testUnknownKindIsRejected() async throws {
+        try await assertRejected(#"{kind: "hello", version: 1}"#, path: "kind", rule: .unknownKind)
+    }
+
+    func testRejectionsNeverFulfilTheReadyExpectation() async throws {
+        let html = try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#)
+        let run = BridgeContractTests.verifyBridge(html: html, timeout: 2)
+        XCTAssertEqual(run.readyCount, 0)
+        XCTAssertTrue(
+            run.failures.contains { $0.hasPrefix(FailureCategory.nativeDidNotReceive.rawValue) },
+            "expected a 'native did not receive' failure, got \(run.failures)")
+    }
+
+    func testReadyPostedFromATimerAfterDidFinishStillPasses() async throws {
+        // The page waits for its own load event, then a timer: the ready comes after didFinish.
+        let html = try FixtureVariant.replacingReady(
+            with: """
+                window.addEventListener("load", function () {
+                  setTimeout(function () {
+                    window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});
+                  }, 20);
+                });
+                """)
+        let session = await loadedSession(html)
+        defer { session.tearDown() }
+        let ready = await session.wait(timeout: timeout) { session.ready != nil }
+        XCTAssertTrue(ready, "native did not receive the page's message within \(timeout) s")
+        let events = session.timeline.map(\.event)
+        let finishedAt = try XCTUnwrap(events.firstIndex(of: .didFinish))
+        let readyAt = try XCTUnwrap(events.firstIndex(of: .readyReceived))
+        XCTAssertLessThan(finishedAt, readyAt, "this test needs the ready to arrive after didFinish")
+        let report = await BridgeCheck.run(CheckConfiguration(page: .html(html, baseURL: nil)))
+        XCTAssertTrue(report.passed, "\(report.failures)")
+    }
+
+    func testFixtureReadyArrivesBeforeDidFinishAndPasses() async throws {
+        let session = await loadedSession(try FixtureVariant.fixture())
+        defer { session.tearDown() }
+        let events = session.timeline.map(\.event)
+        let finishedAt = try XCTUnwrap(events.firstIndex(of: .didFinish))
+        let readyAt = try XCTUnwrap(events.firstIndex(of: .readyReceived), "the fixture's ready should precede didFinish")
+        XCTAssertLessThan(readyAt, finishedAt)
+    }
+
+    func testSecondReadyInOneSessionIsReportedAsDuplicate() async throws {
+        let post = #"window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});"#
+        let html = try FixtureVariant.replacingReady(with: post + "\n" + post)
+        let session = await loadedSession(html)
+        defer { session.tearDown() }
+        let duplicate = await session.wait(timeout: timeout) { session.duplicateReadyCount > 0 }
+        XCTAssertTrue(duplicate, "the second ready was not reported")
+        XCTAssertEqual(session.duplicateReadyCount, 1)
+        XCTAssertNotNil(session.ready)
+
+        let run = BridgeContractTests.verifyBridge(html: html, timeout: 5)
+        XCTAssertTrue(run.failures.contains { $0.contains("duplicate ready") }, "\(run.failures)")
+    }
+
+    func testFiftySessionsInARowEachSeeExactlyOneReadyAndOneAcceptance() throws {
+        let html = try FixtureVariant.fixture()
+        var runs: [BridgeContractTests.Run] = []
+        for _ in 1...50 {
+            runs.append(BridgeContractTests.verifyBridge(html: html))
+        }
+        // Checked after all sessions: a handler left from an earlier session would have counted twice.
+        for (index, run) in runs.enumerated() {
+            XCTAssertEqual(run.failures, [], "session \(index + 1)")
+            XCTAssertEqual(run.readyCount, 1, "session \(index + 1): ready count")
+            XCTAssertEqual(run.acceptedCount, 1, "session \(index + 1): acceptance count")
+        }
+    }
+
+    func testTearDownReleasesTheSessionAndItsWebView() async throws {
+        weak var releasedSession: BridgeSession?
+        do {
+            let session = await loadedSession(try FixtureVariant.fixture())
+            releasedSession = session
+            session.tearDown()
+            XCTAssertNil(session.webView)
+        }
+        XCTAssertNil(releasedSession, "the session outlived its teardown: a retain cycle through the handler or delegate")
+    }
+}

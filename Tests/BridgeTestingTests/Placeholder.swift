@@ -1,5 +1,0 @@
-import XCTest
-
-final class BridgeTestingTestsPlaceholder: XCTestCase {
-    func testPackageBuilds() { XCTAssertTrue(true) }
-}

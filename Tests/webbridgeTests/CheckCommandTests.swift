@@ -1,0 +1,167 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `webbridge check` as a user runs it: transcripts, exit codes, formats, and no values in the output.
+final class CheckCommandTests: XCTestCase {
+    static let fixture = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("BridgeTestingTests/Fixtures/BridgeFixture.html")
+
+    var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// Writes the fixture with `original` replaced by `replacement` and returns its path.
+    func brokenFixture(_ original: String, _ replacement: String) throws -> String {
+        let html = try String(contentsOf: Self.fixture, encoding: .utf8)
+        XCTAssertTrue(html.contains(original), "the fixture changed: update this test")
+        let url = scratch.appendingPathComponent("page-\(UUID().uuidString).html")
+        try html.replacingOccurrences(of: original, with: replacement).write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    func testBundledFixturePassesWithATimeline() throws {
+        let result = try CLI.run(["check"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        for event in ["load started", "ready received", "didFinish", "sync sent", "accepted"] {
+            XCTAssertTrue(result.stdout.contains(event), "timeline lacks '\(event)':\n\(result.stdout)")
+        }
+        XCTAssertTrue(result.stdout.contains("page → native  PASS"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("native → page  PASS"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("PASS: both directions of the bridge hold"), result.stdout)
+    }
+
+    func testVersionAsStringExitsOneAsNativeDidNotReceive() throws {
+        let page = try brokenFixture("version: 1", #"version: "1""#)
+        let result = try CLI.run(["check", "--page", page, "--timeout", "2"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("native did not receive the page's message"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("version: expected Number 1, found String"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("native → page  PASS"), "the other direction still works:\n\(result.stdout)")
+    }
+
+    func testThrowingReceiverExitsOneAsPageDidNotAccept() throws {
+        let page = try brokenFixture(
+            "window.bridgeReceive = function (message) {",
+            "window.bridgeReceive = function (message) {\n  throw new Error(\"Receiver refused\");")
+        let result = try CLI.run(["check", "--page", page, "--timeout", "2"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("page did not accept the native message: Error: Receiver refused"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("page → native  PASS"), result.stdout)
+    }
+
+    func testPageWithoutPostMessageExitsOneAsNativeDidNotReceive() throws {
+        let page = try brokenFixture("window.webkit.messageHandlers.bridge.postMessage(", "void(")
+        let result = try CLI.run(["check", "--page", page, "--timeout", "1"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("native did not receive the page's message: no valid 'ready'; nothing arrived"), result.stdout)
+    }
+
+    func testJUnitHasOneTestCasePerDirection() throws {
+        let page = try brokenFixture("version: 1", "version: true")
+        let result = try CLI.run(["check", "--page", page, "--timeout", "1", "--format", "junit"])
+        XCTAssertEqual(result.status, 1)
+        let cases = try JUnitCases(xml: Data(result.stdout.utf8))
+        XCTAssertEqual(cases.names, ["page to native", "native to page"])
+        XCTAssertEqual(cases.failureTypes, ["native did not receive the page's message"])
+    }
+
+    func testJSONReportsEverySessionOfARepeatedRun() throws {
+        let result = try CLI.run(["check", "--repeat", "3", "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["passed"] as? Bool, true)
+        XCTAssertEqual((document["sessions"] as? [Any])?.count, 3)
+    }
+
+    func testValueRoundTripsAndNeverAppearsInTheOutput() throws {
+        let secret = "SECRET-\u{2028}-'\"</script>-\(UUID().uuidString)"
+        for format in ["text", "json", "junit"] {
+            let result = try CLI.run(["check", "--value", secret, "--format", format])
+            XCTAssertEqual(result.status, 0, "\(format): \(result.stdout)\(result.stderr)")
+            XCTAssertFalse(result.stdout.contains("SECRET") || result.stderr.contains("SECRET"), "\(format) output shows the value")
+        }
+    }
+
+    func testUsageErrorsExitTwoWithOneLine() throws {
+        let cases: [([String], String)] = [
+            (["check", "--bogus"], "unknown option --bogus"),
+            (["check", "--timeout", "-1"], "--timeout must be a positive number of seconds"),
+            (["check", "--repeat", "0"], "--repeat must be a positive integer"),
+            (["check", "--format", "xml"], "--format must be text, json or junit"),
+            (["check", "--page", "/nonexistent/page.html"], "--page /nonexistent/page.html: cannot read the file"),
+            (["check", "--url", "ftp://example.com/"], "--url must be an absolute http:// or https:// URL"),
+            (["check", "stray"], "unexpected argument 'stray'"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+    }
+
+    func testHelpDescribesEveryOption() throws {
+        let result = try CLI.run(["check", "--help"])
+        XCTAssertEqual(result.status, 0)
+        for option in ["--page", "--url", "--contract", "--value", "--timeout", "--repeat", "--format"] {
+            XCTAssertTrue(result.stdout.contains(option), "help lacks \(option)")
+        }
+    }
+
+    /// The fixture check needs no network: it passes in a network namespace with no interface up.
+    func testFixtureCheckPassesWithNoNetwork() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            throw XCTSkip("unshare(1) is not installed, so the network cannot be taken away")
+        }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = ["-rn", "true"]
+        try probe.run()
+        probe.waitUntilExit()
+        guard probe.terminationStatus == 0 else {
+            throw XCTSkip("this machine does not allow network namespaces (unshare -rn failed)")
+        }
+        let result = try CLI.runWrapped(["/usr/bin/unshare", "-rn"], ["check"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
+}
+
+/// The test cases of a JUnit document: their names and failure types.
+struct JUnitCases {
+    var names: [String] = []
+    var failureTypes: [String] = []
+
+    init(xml: Data) throws {
+        let parser = XMLParser(data: xml)
+        let collector = Collector()
+        parser.delegate = collector
+        guard parser.parse() else { throw parser.parserError ?? CocoaError(.propertyListReadCorrupt) }
+        names = collector.names
+        failureTypes = collector.failureTypes
+    }
+
+    private final class Collector: NSObject, XMLParserDelegate {
+        var names: [String] = []
+        var failureTypes: [String] = []
+
+        func parser(
+            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            if element == "testcase", let name = attributes["name"] { names.append(name) }
+            if element == "failure", let type = attributes["type"] { failureTypes.append(type) }
+        }
+    }
+}

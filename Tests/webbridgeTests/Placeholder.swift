@@ -1,5 +1,0 @@
-import XCTest
-
-final class webbridgeTestsPlaceholder: XCTestCase {
-    func testPackageBuilds() { XCTAssertTrue(true) }
-}

@@ -10,7 +10,7 @@ public struct ContractModule: Sendable, Equatable {
 
     public init(contract: BridgeContract) {
         // The contract goes in as JSON text (a JS expression since ES2019), with U+2028/9 escaped anyway.
-        let json = ReceiverCall.escapeLineSeparators(String(decoding: contract.jsonData(), as: UTF8.self))
+        let json = ReceiverCall.escapeForScript(String(decoding: contract.jsonData(), as: UTF8.self))
             .trimmingCharacters(in: .whitespacesAndNewlines)
         func literal(_ text: String?) -> String {
             guard let text else { return "null" }

@@ -34,7 +34,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible {
         } catch {
             throw ReceiverCallError(code: .notEncodable, path: "body", found: "Object")
         }
-        let argument = ReceiverCall.escapeLineSeparators(String(decoding: data, as: UTF8.self))
+        let argument = ReceiverCall.escapeForScript(String(decoding: data, as: UTF8.self))
         self.receiver = receiver
         self.argument = argument
         self.script = "\(receiver)(\(argument))"
@@ -44,11 +44,14 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible {
     /// Structure only: the receiver and the message's field types.
     public var description: String { "\(receiver)(\(structure))" }
 
-    /// Escapes U+2028 and U+2029, which are line terminators in older JavaScript and raw in `JSONSerialization` output.
+    /// Escapes U+2028 and U+2029, line terminators in older JavaScript left raw by `JSONSerialization`, and
+    /// U+FEFF, which some decoders (swift-corelibs `JSONSerialization`) drop even inside a string.
     ///
-    /// In JSON text they can only occur inside strings, so the `\u` escapes decode to the same string.
-    static func escapeLineSeparators(_ json: String) -> String {
-        json.replacingOccurrences(of: "\u{2028}", with: "\\u2028").replacingOccurrences(of: "\u{2029}", with: "\\u2029")
+    /// In JSON text these can only occur inside strings, so the `\u` escapes decode to the same string.
+    static func escapeForScript(_ json: String) -> String {
+        json.replacingOccurrences(of: "\u{2028}", with: "\\u2028")
+            .replacingOccurrences(of: "\u{2029}", with: "\\u2029")
+            .replacingOccurrences(of: "\u{FEFF}", with: "\\ufeff")
     }
 
     /// Rebuilds the message from JSON types only, refusing what JSON can't carry (and what would make

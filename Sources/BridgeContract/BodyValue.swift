@@ -13,11 +13,16 @@ indirect enum BodyValue {
     case date(Date)
     case array([BodyValue])
     case object([String: BodyValue])
+    /// An object or array nested deeper than `maxDepth`, left unwalked.
+    case tooDeep
     /// A value no JS message can produce (e.g. a Swift struct); carries its type name, never its value.
     case unsupported(String)
 
-    init(_ value: Any?) {
-        guard let value, !BodyValue.isBoxedNil(value) else {
+    /// How deep a body may nest; deeper values are not walked, so a hostile body can't exhaust the stack.
+    static let maxDepth = 64
+
+    init(_ value: Any?, depth: Int = 0) {
+        guard let value else {
             self = .undefined
             return
         }
@@ -37,20 +42,20 @@ indirect enum BodyValue {
         } else if let date = value as? Date {
             self = .date(date)
         } else if let dictionary = value as? [String: Any] {
-            self = .object(dictionary.mapValues { BodyValue($0) })
+            self = depth >= BodyValue.maxDepth ? .tooDeep : .object(dictionary.mapValues { BodyValue($0, depth: depth + 1) })
         } else if let array = value as? [Any] {
-            self = .array(array.map { BodyValue($0) })
+            self = depth >= BodyValue.maxDepth ? .tooDeep : .array(array.map { BodyValue($0, depth: depth + 1) })
         } else if value is [AnyHashable: Any] {
             self = .unsupported("Dictionary with non-string keys")
         } else {
-            self = .unsupported(String(describing: dynamicType))
+            // An optional boxed in `Any` (an `undefined` reply can arrive as one): unwrap it.
+            let mirror = Mirror(reflecting: value)
+            if mirror.displayStyle == .optional {
+                self = mirror.children.first.map { BodyValue($0.value, depth: depth) } ?? .undefined
+            } else {
+                self = .unsupported(String(describing: dynamicType))
+            }
         }
-    }
-
-    /// Whether `value` is an `Optional.none` boxed in `Any` (what an `undefined` reply can look like).
-    private static func isBoxedNil(_ value: Any) -> Bool {
-        let mirror = Mirror(reflecting: value)
-        return mirror.displayStyle == .optional && mirror.children.isEmpty
     }
 
     /// The JS type name used in violations and structure descriptions.
@@ -64,6 +69,7 @@ indirect enum BodyValue {
         case .date: "Date"
         case .array: "Array"
         case .object: "Object"
+        case .tooDeep: "nesting deeper than \(BodyValue.maxDepth) levels"
         case .unsupported(let name): name
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// The message is encoded with `JSONSerialization` and inserted as the call's only argument; U+2028 and
 /// U+2029, which `JSONSerialization` leaves raw, are escaped too. No text is ever concatenated into code:
 /// the receiver must be a dotted JavaScript name, checked before use.
-public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible {
+public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The JavaScript to evaluate in the page.
     public let script: String
     /// The JSON text of the argument, as it appears in `script`.
@@ -43,6 +43,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible {
 
     /// Structure only: the receiver and the message's field types.
     public var description: String { "\(receiver)(\(structure))" }
+    public var debugDescription: String { description }
 
     /// Escapes U+2028 and U+2029, line terminators in older JavaScript left raw by `JSONSerialization`, and
     /// U+FEFF, which some decoders (swift-corelibs `JSONSerialization`) drop even inside a string.
@@ -79,7 +80,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible {
                 result[name] = try jsonObject(field, path: path.isEmpty ? BodyValue.displayKey(name) : "\(path).\(BodyValue.displayKey(name))")
             }
             return result
-        case .date, .undefined, .unsupported:
+        case .date, .undefined, .unsupported, .tooDeep:
             throw refuse(value.typeName)
         }
     }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The outcome of checking a message body against the contract.
-public enum Validation: Sendable {
+///
+/// Its `description` is a log line with structure and violations only, never a value.
+public enum Validation: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     case valid(ValidatedMessage)
     case invalid([ContractViolation])
 
@@ -16,10 +18,21 @@ public enum Validation: Sendable {
         if case .invalid(let violations) = self { return violations }
         return []
     }
+
+    public var description: String {
+        switch self {
+        case .valid(let message): "valid: \(message)"
+        case .invalid(let violations): "invalid:\n" + describe(violations)
+        }
+    }
+
+    public var debugDescription: String { description }
 }
 
 /// A field value whose type the contract checked.
-public indirect enum FieldValue: Sendable, Equatable {
+///
+/// Its `description` is the structure (`String`, `[Number]`), so interpolating it into a log leaks nothing.
+public indirect enum FieldValue: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     case string(String)
     case number(Double)
     case integer(Int)
@@ -49,6 +62,9 @@ public indirect enum FieldValue: Sendable, Equatable {
     public var intValue: Int? { if case .integer(let value) = self { value } else { nil } }
     public var boolValue: Bool? { if case .boolean(let value) = self { value } else { nil } }
 
+    public var description: String { structure }
+    public var debugDescription: String { structure }
+
     var structure: String {
         switch self {
         case .array(let items): "[" + items.map(\.structure).joined(separator: ", ") + "]"
@@ -62,7 +78,7 @@ public indirect enum FieldValue: Sendable, Equatable {
 /// A message that satisfies the contract, with its typed field values.
 ///
 /// Its `description` is the structure only (`ready {kind: String, version: Number}`), safe to log.
-public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible {
+public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     public let kind: String
     public let direction: Direction
     /// The request id, when the contract declares one and the message carries it.
@@ -92,6 +108,8 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible {
         if let requestIDField, let requestID { all[requestIDField] = .string(requestID) }
         return "\(kind) \(FieldValue.object(all).structure)"
     }
+
+    public var debugDescription: String { description }
 }
 
 extension BridgeContract {

@@ -50,7 +50,9 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     ///
     /// In JSON text these can only occur inside strings, so the `\u` escapes decode to the same string.
     static func escapeForScript(_ json: String) -> String {
-        json.replacingOccurrences(of: "\u{2028}", with: "\\u2028")
+        // All three start with a lead byte 0xE2 or 0xEF in UTF-8: skip the replacing passes for most messages.
+        guard json.utf8.contains(where: { $0 == 0xE2 || $0 == 0xEF }) else { return json }
+        return json.replacingOccurrences(of: "\u{2028}", with: "\\u2028")
             .replacingOccurrences(of: "\u{2029}", with: "\\u2029")
             .replacingOccurrences(of: "\u{FEFF}", with: "\\ufeff")
     }

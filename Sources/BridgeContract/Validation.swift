@@ -88,15 +88,14 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, Cu
     /// The name of the request-id field, for the description.
     let requestIDField: String?
 
-    public init(kind: String, direction: Direction, requestID: String? = nil, fields: [String: FieldValue]) {
-        self.init(kind: kind, direction: direction, requestID: requestID, requestIDField: requestID == nil ? nil : "id", fields: fields)
-    }
-
-    init(kind: String, direction: Direction, requestID: String?, requestIDField: String?, fields: [String: FieldValue]) {
+    /// A message with these values; `requestIDField` names the id's field in the description.
+    public init(
+        kind: String, direction: Direction, requestID: String? = nil, requestIDField: String? = nil, fields: [String: FieldValue]
+    ) {
         self.kind = kind
         self.direction = direction
         self.requestID = requestID
-        self.requestIDField = requestIDField
+        self.requestIDField = requestID == nil ? nil : (requestIDField ?? "id")
         self.fields = fields
     }
 
@@ -162,8 +161,7 @@ extension BridgeContract {
         guard violations.isEmpty else { return .invalid(violations) }
         return .valid(
             ValidatedMessage(
-                kind: kind, direction: direction, requestID: requestIDValue,
-                requestIDField: requestIDValue == nil ? nil : requestID?.field, fields: fields))
+                kind: kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field, fields: fields))
     }
 }
 

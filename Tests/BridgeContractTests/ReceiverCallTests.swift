@@ -143,3 +143,36 @@ struct ReceiverCallTests {
         #expect(try ReceiverCall(receiver: receiver, json: [:]).script == "\(receiver)({})")
     }
 }
+
+@Suite("Native to page script in a JavaScript engine", .enabled(if: Node.executable != nil, "node is not installed"))
+struct ReceiverCallScriptTests {
+    @Test("every corpus script runs in node and hands the receiver the same string")
+    func scriptsRunInNode() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receiver-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // One script per line: a script never contains a raw line terminator (checked above).
+        let scripts = try hostileStrings.map { try ReceiverCall(message: ["kind": "sync", "value": $0]).script }
+        try Data(scripts.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("scripts.txt"))
+        let runner = """
+            import { readFileSync, writeFileSync } from "node:fs";
+            import vm from "node:vm";
+            const received = [];
+            const context = vm.createContext({ window: { bridgeReceive: (m) => received.push(m.value) } });
+            for (const script of readFileSync(process.argv[2], "utf8").split("\\n")) vm.runInContext(script, context);
+            // ASCII-only JSON: swift-corelibs JSONSerialization drops a raw U+FEFF even inside a string.
+            const ascii = JSON.stringify(received).replace(/[\\u007f-\\uffff]/g, (c) => "\\\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+            writeFileSync(process.argv[3], ascii);
+            """
+        let runnerURL = directory.appendingPathComponent("runner.mjs")
+        try Data(runner.utf8).write(to: runnerURL)
+        let resultURL = directory.appendingPathComponent("received.json")
+        _ = try Node.run(runnerURL, arguments: [directory.appendingPathComponent("scripts.txt").path, resultURL.path])
+        let received = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: resultURL)) as? [String])
+        #expect(received.count == hostileStrings.count)
+        for (index, (got, sent)) in zip(received, hostileStrings).enumerated() {
+            let same = got == sent
+            #expect(same, "corpus string \(index) (\(sent.utf8.count) bytes) came back different")
+        }
+    }
+}

@@ -46,10 +46,12 @@ struct RequestCorrelatorTests {
     @Test("ids are unique across correlators (sessions, page loads) and never restart at 1")
     func uniqueAcrossCorrelators() {
         var seen = Set<RequestID>()
+        var repeated = 0
         for _ in 0..<50 {
             var correlator = RequestCorrelator()  // a new session or page load
-            for _ in 0..<20 { #expect(seen.insert(correlator.begin()).inserted) }
+            for _ in 0..<20 where !seen.insert(correlator.begin()).inserted { repeated += 1 }
         }
+        #expect(repeated == 0, "\(repeated) ids were issued twice")
         #expect(!seen.contains(RequestID(rawValue: "1")))
         #expect(seen.allSatisfy { $0.rawValue.count > 4 && $0.rawValue.contains("-") })
     }

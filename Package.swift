@@ -19,7 +19,7 @@ let package = Package(
     targets: [
         .target(
             name: "BridgeContract",
-            resources: [.copy("Resources/DefaultContract.json")]
+            resources: [.copy("Resources/DefaultContract.json"), .copy("Resources/DefaultContract.lock.json")]
         ),
         .systemLibrary(
             name: "CWebKitGTK",

@@ -4,6 +4,8 @@ set -euo pipefail
 missing=()
 pkg-config --exists webkit2gtk-4.1 2>/dev/null || missing+=(libwebkit2gtk-4.1-dev)
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
+# node runs the generated JS contract module in the contract tests.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "webbridge setup: installing ${missing[*]}" >&2
 if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi

@@ -1,0 +1,168 @@
+/// One difference between a locked contract and the current one, classified.
+public struct ContractChange: Sendable, Equatable, CustomStringConvertible {
+    /// Whether both sides built against the lock keep working.
+    public enum Compatibility: String, Sendable, Equatable {
+        /// A new optional field or a new message kind.
+        case compatible
+        /// Anything that breaks a side built against the lock: a field removed, a type or constant changed, …
+        case incompatible
+    }
+
+    /// What changed: `handler`, `receiver`, `requestID`, a kind (`ready`) or a field (`ready.version`).
+    public var path: String
+    /// The change in words, e.g. `type changed from Number 1 to String`.
+    public var summary: String
+    public var compatibility: Compatibility
+
+    public init(path: String, summary: String, compatibility: Compatibility) {
+        self.path = path
+        self.summary = summary
+        self.compatibility = compatibility
+    }
+
+    public var description: String { "\(compatibility.rawValue): \(path): \(summary)" }
+}
+
+/// The classified differences between a contract and its lock, and whether they may pass.
+///
+/// An incompatible change passes only with a version bump; then the fixture and the production code
+/// must follow, and the lock is refreshed with `webbridge contract lock`.
+public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
+    public let locked: BridgeContract
+    public let current: BridgeContract
+    /// Every difference, in a stable order.
+    public let changes: [ContractChange]
+
+    public init(locked: BridgeContract, current: BridgeContract) {
+        self.locked = locked
+        self.current = current
+        changes = ContractDiff.compare(locked, current)
+    }
+
+    public var incompatibleChanges: [ContractChange] { changes.filter { $0.compatibility == .incompatible } }
+
+    /// Whether the current version is higher than the locked one.
+    public var versionBumped: Bool { current.version > locked.version }
+
+    /// The changes that make the diff fail: incompatible ones without a version bump.
+    public var failures: [ContractChange] { versionBumped ? [] : incompatibleChanges }
+
+    /// Whether the contract may be used (and locked) as it is.
+    public var passes: Bool { failures.isEmpty }
+
+    /// Whether the lock no longer matches the contract (it should be refreshed and committed).
+    public var lockIsStale: Bool { locked != current }
+
+    /// What to do about the failures.
+    public var remedy: String {
+        "bump \"version\" to \(locked.version + 1), update the fixture page and the production code on both sides, "
+            + "then run `webbridge contract lock` and commit the lock"
+    }
+
+    /// A report for stderr or a test failure: every change, then the verdict and its remedy.
+    public var description: String {
+        var lines = ["contract version \(current.version), locked version \(locked.version)"]
+        lines += changes.map { "  \($0)" }
+        if changes.isEmpty && current.version == locked.version {
+            lines.append("no changes: the contract matches its lock")
+        } else if !passes {
+            let fields = failures.map(\.path).joined(separator: ", ")
+            lines.append(
+                "FAIL: \(failures.count) incompatible change\(failures.count == 1 ? "" : "s") without a version bump (\(fields)). Remedy: \(remedy).")
+        } else if lockIsStale {
+            lines.append("pass: the changes are allowed; run `webbridge contract lock` and commit the lock to record them")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func compare(_ old: BridgeContract, _ new: BridgeContract) -> [ContractChange] {
+        var changes: [ContractChange] = []
+        func breaking(_ path: String, _ summary: String) {
+            changes.append(ContractChange(path: path, summary: summary, compatibility: .incompatible))
+        }
+        if new.version < old.version {
+            breaking("version", "version went down from \(old.version) to \(new.version)")
+        }
+        if old.handler != new.handler {
+            breaking("handler", "handler renamed from \(quoted(old.handler)) to \(quoted(new.handler))")
+        }
+        if old.receiver != new.receiver {
+            breaking("receiver", "receiver renamed from \(old.receiver) to \(new.receiver)")
+        }
+        switch (old.requestID, new.requestID) {
+        case (nil, let added?): breaking("requestID", "request-id field \(quoted(added.field)) added")
+        case (let removed?, nil): breaking("requestID", "request-id field \(quoted(removed.field)) removed")
+        case (let before?, let after?) where before != after:
+            breaking("requestID", "request-id field renamed from \(quoted(before.field)) to \(quoted(after.field))")
+        default: break
+        }
+        for message in old.messages {
+            guard let updated = new.messages.first(where: { $0.kind == message.kind }) else {
+                breaking(message.kind, "message kind removed (\(message.direction.rawValue))")
+                continue
+            }
+            if updated.direction != message.direction {
+                breaking(message.kind, "direction changed from \(message.direction.rawValue) to \(updated.direction.rawValue)")
+            }
+            if updated.acknowledges != message.acknowledges {
+                breaking(
+                    "\(message.kind).acknowledges",
+                    "acknowledges changed from \(message.acknowledges.map(quoted) ?? "nothing") to \(updated.acknowledges.map(quoted) ?? "nothing")")
+            }
+            compareFields(message.fields, updated.fields, prefix: "\(message.kind).", into: &changes)
+        }
+        for message in new.messages where !old.messages.contains(where: { $0.kind == message.kind }) {
+            changes.append(
+                ContractChange(path: message.kind, summary: "new message kind (\(message.direction.rawValue))", compatibility: .compatible))
+        }
+        return changes
+    }
+
+    private static func compareFields(
+        _ old: [String: FieldSpec], _ new: [String: FieldSpec], prefix: String, into changes: inout [ContractChange]
+    ) {
+        func breaking(_ path: String, _ summary: String) {
+            changes.append(ContractChange(path: path, summary: summary, compatibility: .incompatible))
+        }
+        for name in Set(old.keys).union(new.keys).sorted() {
+            let path = prefix + name
+            switch (old[name], new[name]) {
+            case (let before?, nil):
+                breaking(path, "field removed (was \(before.type))")
+            case (nil, let added?):
+                if added.optional {
+                    changes.append(ContractChange(path: path, summary: "new optional field (\(added.type))", compatibility: .compatible))
+                } else {
+                    breaking(path, "new required field (\(added.type))")
+                }
+            case (let before?, let after?):
+                if before.optional != after.optional {
+                    breaking(
+                        path,
+                        after.optional
+                            ? "field became optional: receivers built against the lock expect it" : "field became required")
+                }
+                compareTypes(before.type, after.type, path: path, into: &changes)
+            case (nil, nil):
+                break
+            }
+        }
+    }
+
+    private static func compareTypes(_ old: FieldType, _ new: FieldType, path: String, into changes: inout [ContractChange]) {
+        switch (old, new) {
+        case _ where old == new:
+            return
+        case (.constant(let before), .constant(let after)) where before.typeName == after.typeName:
+            changes.append(ContractChange(path: path, summary: "constant changed from \(before) to \(after)", compatibility: .incompatible))
+        case (.object(let before), .object(let after)):
+            compareFields(before, after, prefix: path + ".", into: &changes)
+        case (.array(let before), .array(let after)):
+            compareTypes(before, after, path: path + "[]", into: &changes)
+        default:
+            changes.append(ContractChange(path: path, summary: "type changed from \(old) to \(new)", compatibility: .incompatible))
+        }
+    }
+
+    private static func quoted(_ text: String) -> String { "\"\(text)\"" }
+}

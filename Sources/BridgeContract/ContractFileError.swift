@@ -1,0 +1,130 @@
+import Foundation
+
+/// A contract or lock file that can't be used, naming the JSON path, the rule and the remedy.
+public struct ContractFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of problem the file has.
+    public enum Code: String, Sendable, Equatable {
+        case unreadable = "unreadable"
+        case notJSON = "not-json"
+        case missingKey = "missing-key"
+        case wrongType = "wrong-type"
+        case unknownKey = "unknown-key"
+        case invalidValue = "invalid-value"
+    }
+
+    public var code: Code
+    /// The file, when the contract came from one.
+    public var file: String?
+    /// The JSON path inside the file, e.g. `messages[0].fields.version.type`; empty for the whole file.
+    public var path: String
+    /// What is wrong, in one sentence.
+    public var problem: String
+    /// What to do about it.
+    public var remedy: String
+
+    public init(code: Code, file: String? = nil, path: String, problem: String, remedy: String) {
+        self.code = code
+        self.file = file
+        self.path = path
+        self.problem = problem
+        self.remedy = remedy
+    }
+
+    public var description: String {
+        let location = [file, path.isEmpty ? nil : path].compactMap { $0 }.joined(separator: ": ")
+        return "\(location.isEmpty ? "contract" : location): \(problem) (\(code.rawValue)). Remedy: \(remedy)"
+    }
+
+    func inFile(_ url: URL) -> ContractFileError {
+        var copy = self
+        copy.file = url.path
+        return copy
+    }
+}
+
+/// A coding key for any name, used to find keys a contract file should not have.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+/// Renders a coding path as a JSON path: `messages[0].fields.version`.
+func jsonPath(_ codingPath: [any CodingKey]) -> String {
+    var path = ""
+    for key in codingPath {
+        if let index = key.intValue {
+            path += "[\(index)]"
+        } else {
+            path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        }
+    }
+    return path
+}
+
+extension Decoder {
+    /// Refuses keys outside `allowed`, so a typo such as `optinal` is an error, not a silently ignored key.
+    func rejectUnknownKeys(_ allowed: [String]) throws(ContractFileError) {
+        guard let container = try? container(keyedBy: AnyKey.self) else { return }
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where !allowed.contains(key.stringValue) {
+            throw ContractFileError(
+                code: .unknownKey, path: jsonPath(codingPath + [key]),
+                problem: "unknown key \"\(key.stringValue)\"",
+                remedy: "remove it or correct its spelling; allowed keys here: \(allowed.joined(separator: ", "))")
+        }
+    }
+}
+
+extension ContractFileError {
+    /// Translates a `DecodingError` into a path-naming file error.
+    init(_ error: DecodingError) {
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(
+                code: .missingKey, path: jsonPath(context.codingPath + [key]),
+                problem: "required key \"\(key.stringValue)\" is missing",
+                remedy: "add it; see Docs/CONTRACT.md for the file format")
+        case .typeMismatch(let type, let context):
+            self.init(
+                code: .wrongType, path: jsonPath(context.codingPath),
+                problem: "expected \(ContractFileError.jsonTypeName(type))",
+                remedy: "write a \(ContractFileError.jsonTypeName(type)) here; see Docs/CONTRACT.md for the file format")
+        case .valueNotFound(let type, let context):
+            self.init(
+                code: .wrongType, path: jsonPath(context.codingPath),
+                problem: "expected \(ContractFileError.jsonTypeName(type)), found null",
+                remedy: "write a \(ContractFileError.jsonTypeName(type)) here, or leave the key out if it is optional")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                self.init(
+                    code: .notJSON, path: "",
+                    problem: "the file is not valid JSON",
+                    remedy: "fix the JSON syntax (a JSON linter such as `python3 -m json.tool FILE` shows the line)")
+            } else {
+                self.init(
+                    code: .invalidValue, path: jsonPath(context.codingPath),
+                    problem: context.debugDescription,
+                    remedy: "see Docs/CONTRACT.md for the allowed values")
+            }
+        @unknown default:
+            self.init(code: .invalidValue, path: "", problem: "the file can't be decoded", remedy: "see Docs/CONTRACT.md")
+        }
+    }
+
+    private static func jsonTypeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "string"
+        case is Int.Type, is Double.Type: "number"
+        case is Bool.Type: "boolean"
+        case is [Any].Type: "array"
+        default:
+            String(describing: type).hasPrefix("Array") ? "array" : "object"
+        }
+    }
+}

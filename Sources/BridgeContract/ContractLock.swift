@@ -1,0 +1,89 @@
+import Foundation
+
+/// A committed snapshot of a contract, against which `ContractDiff` classifies later edits.
+public struct ContractLock: Codable, Sendable, Equatable {
+    /// The lock file format this library writes.
+    public static let currentFormat = 1
+
+    /// The lock file format, so a later format can be told apart.
+    public var lockFormat: Int
+    /// The contract as it was locked.
+    public var contract: BridgeContract
+
+    public init(contract: BridgeContract) {
+        lockFormat = ContractLock.currentFormat
+        self.contract = contract
+    }
+
+    /// Where the lock of a contract file lives by default: beside it, `<name>.lock.json`.
+    public static func defaultURL(forContract url: URL) -> URL {
+        let base = url.deletingPathExtension().lastPathComponent
+        return url.deletingLastPathComponent().appendingPathComponent("\(base).lock.json")
+    }
+
+    /// Reads a lock file; errors name the file, the JSON path and the remedy.
+    public static func load(contentsOf url: URL) throws(ContractFileError) -> ContractLock {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ContractFileError(
+                code: .unreadable, file: url.path, path: "",
+                problem: "the lock file can't be read",
+                remedy: "create it with `webbridge contract lock`, then commit it")
+        }
+        do {
+            return try ContractLock(jsonData: data)
+        } catch {
+            throw error.inFile(url)
+        }
+    }
+
+    /// Decodes and checks a lock from JSON text.
+    public init(jsonData: Data) throws(ContractFileError) {
+        let decoded: ContractLock
+        do {
+            decoded = try JSONDecoder().decode(ContractLock.self, from: jsonData)
+        } catch let error as ContractFileError {
+            throw error
+        } catch let error as DecodingError {
+            throw ContractFileError(error)
+        } catch {
+            throw ContractFileError(code: .notJSON, path: "", problem: "the file is not valid JSON", remedy: "fix the JSON syntax")
+        }
+        guard decoded.lockFormat == ContractLock.currentFormat else {
+            throw ContractFileError(
+                code: .invalidValue, path: "lockFormat",
+                problem: "lock format \(decoded.lockFormat) is not the supported format \(ContractLock.currentFormat)",
+                remedy: "regenerate the lock with this version of `webbridge contract lock`")
+        }
+        do {
+            try decoded.contract.check()
+        } catch {
+            var nested = error
+            nested.path = nested.path.isEmpty ? "contract" : "contract.\(nested.path)"
+            throw nested
+        }
+        self = decoded
+    }
+
+    /// The canonical lock file: pretty, sorted keys, a trailing newline.
+    public func jsonData() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard var data = try? encoder.encode(self) else { return Data("{}\n".utf8) }
+        data.append(contentsOf: Array("\n".utf8))
+        return data
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case lockFormat, contract
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        lockFormat = try container.decode(Int.self, forKey: .lockFormat)
+        contract = try container.decode(BridgeContract.self, forKey: .contract)
+    }
+}

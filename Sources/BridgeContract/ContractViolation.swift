@@ -1,0 +1,86 @@
+/// One way a message body breaks the contract: where, which rule, what was expected and what type came.
+///
+/// It never carries the value that came, so it is safe to print and log.
+public struct ContractViolation: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The rules a message body can break.
+    public enum Rule: String, Sendable, Equatable, CaseIterable {
+        /// The body is not a JS object (dictionary).
+        case bodyNotObject = "body-not-object"
+        /// A required field is absent.
+        case missingField = "missing-field"
+        /// A field has another JS type (a JS boolean is never a number).
+        case wrongType = "wrong-type"
+        /// An integer field holds a number with a fraction.
+        case notInteger = "not-integer"
+        /// A number field holds NaN or ±Infinity.
+        case notFinite = "not-finite"
+        /// A constant field holds another value.
+        case constantMismatch = "constant-mismatch"
+        /// `kind` names no message of this direction.
+        case unknownKind = "unknown-kind"
+        /// `kind` names a message of the other direction.
+        case wrongDirection = "wrong-direction"
+        /// A field the contract doesn't declare (strict mode only).
+        case unexpectedField = "unexpected-field"
+        /// The request-id field is empty.
+        case emptyRequestID = "empty-request-id"
+    }
+
+    /// Where the problem is: `body`, `version`, `items[2].name`.
+    public var path: String
+    public var rule: Rule
+    /// What the contract expects there, e.g. `Number 1`, `String`, `one of: ready`.
+    public var expected: String
+    /// The JS type that came (`Boolean`, `Missing`, `Null`…), never the value.
+    public var found: String
+    /// The direction of the message, which says which side must fix it.
+    public var direction: Direction
+
+    public init(path: String, rule: Rule, expected: String, found: String, direction: Direction = .pageToNative) {
+        self.path = path
+        self.rule = rule
+        self.expected = expected
+        self.found = found
+        self.direction = direction
+    }
+
+    /// What to do about it, addressed to the side that sends the message.
+    public var remedy: String {
+        let sender = direction.sender
+        switch rule {
+        case .bodyNotObject:
+            return "\(sender) must send an object such as {kind: \"…\", …}, not a \(found)"
+        case .missingField:
+            return "\(sender) must include \(path) (\(expected)), or the contract must declare it optional"
+        case .wrongType where expected.hasPrefix("Number") || expected == "Integer":
+            return found == "Boolean"
+                ? "\(sender) must send \(path) as a number: a JS boolean is not a number"
+                : "\(sender) must send \(path) as a \(expected)"
+        case .wrongType:
+            return "\(sender) must send \(path) as a \(expected)"
+        case .notInteger:
+            return "\(sender) must send \(path) as a whole number"
+        case .notFinite:
+            return "\(sender) must send \(path) as a finite number (not NaN or Infinity)"
+        case .constantMismatch:
+            return "\(sender) must send \(path) = \(expected.split(separator: " ", maxSplits: 1).last ?? ""); if the protocol changed, update the contract and bump its version"
+        case .unknownKind:
+            return "\(sender) must send a kind the contract declares for \(direction.rawValue), or the kind must be added to the contract"
+        case .wrongDirection:
+            return "this kind travels the other way; \(sender) must send a \(direction.rawValue) kind"
+        case .unexpectedField:
+            return "\(sender) must not send \(path), or the contract must declare it (as optional for a compatible change); lenient mode ignores it"
+        case .emptyRequestID:
+            return "\(sender) must send the id of the request in \(path)"
+        }
+    }
+
+    public var description: String {
+        "\(path): expected \(expected), found \(found) (\(rule.rawValue), \(direction.rawValue)). Remedy: \(remedy)."
+    }
+}
+
+/// All violations of one message, one per line, for an error message or a log.
+public func describe(_ violations: [ContractViolation]) -> String {
+    violations.map(\.description).joined(separator: "\n")
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The script that delivers one native → page message: `window.bridgeReceive(<json>)`, as a pure value.
+///
+/// The message is encoded with `JSONSerialization` and inserted as the call's only argument; U+2028 and
+/// U+2029, which `JSONSerialization` leaves raw, are escaped too. No text is ever concatenated into code:
+/// the receiver must be a dotted JavaScript name, checked before use.
+public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The JavaScript to evaluate in the page.
+    public let script: String
+    /// The JSON text of the argument, as it appears in `script`.
+    public let argument: String
+    /// The receiver function called, e.g. `window.bridgeReceive`.
+    public let receiver: String
+    /// The structure of the message, for logs.
+    public let structure: String
+
+    /// Renders a message after checking it against the contract's native → page messages.
+    public init(contract: BridgeContract = .default, message: [String: any Sendable]) throws(ReceiverCallError) {
+        let violations = contract.validate(message, direction: .nativeToPage, mode: .strict).violations
+        guard violations.isEmpty else { throw ReceiverCallError(code: .violatesContract, violations: violations) }
+        try self.init(receiver: contract.receiver, json: message)
+    }
+
+    /// Renders any JSON-encodable message without checking the contract (for tests that send broken messages).
+    public init(receiver: String, json: [String: any Sendable]) throws(ReceiverCallError) {
+        guard BridgeContract.isScriptPath(receiver) else {
+            throw ReceiverCallError(code: .invalidReceiver, path: "receiver", found: "String")
+        }
+        let object = try ReceiverCall.jsonObject(BodyValue(json), path: "")
+        let data: Data
+        do {
+            data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        } catch {
+            throw ReceiverCallError(code: .notEncodable, path: "body", found: "Object")
+        }
+        let argument = ReceiverCall.escapeForScript(String(decoding: data, as: UTF8.self))
+        self.receiver = receiver
+        self.argument = argument
+        self.script = "\(receiver)(\(argument))"
+        self.structure = messageStructure(json)
+    }
+
+    /// Structure only: the receiver and the message's field types.
+    public var description: String { "\(receiver)(\(structure))" }
+    public var debugDescription: String { description }
+
+    /// Escapes U+2028 and U+2029, line terminators in older JavaScript left raw by `JSONSerialization`, and
+    /// U+FEFF, which some decoders (swift-corelibs `JSONSerialization`) drop even inside a string.
+    ///
+    /// In JSON text these can only occur inside strings, so the `\u` escapes decode to the same string.
+    static func escapeForScript(_ json: String) -> String {
+        // All three start with a lead byte 0xE2 or 0xEF in UTF-8: skip the replacing passes for most messages.
+        guard json.utf8.contains(where: { $0 == 0xE2 || $0 == 0xEF }) else { return json }
+        return json.replacingOccurrences(of: "\u{2028}", with: "\\u2028")
+            .replacingOccurrences(of: "\u{2029}", with: "\\u2029")
+            .replacingOccurrences(of: "\u{FEFF}", with: "\\ufeff")
+    }
+
+    /// Rebuilds the message from JSON types only, refusing what JSON can't carry (and what would make
+    /// `JSONSerialization` raise an exception instead of throwing).
+    private static func jsonObject(_ value: BodyValue, path: String) throws(ReceiverCallError) -> Any {
+        func refuse(_ found: String) -> ReceiverCallError {
+            ReceiverCallError(code: .notEncodable, path: path.isEmpty ? "body" : path, found: found)
+        }
+        switch value {
+        case .string(let text): return text
+        case .number(let number):
+            guard number.isFinite else { throw refuse("Number (not finite)") }
+            return number
+        case .boolean(let flag): return flag
+        case .null: return NSNull()
+        case .array(let items):
+            var result: [Any] = []
+            for (index, item) in items.enumerated() {
+                result.append(try jsonObject(item, path: "\(path)[\(index)]"))
+            }
+            return result
+        case .object(let fields):
+            var result: [String: Any] = [:]
+            for (name, field) in fields {
+                result[name] = try jsonObject(field, path: path.isEmpty ? BodyValue.displayKey(name) : "\(path).\(BodyValue.displayKey(name))")
+            }
+            return result
+        case .date, .undefined, .unsupported, .tooDeep:
+            throw refuse(value.typeName)
+        }
+    }
+}
+
+/// A native → page message that can't be sent: it breaks the contract or JSON can't carry it.
+public struct ReceiverCallError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, Equatable {
+        /// The message breaks the contract's native → page rules; see `violations`.
+        case violatesContract = "violates-contract"
+        /// A value JSON can't carry (NaN, Infinity, a Date, a non-JSON type).
+        case notEncodable = "not-encodable"
+        /// The receiver is not a dotted JavaScript name.
+        case invalidReceiver = "invalid-receiver"
+    }
+
+    public var code: Code
+    /// Where the problem is (empty for contract violations: each violation has its own path).
+    public var path: String
+    /// The type found there, never the value.
+    public var found: String
+    public var violations: [ContractViolation]
+
+    public init(code: Code, path: String = "", found: String = "", violations: [ContractViolation] = []) {
+        self.code = code
+        self.path = path
+        self.found = found
+        self.violations = violations
+    }
+
+    public var remedy: String {
+        switch code {
+        case .violatesContract: "send a message the contract declares for native-to-page, or change the contract"
+        case .notEncodable: "send only strings, finite numbers, booleans, null, arrays and objects (encode dates as numbers or strings)"
+        case .invalidReceiver: "name the receiver with identifiers separated by dots, e.g. window.bridgeReceive"
+        }
+    }
+
+    public var description: String {
+        switch code {
+        case .violatesContract:
+            "native message breaks the contract (\(code.rawValue)):\n" + describe(violations)
+        default:
+            "\(path): can't be sent, found \(found) (\(code.rawValue)). Remedy: \(remedy)."
+        }
+    }
+}

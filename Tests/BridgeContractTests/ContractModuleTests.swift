@@ -1,0 +1,204 @@
+import BridgeContract
+import Foundation
+import Testing
+
+/// Runs `node` on a script, bounded by a timeout whose failure says what did not happen.
+enum Node {
+    static let executable: URL? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("node") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func run(_ script: URL, arguments: [String] = [], timeout: TimeInterval = 30) throws -> String {
+        guard let node = executable else { throw Failure(description: "node is not installed") }
+        let process = Process()
+        process.executableURL = node
+        process.arguments = [script.path] + arguments
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("node-\(UUID().uuidString).out")
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("node-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errors)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            throw Failure(description: "node \(script.lastPathComponent) did not exit within \(timeout) s")
+        }
+        let stderr = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "node \(script.lastPathComponent) exited \(process.terminationStatus): \(stderr)")
+        }
+        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+    }
+}
+
+/// A directory holding the generated module for `contract` and a runner script.
+private func moduleDirectory(_ contract: BridgeContract, runner: String) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-js-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try Data(ContractModule(contract: contract).source.utf8).write(to: directory.appendingPathComponent("contract.mjs"))
+    try Data(runner.utf8).write(to: directory.appendingPathComponent("runner.mjs"))
+    return directory
+}
+
+/// JSON-expressible bodies, each checked by both validators (direction, mode, JSON text).
+private let parityCases: [(Direction, ValidationMode, String)] = [
+    (.pageToNative, .strict, #"{"kind": "report", "count": 3}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": 3.0, "ratio": 0.5, "flag": true, "mode": "fast", "items": [{"name": "a"}], "meta": {"depth": 1}}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": 1.5}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": true}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": "3"}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": null}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": 1e300}"#),
+    (.pageToNative, .strict, #"{"kind": "report"}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": 1, "flag": 1, "mode": "slow"}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": 1, "items": [{"name": "a"}, {"name": "b"}, {"name": 3}]}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": 1, "items": ["a"], "meta": {"other": 1}}"#),
+    (.pageToNative, .strict, #"{"kind": "report", "count": 1, "extra": "x", "more": [1]}"#),
+    (.pageToNative, .lenient, #"{"kind": "report", "count": 1, "extra": "x"}"#),
+    (.pageToNative, .strict, #"{"count": 1}"#),
+    (.pageToNative, .strict, #"{"kind": 1}"#),
+    (.pageToNative, .strict, #"{"kind": ["report"]}"#),
+    (.pageToNative, .strict, #"{"kind": "nope"}"#),
+    (.pageToNative, .strict, #"{"kind": "load", "url": "u", "id": "x"}"#),
+    (.pageToNative, .strict, #"{"kind": "loaded"}"#),
+    (.pageToNative, .strict, #"{"kind": "loaded", "id": 7}"#),
+    (.pageToNative, .strict, #"{"kind": "loaded", "id": ""}"#),
+    (.pageToNative, .strict, #"{"kind": "loaded", "id": "abc-1"}"#),
+    (.nativeToPage, .strict, #"{"kind": "load", "url": "u", "id": "abc-2"}"#),
+    (.nativeToPage, .strict, #"{"kind": "load", "url": 42}"#),
+    (.pageToNative, .strict, #""report""#),
+    (.pageToNative, .strict, #"[1, 2]"#),
+    (.pageToNative, .strict, #"3"#),
+    (.pageToNative, .strict, #"true"#),
+    (.pageToNative, .strict, #"null"#),
+]
+
+private let parityRunner = """
+    import { validate } from "./contract.mjs";
+    import { readFileSync } from "node:fs";
+    const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
+    const results = cases.map(([direction, mode, body]) => validate(JSON.parse(body), direction, { mode }));
+    console.log(JSON.stringify(results.map((r) => r.valid ? { valid: true, kind: r.kind, requestID: r.requestID } : r)));
+    """
+
+@Suite("The JavaScript contract module", .enabled(if: Node.executable != nil, "node is not installed"))
+struct ContractModuleTests {
+    @Test("the JS validator gives the same violations as the Swift one")
+    func parity() throws {
+        let directory = try moduleDirectory(typedContract, runner: parityRunner)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let casesFile = directory.appendingPathComponent("cases.json")
+        let encoded = parityCases.map { [$0.0.rawValue, $0.1 == .strict ? "strict" : "lenient", $0.2] }
+        try JSONSerialization.data(withJSONObject: encoded).write(to: casesFile)
+        let output = try Node.run(directory.appendingPathComponent("runner.mjs"), arguments: [casesFile.path])
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+        #expect(results.count == parityCases.count)
+        var invalidCount = 0
+        for ((direction, mode, json), js) in zip(parityCases, results) {
+            let body = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+            switch typedContract.validate(body, direction: direction, mode: mode) {
+            case .valid(let message):
+                #expect(js["valid"] as? Bool == true, "JS rejected \(json)")
+                #expect(js["kind"] as? String == message.kind)
+                #expect(js["requestID"] as? String == message.requestID)
+            case .invalid(let violations):
+                invalidCount += 1
+                let jsViolations = (js["violations"] as? [[String: String]]) ?? []
+                let swiftViolations = violations.map {
+                    ["path": $0.path, "rule": $0.rule.rawValue, "expected": $0.expected, "found": $0.found, "direction": $0.direction.rawValue]
+                }
+                #expect(jsViolations == swiftViolations, "for \(json)")
+            }
+        }
+        #expect(invalidCount > 20)
+    }
+
+    @Test("JS values JSON can't carry are rejected like WebKit hands them to Swift")
+    func jsOnlyValues() throws {
+        let runner = """
+            import { validate, validateToNative } from "./contract.mjs";
+            const show = (r) => r.valid ? "valid" : r.violations.map((v) => `${v.path} ${v.rule} ${v.expected} / ${v.found}`).join("; ");
+            console.log([
+              show(validate({ kind: "report", count: NaN }, "page-to-native")),
+              show(validate({ kind: "report", count: Infinity }, "page-to-native")),
+              show(validate({ kind: "report", count: -Infinity }, "page-to-native")),
+              show(validate({ kind: "report", count: 1, ratio: NaN }, "page-to-native")),
+              show(validate({ kind: "report", count: new Date(0) }, "page-to-native")),
+              show(validate({ kind: "report", count: 1, flag: undefined }, "page-to-native")),
+              show(validate(undefined, "page-to-native")),
+              show(validateToNative({ kind: "report", count: 2.0 })),
+            ].join("\\n"));
+            """
+        let directory = try moduleDirectory(typedContract, runner: runner)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try Node.run(directory.appendingPathComponent("runner.mjs")).split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "count not-finite Integer / Number",
+                "count not-finite Integer / Number",
+                "count not-finite Integer / Number",
+                "ratio not-finite Number / Number",
+                "count wrong-type Integer / Date",
+                "valid",
+                "body body-not-object Object / Undefined",
+                "valid",
+            ])
+    }
+
+    @Test("the module exports the contract's constants")
+    func constants() throws {
+        let runner = """
+            import * as c from "./contract.mjs";
+            console.log(JSON.stringify([c.CONTRACT_VERSION, c.HANDLER, c.RECEIVER, c.REQUEST_ID_FIELD, c.KINDS, Object.isFrozen(c.CONTRACT.messages[0])]));
+            """
+        let directory = try moduleDirectory(.default, runner: runner)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try Node.run(directory.appendingPathComponent("runner.mjs"))
+        #expect(
+            output.trimmingCharacters(in: .whitespacesAndNewlines)
+                == #"[1,"bridge","window.bridgeReceive",null,{"PAGE_TO_NATIVE":["ready"],"NATIVE_TO_PAGE":["sync"]},true]"#)
+    }
+
+    @Test("postToNative posts a valid message and throws, showing structure only, on an invalid one")
+    func postToNative() throws {
+        let runner = """
+            import { postToNative, messageStructure, BridgeContractError } from "./contract.mjs";
+            const posted = [];
+            globalThis.webkit = { messageHandlers: { bridge: { postMessage: (m) => posted.push(m) } } };
+            postToNative({ kind: "ready", version: 1 });
+            let error;
+            try { postToNative({ kind: "ready", version: "S3CR3T", token: "S3CR3T" }); } catch (e) { error = e; }
+            console.log(JSON.stringify({
+              posted, isContractError: error instanceof BridgeContractError, message: error.message,
+              structure: messageStructure({ kind: "S3CR3T", list: ["S3CR3T", 1, true, null], nested: { a: new Date() } }),
+            }));
+            """
+        let directory = try moduleDirectory(.default, runner: runner)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try Node.run(directory.appendingPathComponent("runner.mjs"))
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect((result["posted"] as? [[String: Any]])?.count == 1)
+        #expect(result["isContractError"] as? Bool == true)
+        #expect(
+            result["message"] as? String == """
+                bridge message breaks the contract:
+                version: expected Number 1, found String (wrong-type, page-to-native)
+                token: expected no such field, found String (unexpected-field, page-to-native)
+                """)
+        #expect(result["structure"] as? String == "{kind: String, list: [String, Number, Boolean, Null], nested: {a: Date}}")
+        #expect(!output.contains("S3CR3T"))
+    }
+}

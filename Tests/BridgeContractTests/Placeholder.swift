@@ -1,5 +1,0 @@
-import XCTest
-
-final class BridgeContractTestsPlaceholder: XCTestCase {
-    func testPackageBuilds() { XCTAssertTrue(true) }
-}

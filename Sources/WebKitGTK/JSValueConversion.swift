@@ -41,7 +41,7 @@ enum JSValueConversion {
         guard visiting.insert(value).inserted else { return NSNull() }
         defer { visiting.remove(value) }
         if jsc_value_is_array(value) != 0 {
-            let length = property(value, "length").map { Int(jsc_value_to_double($0)) } ?? 0
+            let length = arrayLength(value)
             var array: [Any] = []
             array.reserveCapacity(length)
             for index in 0..<length {
@@ -67,10 +67,11 @@ enum JSValueConversion {
         return dictionary
     }
 
-    private static func property(_ value: JSValueRef, _ name: String) -> JSValueRef? {
-        guard let result = jsc_value_object_get_property(value, name) else { return nil }
-        g_object_unref(UnsafeMutableRawPointer(result))  // the object keeps the value alive
-        return result
+    private static func arrayLength(_ value: JSValueRef) -> Int {
+        guard let length = jsc_value_object_get_property(value, "length") else { return 0 }
+        defer { g_object_unref(UnsafeMutableRawPointer(length)) }
+        let number = jsc_value_to_double(length)
+        return number.isFinite && number >= 0 ? Int(min(number, Double(UInt32.max))) : 0
     }
 
     static func string(_ value: JSValueRef) -> String {

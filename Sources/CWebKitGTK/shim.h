@@ -3,4 +3,88 @@
 #include <webkit2/webkit2.h>
 #include <gtk/gtk.h>
 #include <glib.h>
+#include <poll.h>
+
+/* Helpers for what Swift cannot import: GObject macros, variadic constructors, typed signal callbacks. */
+
+/* Creates a web view that shares the web process of `related` (may be NULL) and uses `manager`. */
+static inline WebKitWebView *cwk_web_view_new(WebKitWebView *related, WebKitUserContentManager *manager,
+                                              WebKitWebContext *context) {
+    const char *names[3];
+    GValue values[3] = {G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT};
+    guint n = 0;
+    if (related) {
+        names[n] = "related-view";
+        g_value_init(&values[n], WEBKIT_TYPE_WEB_VIEW);
+        g_value_set_object(&values[n], related);
+        n++;
+    } else if (context) {
+        names[n] = "web-context";
+        g_value_init(&values[n], WEBKIT_TYPE_WEB_CONTEXT);
+        g_value_set_object(&values[n], context);
+        n++;
+    }
+    names[n] = "user-content-manager";
+    g_value_init(&values[n], WEBKIT_TYPE_USER_CONTENT_MANAGER);
+    g_value_set_object(&values[n], manager);
+    n++;
+    GObject *object = g_object_new_with_properties(WEBKIT_TYPE_WEB_VIEW, n, names, values);
+    for (guint i = 0; i < n; i++) g_value_unset(&values[i]);
+    g_object_ref_sink(object);
+    return WEBKIT_WEB_VIEW(object);
+}
+
+typedef void (*cwk_load_changed_cb)(WebKitWebView *, WebKitLoadEvent, gpointer);
+typedef gboolean (*cwk_load_failed_cb)(WebKitWebView *, WebKitLoadEvent, gchar *, GError *, gpointer);
+typedef void (*cwk_terminated_cb)(WebKitWebView *, WebKitWebProcessTerminationReason, gpointer);
+typedef gboolean (*cwk_decide_policy_cb)(WebKitWebView *, WebKitPolicyDecision *, WebKitPolicyDecisionType, gpointer);
+typedef void (*cwk_script_message_cb)(WebKitUserContentManager *, WebKitJavascriptResult *, gpointer);
+typedef gboolean (*cwk_script_message_reply_cb)(WebKitUserContentManager *, JSCValue *, WebKitScriptMessageReply *, gpointer);
+
+static inline gulong cwk_connect(gpointer instance, const char *signal, GCallback cb, gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, cb, data, destroy, (GConnectFlags)0);
+}
+static inline gulong cwk_connect_load_changed(WebKitWebView *v, cwk_load_changed_cb cb, gpointer d, GClosureNotify n) {
+    return cwk_connect(v, "load-changed", G_CALLBACK(cb), d, n);
+}
+static inline gulong cwk_connect_load_failed(WebKitWebView *v, cwk_load_failed_cb cb, gpointer d, GClosureNotify n) {
+    return cwk_connect(v, "load-failed", G_CALLBACK(cb), d, n);
+}
+static inline gulong cwk_connect_terminated(WebKitWebView *v, cwk_terminated_cb cb, gpointer d, GClosureNotify n) {
+    return cwk_connect(v, "web-process-terminated", G_CALLBACK(cb), d, n);
+}
+static inline gulong cwk_connect_decide_policy(WebKitWebView *v, cwk_decide_policy_cb cb, gpointer d, GClosureNotify n) {
+    return cwk_connect(v, "decide-policy", G_CALLBACK(cb), d, n);
+}
+static inline gulong cwk_connect_script_message(WebKitUserContentManager *m, const char *detailed, cwk_script_message_cb cb, gpointer d, GClosureNotify n) {
+    return cwk_connect(m, detailed, G_CALLBACK(cb), d, n);
+}
+static inline gulong cwk_connect_script_message_reply(WebKitUserContentManager *m, const char *detailed, cwk_script_message_reply_cb cb, gpointer d, GClosureNotify n) {
+    return cwk_connect(m, detailed, G_CALLBACK(cb), d, n);
+}
+
+static inline GObject *cwk_object(gpointer p) { return G_OBJECT(p); }
+static inline GtkWidget *cwk_widget(gpointer p) { return GTK_WIDGET(p); }
+static inline WebKitResponsePolicyDecision *cwk_response_decision(WebKitPolicyDecision *d) {
+    return WEBKIT_RESPONSE_POLICY_DECISION(d);
+}
+
+/* Calls `fn(name, value, data)` for each HTTP header of a response. */
+typedef void (*cwk_header_cb)(const char *, const char *, gpointer);
+static inline void cwk_response_headers(WebKitURIResponse *response, cwk_header_cb cb, gpointer data) {
+    SoupMessageHeaders *headers = webkit_uri_response_get_http_headers(response);
+    if (!headers) return;
+    SoupMessageHeadersIter iter;
+    const char *name, *value;
+    soup_message_headers_iter_init(&iter, headers);
+    while (soup_message_headers_iter_next(&iter, &name, &value)) cb(name, value, data);
+}
+
+static inline GQuark cwk_javascript_error_quark(void) { return WEBKIT_JAVASCRIPT_ERROR; }
+static inline GQuark cwk_network_error_quark(void) { return WEBKIT_NETWORK_ERROR; }
+static inline GQuark cwk_policy_error_quark(void) { return WEBKIT_POLICY_ERROR; }
+static inline GQuark cwk_tls_error_quark(void) { return G_TLS_ERROR; }
+static inline GQuark cwk_io_error_quark(void) { return G_IO_ERROR; }
+static inline GQuark cwk_resolver_error_quark(void) { return G_RESOLVER_ERROR; }
+
 #endif

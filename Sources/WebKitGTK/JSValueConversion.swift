@@ -1,0 +1,156 @@
+#if os(Linux)
+import CWebKitGTK
+import Foundation
+
+/// Converts engine values to Foundation values the way Apple's `WKScriptMessage.body` does.
+///
+/// Object -> `[String: Any]` (enumerable own string keys; `undefined` values omitted), array -> `[Any]`
+/// (`undefined` elements and holes dropped, as Apple's current converter does), string -> `String`,
+/// number -> `NSNumber(value: Double)`, boolean -> `NSNumber(value: Bool)`, null -> `NSNull`,
+/// Date -> `Date`. Top-level `undefined` -> `Optional<Any>.none` boxed in `Any`.
+enum JSValueConversion {
+    /// Deeper structures are refused rather than risking the main thread's stack.
+    static let maximumDepth = 2_000
+
+    enum Failure: Error, Equatable {
+        case unsupportedType(String)
+        case tooDeep
+    }
+
+    /// The Foundation value for `value`, or nil for `undefined`.
+    static func foundationValue(_ value: JSValueRef) throws(Failure) -> Any? {
+        var visiting: Set<JSValueRef> = []
+        return try convert(value, depth: 0, visiting: &visiting)
+    }
+
+    private static func convert(_ value: JSValueRef, depth: Int, visiting: inout Set<JSValueRef>) throws(Failure) -> Any? {
+        if jsc_value_is_undefined(value) != 0 { return nil }
+        if jsc_value_is_null(value) != 0 { return NSNull() }
+        if jsc_value_is_boolean(value) != 0 { return NSNumber(value: jsc_value_to_boolean(value) != 0) }
+        if jsc_value_is_number(value) != 0 { return NSNumber(value: jsc_value_to_double(value)) }
+        if jsc_value_is_string(value) != 0 { return string(value) }
+        if jsc_value_is_function(value) != 0 { throw .unsupportedType("function") }
+        guard jsc_value_is_object(value) != 0 else { throw .unsupportedType(typeName(value)) }
+        guard depth < maximumDepth else { throw .tooDeep }
+        if jsc_value_object_is_instance_of(value, "Date") != 0 {
+            guard let time = jsc_value_object_invoke_methodv(value, "getTime", 0, nil) else { throw .unsupportedType("Date") }
+            defer { g_object_unref(UnsafeMutableRawPointer(time)) }
+            return Date(timeIntervalSince1970: jsc_value_to_double(time) / 1000)
+        }
+        // A cycle cannot be represented by Swift values; the back-reference becomes NSNull.
+        guard visiting.insert(value).inserted else { return NSNull() }
+        defer { visiting.remove(value) }
+        if jsc_value_is_array(value) != 0 {
+            let length = arrayLength(value)
+            var array: [Any] = []
+            array.reserveCapacity(length)
+            for index in 0..<length {
+                guard let element = jsc_value_object_get_property_at_index(value, guint(index)) else { continue }
+                defer { g_object_unref(UnsafeMutableRawPointer(element)) }
+                if let converted = try convert(element, depth: depth + 1, visiting: &visiting) { array.append(converted) }
+            }
+            return array
+        }
+        var dictionary: [String: Any] = [:]
+        if let keys = jsc_value_object_enumerate_properties(value) {
+            defer { g_strfreev(keys) }
+            var index = 0
+            while let key = keys[index] {
+                index += 1
+                guard let member = jsc_value_object_get_property(value, key) else { continue }
+                defer { g_object_unref(UnsafeMutableRawPointer(member)) }
+                if let converted = try convert(member, depth: depth + 1, visiting: &visiting) {
+                    dictionary[String(cString: key)] = converted
+                }
+            }
+        }
+        return dictionary
+    }
+
+    private static func arrayLength(_ value: JSValueRef) -> Int {
+        guard let length = jsc_value_object_get_property(value, "length") else { return 0 }
+        defer { g_object_unref(UnsafeMutableRawPointer(length)) }
+        let number = jsc_value_to_double(length)
+        return number.isFinite && number >= 0 ? Int(min(number, Double(UInt32.max))) : 0
+    }
+
+    static func string(_ value: JSValueRef) -> String {
+        guard let text = jsc_value_to_string(value) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    static func typeName(_ value: JSValueRef) -> String {
+        guard let context = jsc_value_get_context(value),
+            let typeOf = jsc_context_evaluate(context, "(v => typeof v)", -1)
+        else { return "unknown" }
+        defer { g_object_unref(UnsafeMutableRawPointer(typeOf)) }
+        var arguments: [JSValueRef?] = [value]
+        guard let result = jsc_value_function_callv(typeOf, 1, &arguments) else { return "unknown" }
+        defer { g_object_unref(UnsafeMutableRawPointer(result)) }
+        return string(result)
+    }
+}
+
+/// Renders Foundation values as JavaScript source, for `callAsyncJavaScript` arguments.
+enum JavaScriptLiteral {
+    /// Apple's message for an argument outside the allowed types.
+    static let unsupportedArgumentMessage =
+        "Function argument values must be one of the following types, or contain only the following types: NSNumber, NSNull, NSDate, NSString, NSArray, and NSDictionary"
+
+    struct Unsupported: Error {}
+
+    static func render(_ value: Any?) throws(Unsupported) -> String {
+        guard let value else { return "undefined" }
+        switch value {
+        case is NSNull: return "null"
+        case let string as String: return quote(string)
+        case let date as Date: return "new Date(\(number(date.timeIntervalSince1970 * 1000)))"
+        case let number as NSNumber:
+            if isBoolean(number) { return number.boolValue ? "true" : "false" }
+            return Self.number(number.doubleValue)
+        case let array as [Any]:
+            var parts: [String] = []
+            for element in array { parts.append(try render(element)) }
+            return "[" + parts.joined(separator: ",") + "]"
+        case let dictionary as [String: Any]:
+            var parts: [String] = []
+            for (key, element) in dictionary.sorted(by: { $0.key < $1.key }) { parts.append("\(quote(key)):\(try render(element))") }
+            return "{" + parts.joined(separator: ",") + "}"
+        case let bool as Bool: return bool ? "true" : "false"
+        case let int as Int: return number(Double(int))
+        case let double as Double: return number(double)
+        default: throw Unsupported()
+        }
+    }
+
+    /// Apple's rule: a char-typed NSNumber equal to YES or NO becomes a JS boolean.
+    static func isBoolean(_ number: NSNumber) -> Bool {
+        String(cString: number.objCType) == "c" && (number.int8Value == 0 || number.int8Value == 1)
+    }
+
+    static func number(_ value: Double) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
+        if value == 0 && value.sign == .minus { return "-0" }
+        return "\(value)"
+    }
+
+    static func quote(_ string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\u{2028}": result += "\\u2028"
+            case "\u{2029}": result += "\\u2029"
+            default:
+                if scalar.value < 0x20 { result += String(format: "\\u%04x", scalar.value) } else { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result + "\""
+    }
+}
+#endif

@@ -1,0 +1,427 @@
+#if os(Linux)
+import CWebKitGTK
+import Foundation
+import FoundationNetworking
+
+/// A web view backed by WebKitGTK, with the API of Apple's WKWebView that bridge tests use.
+@MainActor
+open class WKWebView {
+    /// A copy of the configuration the view was created with (it shares the user content controller).
+    open var configuration: WKWebViewConfiguration { configurationCopy.copy() }
+    /// Receives load events; held weakly, so keep your own reference.
+    open weak var navigationDelegate: (any WKNavigationDelegate)?
+    /// The frame given at creation (the view is never shown on screen).
+    open var frame: CGRect
+
+    private let configurationCopy: WKWebViewConfiguration
+    private let controller: WKUserContentController
+    /// The engine's view; nil when the environment could not be prepared.
+    private(set) var view: ViewRef?
+    private let environmentError: WebKitGTKEnvironmentError?
+    private var signalIDs: [gulong] = []
+    private var route: Unmanaged<ViewRoute>?
+
+    private var pendingNavigation: WKNavigation?
+    private var activeNavigation: WKNavigation?
+    private var activeNavigationFailed = false
+    private var timeoutItem: DispatchWorkItem?
+    static var liveCount = 0
+
+    /// Creates a view; if WebKitGTK cannot start, every load fails with the environment error instead of crashing.
+    public init(frame: CGRect, configuration: WKWebViewConfiguration) {
+        self.frame = frame
+        configurationCopy = configuration.copy()
+        controller = configuration.userContentController
+        do {
+            try WebKitGTKEnvironment.prepare()
+            environmentError = nil
+        } catch {
+            environmentError = error
+            view = nil
+            Self.liveCount += 1
+            return
+        }
+        let view = SharedWebProcess.shared.makeView(manager: controller.manager)
+        self.view = view
+        Self.liveCount += 1
+        controller.webViews.insert(self)
+        connectSignals(view)
+    }
+
+    isolated deinit {
+        Self.liveCount -= 1
+        timeoutItem?.cancel()
+        controller.webViews.remove(self)
+        guard let view else { return }
+        for id in signalIDs { g_signal_handler_disconnect(UnsafeMutableRawPointer(view), id) }
+        route?.release()
+        webkit_web_view_stop_loading(view)
+        gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))
+        g_object_unref(UnsafeMutableRawPointer(view))
+        MainContextDriver.shared.scheduleService()
+    }
+
+    // MARK: Loading
+
+    /// Loads an HTML string; relative URLs resolve against `baseURL` (nil means about:blank).
+    @discardableResult
+    open func loadHTMLString(_ string: String, baseURL: URL?) -> WKNavigation? {
+        let navigation = begin()
+        guard let view else { return navigation }
+        webkit_web_view_load_html(view, string, baseURL?.absoluteString)
+        MainContextDriver.shared.scheduleService()
+        return navigation
+    }
+
+    /// Loads a request (URL and header fields; the engine's 4.1 API cannot send a method or body).
+    @discardableResult
+    open func load(_ request: URLRequest) -> WKNavigation? {
+        let navigation = begin()
+        guard let view, let url = request.url else { return navigation }
+        let engineRequest = webkit_uri_request_new(url.absoluteString)!
+        defer { g_object_unref(UnsafeMutableRawPointer(engineRequest)) }
+        if let headers = webkit_uri_request_get_http_headers(engineRequest) {
+            for (name, value) in request.allHTTPHeaderFields ?? [String: String]() { soup_message_headers_replace(headers, name, value) }
+        }
+        webkit_web_view_load_request(view, engineRequest)
+        armTimeout(request.timeoutInterval, navigation: navigation)
+        MainContextDriver.shared.scheduleService()
+        return navigation
+    }
+
+    /// Stops the current load.
+    open func stopLoading() {
+        if let view { webkit_web_view_stop_loading(view) }
+        MainContextDriver.shared.scheduleService()
+    }
+
+    /// The URL of the current page.
+    open var url: URL? {
+        guard let view, let uri = webkit_web_view_get_uri(view) else { return nil }
+        return URL(string: String(cString: uri))
+    }
+
+    /// The title of the current page.
+    open var title: String? {
+        guard let view, let title = webkit_web_view_get_title(view) else { return nil }
+        return String(cString: title)
+    }
+
+    /// Whether a load is in progress.
+    open var isLoading: Bool { view.map { webkit_web_view_is_loading($0) != 0 } ?? false }
+
+    var currentRequest: URLRequest? { url.map { URLRequest(url: $0) } }
+
+    private func begin() -> WKNavigation {
+        let navigation = WKNavigation()
+        pendingNavigation = navigation
+        if let environmentError {
+            // Apple's init cannot throw, so the environment failure surfaces as a failed load.
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.navigationDelegate?.webView(self, didFailProvisionalNavigation: navigation, withError: environmentError)
+                }
+            }
+        }
+        return navigation
+    }
+
+    private func armTimeout(_ interval: TimeInterval, navigation: WKNavigation) {
+        timeoutItem?.cancel()
+        guard interval > 0, interval.isFinite else { return }
+        let item = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated { self?.loadTimedOut(navigation) }
+        }
+        timeoutItem = item
+        DispatchQueue.main.asyncAfter(deadline: .now() + interval, execute: item)
+    }
+
+    private func loadTimedOut(_ navigation: WKNavigation) {
+        guard activeNavigation === navigation || pendingNavigation === navigation, let view else { return }
+        timeoutItem = nil
+        let failing = url?.absoluteString
+        activeNavigation = navigation
+        pendingNavigation = nil
+        activeNavigationFailed = true
+        webkit_web_view_stop_loading(view)
+        let error = NSError(
+            domain: NSURLErrorDomain, code: NSURLErrorTimedOut,
+            userInfo: [NSLocalizedDescriptionKey: "The request timed out.", "NSErrorFailingURLStringKey": failing as Any])
+        navigationDelegate?.webView(self, didFailProvisionalNavigation: navigation, withError: error)
+    }
+
+    // MARK: Engine signals
+
+    private func connectSignals(_ view: ViewRef) {
+        let route = Unmanaged.passRetained(ViewRoute(self))
+        self.route = route
+        let data = route.toOpaque()
+        signalIDs.append(cwk_connect_load_changed(view, { _, event, data in
+            MainActor.assumeIsolated { ViewRoute.webView(data)?.loadChanged(event) }
+        }, data, nil))
+        signalIDs.append(cwk_connect_load_failed(view, { _, event, uri, error, data in
+            MainActor.assumeIsolated {
+                guard let webView = ViewRoute.webView(data), let error else { return 0 }
+                webView.loadFailed(event, uri: uri.map { String(cString: $0) }, error: error.pointee)
+                return 1  // handled: no stock error page
+            }
+        }, data, nil))
+        signalIDs.append(cwk_connect_terminated(view, { _, _, data in
+            MainActor.assumeIsolated { ViewRoute.webView(data)?.processTerminated() }
+        }, data, nil))
+        signalIDs.append(cwk_connect_decide_policy(view, { _, decision, type, data in
+            MainActor.assumeIsolated {
+                guard let webView = ViewRoute.webView(data), let decision else { return 0 }
+                return webView.decidePolicy(decision, type: type) ? 1 : 0
+            }
+        }, data, nil))
+    }
+
+    private func loadChanged(_ event: WebKitLoadEvent) {
+        switch event {
+        case WEBKIT_LOAD_STARTED:
+            activeNavigation = pendingNavigation ?? WKNavigation()
+            pendingNavigation = nil
+            activeNavigationFailed = false
+            navigationDelegate?.webView(self, didStartProvisionalNavigation: activeNavigation)
+        case WEBKIT_LOAD_COMMITTED:
+            timeoutItem?.cancel()
+            navigationDelegate?.webView(self, didCommit: activeNavigation)
+        case WEBKIT_LOAD_FINISHED:
+            timeoutItem?.cancel()
+            let navigation = activeNavigation
+            let failed = activeNavigationFailed
+            activeNavigation = nil
+            activeNavigationFailed = false
+            if !failed { navigationDelegate?.webView(self, didFinish: navigation) }
+        default:
+            break
+        }
+    }
+
+    private func loadFailed(_ event: WebKitLoadEvent, uri: String?, error: GError) {
+        timeoutItem?.cancel()
+        guard !activeNavigationFailed else { return }
+        activeNavigationFailed = true
+        let message = error.message.map { String(cString: $0) } ?? ""
+        let nsError = LoadErrorMapping.nsError(domain: error.domain, code: error.code, message: message, failingURL: uri)
+        if event == WEBKIT_LOAD_COMMITTED {
+            navigationDelegate?.webView(self, didFail: activeNavigation, withError: nsError)
+        } else {
+            navigationDelegate?.webView(self, didFailProvisionalNavigation: activeNavigation, withError: nsError)
+        }
+    }
+
+    private func processTerminated() {
+        timeoutItem?.cancel()
+        navigationDelegate?.webViewWebContentProcessDidTerminate(self)
+    }
+
+    private func decidePolicy(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>, type: WebKitPolicyDecisionType) -> Bool {
+        guard type == WEBKIT_POLICY_DECISION_TYPE_RESPONSE, let delegate = navigationDelegate else { return false }
+        let responseDecision = cwk_response_decision(decision)
+        guard let engineResponse = webkit_response_policy_decision_get_response(responseDecision) else { return false }
+        let response = Self.urlResponse(engineResponse)
+        let navigationResponse = WKNavigationResponse(
+            isForMainFrame: webkit_response_policy_decision_is_main_frame_main_resource(responseDecision) != 0,
+            response: response,
+            canShowMIMEType: webkit_response_policy_decision_is_mime_type_supported(responseDecision) != 0)
+        let pending = PolicyDecision(decision)
+        delegate.webView(self, decidePolicyFor: navigationResponse) { policy in pending.decide(policy) }
+        return true
+    }
+
+    static func urlResponse(_ response: UnsafeMutablePointer<WebKitURIResponse>) -> URLResponse {
+        let url = webkit_uri_response_get_uri(response).flatMap { URL(string: String(cString: $0)) } ?? URL(string: "about:blank")!
+        let status = Int(webkit_uri_response_get_status_code(response))
+        if url.scheme == "http" || url.scheme == "https" || status > 0 {
+            var headers: [String: String] = [:]
+            withUnsafeMutablePointer(to: &headers) { pointer in
+                cwk_response_headers(response, { name, value, data in
+                    guard let name, let value, let data else { return }
+                    let headers = data.assumingMemoryBound(to: [String: String].self)
+                    let key = String(cString: name)
+                    headers.pointee[key] = headers.pointee[key].map { "\($0), \(String(cString: value))" } ?? String(cString: value)
+                }, pointer)
+            }
+            if let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers) {
+                return response
+            }
+        }
+        let mime = webkit_uri_response_get_mime_type(response).map { String(cString: $0) }
+        return URLResponse(url: url, mimeType: mime, expectedContentLength: Int(webkit_uri_response_get_content_length(response)), textEncodingName: nil)
+    }
+
+    // MARK: JavaScript
+
+    /// Evaluates a script in the page world of the main frame; the completion runs on the main thread.
+    open func evaluateJavaScript(
+        _ javaScriptString: String, completionHandler: (@MainActor @Sendable (Any?, (any Error)?) -> Void)? = nil
+    ) {
+        run(.evaluate(javaScriptString), world: .page) { result in
+            switch result {
+            case .success(let value): completionHandler?(value.value, nil)
+            case .failure(let error): completionHandler?(nil, error)
+            }
+        }
+    }
+
+    /// Evaluates a script in the page world of the main frame.
+    open func evaluateJavaScript(_ javaScriptString: String) async throws -> Any? {
+        try await withCheckedThrowingContinuation { continuation in
+            run(.evaluate(javaScriptString), world: .page) { continuation.resume(with: $0) }
+        }.value
+    }
+
+    /// Evaluates a script in a content world of the main frame (other frames are not supported by this engine binding).
+    open func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil, contentWorld: WKContentWorld) async throws -> Any? {
+        try await withCheckedThrowingContinuation { continuation in
+            run(.evaluate(javaScript), world: contentWorld) { continuation.resume(with: $0) }
+        }.value
+    }
+
+    /// Runs a function body with the arguments as named parameters; a returned Promise is awaited.
+    open func callAsyncJavaScript(
+        _ functionBody: String, arguments: [String: Any] = [:], in frame: WKFrameInfo? = nil, contentWorld: WKContentWorld
+    ) async throws -> Any? {
+        let names = arguments.keys.sorted()
+        var values: [String] = []
+        for name in names {
+            guard let literal = try? JavaScriptLiteral.render(arguments[name]!) else {
+                throw WKError(.javaScriptExceptionOccurred, userInfo: [
+                    WKJavaScriptExceptionMessage: JavaScriptLiteral.unsupportedArgumentMessage,
+                    NSLocalizedDescriptionKey: "A JavaScript exception occurred: \(JavaScriptLiteral.unsupportedArgumentMessage)",
+                ])
+            }
+            values.append(literal)
+        }
+        // Kept on the body's first line so reported line numbers match the caller's body.
+        let wrapped = "return await (async function(\(names.joined(separator: ","))) {\(functionBody)\n}).call(this\(values.map { ", " + $0 }.joined()));"
+        return try await withCheckedThrowingContinuation { continuation in
+            run(.callAsync(wrapped), world: contentWorld) { continuation.resume(with: $0) }
+        }.value
+    }
+
+    enum Script {
+        case evaluate(String)
+        case callAsync(String)
+    }
+
+    private func run(_ script: Script, world: WKContentWorld, completion: @escaping @MainActor (Result<ResultValue, any Error>) -> Void) {
+        guard let view else {
+            let error: any Error = environmentError ?? WKError(.webViewInvalidated)
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(.failure(error)) } }
+            return
+        }
+        let box = Unmanaged.passRetained(ScriptCompletion(completion)).toOpaque()
+        let callback: GAsyncReadyCallback = { source, result, data in
+            guard let data else { return }
+            let completion = Unmanaged<ScriptCompletion>.fromOpaque(data).takeRetainedValue()
+            MainActor.assumeIsolated { completion.finish(source: source, result: result) }
+        }
+        switch script {
+        case .evaluate(let source):
+            webkit_web_view_evaluate_javascript(view, source, -1, world.name, nil, nil, callback, box)
+        case .callAsync(let body):
+            webkit_web_view_call_async_javascript_function(view, body, -1, nil, world.name, nil, nil, callback, box)
+        }
+        MainContextDriver.shared.scheduleService()
+    }
+}
+
+/// A script result, boxed so it can cross a continuation (it is only ever used on the main actor).
+struct ResultValue: @unchecked Sendable {
+    let value: Any?
+}
+
+/// Turns the engine's async result into Apple's result or WKError.
+@MainActor
+final class ScriptCompletion {
+    private let completion: @MainActor (Result<ResultValue, any Error>) -> Void
+    private let isCallAsync: Bool
+
+    init(_ completion: @escaping @MainActor (Result<ResultValue, any Error>) -> Void, isCallAsync: Bool = false) {
+        self.completion = completion
+        self.isCallAsync = isCallAsync
+    }
+
+    func finish(source: UnsafeMutablePointer<GObject>?, result: OpaquePointer?) {
+        var error: UnsafeMutablePointer<GError>?
+        let view = UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self)
+        // Both finish functions share the same GTask-based result.
+        let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
+        if let error {
+            defer { g_error_free(error) }
+            completion(.failure(Self.wkError(error.pointee)))
+            return
+        }
+        guard let value else { completion(.success(ResultValue(value: nil))); return }
+        defer { g_object_unref(UnsafeMutableRawPointer(value)) }
+        do {
+            completion(.success(ResultValue(value: try JSValueConversion.foundationValue(value))))
+        } catch {
+            completion(.failure(WKError(.javaScriptResultTypeIsUnsupported, userInfo: [
+                NSLocalizedDescriptionKey: WKError.describe(.javaScriptResultTypeIsUnsupported),
+            ])))
+        }
+    }
+
+    static func wkError(_ error: GError) -> WKError {
+        let message = error.message.map { String(cString: $0) } ?? ""
+        let domain = String(cString: g_quark_to_string(error.domain))
+        if error.domain == cwk_javascript_error_quark() {
+            switch error.code {
+            case Int32(WEBKIT_JAVASCRIPT_ERROR_INVALID_RESULT.rawValue):
+                return WKError(.javaScriptResultTypeIsUnsupported, userInfo: [
+                    NSLocalizedDescriptionKey: WKError.describe(.javaScriptResultTypeIsUnsupported),
+                    WebKitGTKErrorDomainKey: domain, WebKitGTKErrorCodeKey: Int(error.code), WebKitGTKErrorMessageKey: message,
+                ])
+            default:
+                return WKError.javaScriptException(engineMessage: message, domain: domain, code: Int(error.code))
+            }
+        }
+        return WKError(.unknown, userInfo: [
+            NSLocalizedDescriptionKey: message, WebKitGTKErrorDomainKey: domain, WebKitGTKErrorCodeKey: Int(error.code),
+            WebKitGTKErrorMessageKey: message,
+        ])
+    }
+}
+
+/// The signals' user data: a weak way back to the view, so GObject never retains Swift objects.
+final class ViewRoute: @unchecked Sendable {
+    weak var webView: WKWebView?
+    init(_ webView: WKWebView) { self.webView = webView }
+    static func webView(_ data: UnsafeMutableRawPointer?) -> WKWebView? {
+        data.map { Unmanaged<ViewRoute>.fromOpaque($0).takeUnretainedValue().webView } ?? nil
+    }
+}
+
+/// A response policy decision answered once, from the delegate's handler.
+@MainActor
+final class PolicyDecision: Sendable {
+    private nonisolated(unsafe) var decision: UnsafeMutablePointer<WebKitPolicyDecision>?
+
+    init(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>) {
+        self.decision = decision
+        g_object_ref(UnsafeMutableRawPointer(decision))
+    }
+
+    isolated deinit {
+        // A handler that was never called lets the load go on, rather than hanging it.
+        if let decision { webkit_policy_decision_use(decision); g_object_unref(UnsafeMutableRawPointer(decision)) }
+    }
+
+    func decide(_ policy: WKNavigationResponsePolicy) {
+        guard let decision else { return }
+        self.decision = nil
+        switch policy {
+        case .allow: webkit_policy_decision_use(decision)
+        case .cancel: webkit_policy_decision_ignore(decision)
+        case .download: webkit_policy_decision_download(decision)
+        }
+        g_object_unref(UnsafeMutableRawPointer(decision))
+        MainContextDriver.shared.scheduleService()
+    }
+}
+#endif

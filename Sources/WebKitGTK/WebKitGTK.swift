@@ -1,4 +1,0 @@
-#if os(Linux)
-// Placeholder until the engine lands.
-public enum WebKitGTKModule {}
-#endif

@@ -1,0 +1,140 @@
+#if os(Linux)
+import CWebKitGTK
+import Foundation
+import Glibc
+
+/// Why the Linux engine could not start, with the package or setting that fixes it.
+public struct WebKitGTKEnvironmentError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Which part of the environment failed.
+    public enum Code: String, Sendable {
+        case xvfbMissing = "xvfb-missing"
+        case xvfbFailed = "xvfb-failed"
+        case displayUnavailable = "display-unavailable"
+    }
+
+    public let code: Code
+    /// The setting or program that was checked.
+    public let field: String
+    /// What the engine needs.
+    public let rule: String
+    /// What the user should do.
+    public let remedy: String
+
+    public var description: String {
+        "WebKitGTK environment [\(code.rawValue)]: \(field): \(rule). Remedy: \(remedy)"
+    }
+}
+
+extension WebKitGTKEnvironmentError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+/// Prepares the process for WebKitGTK: a display (a private Xvfb when none is set) and GTK.
+public enum WebKitGTKEnvironment {
+    @MainActor private static var outcome: Result<Void, WebKitGTKEnvironmentError>?
+
+    /// Starts a headless display if needed and initialises GTK once; later calls return the first outcome.
+    @MainActor
+    public static func prepare() throws(WebKitGTKEnvironmentError) {
+        if outcome == nil { outcome = start() }
+        if case .failure(let error) = outcome! { throw error }
+    }
+
+    /// The display the engine uses, once prepared.
+    @MainActor public static var display: String? { ProcessInfo.processInfo.environment["DISPLAY"] }
+
+    @MainActor
+    private static func start() -> Result<Void, WebKitGTKEnvironmentError> {
+        let environment = ProcessInfo.processInfo.environment
+        if (environment["DISPLAY"] ?? "").isEmpty {
+            switch Xvfb.start() {
+            case .success(let display): setenv("DISPLAY", display, 1)
+            case .failure(let error): return .failure(error)
+            }
+        }
+        guard gtk_init_check(nil, nil) != 0 else {
+            return .failure(
+                WebKitGTKEnvironmentError(
+                    code: .displayUnavailable, field: "DISPLAY",
+                    rule: "GTK could not open the display",
+                    remedy: "unset DISPLAY to let WebKitGTK start Xvfb (Debian package xvfb), or point DISPLAY at a running X server"))
+        }
+        MainContextDriver.shared.start()
+        return .success(())
+    }
+}
+
+/// A private X server started once per process and stopped at exit.
+enum Xvfb {
+    nonisolated(unsafe) static var pid: pid_t = 0
+
+    static func executable() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") + ["/usr/bin"] {
+            let candidate = "\(directory)/Xvfb"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    static func start(timeout: Int32 = 10_000) -> Result<String, WebKitGTKEnvironmentError> {
+        guard let xvfb = executable() else {
+            return .failure(
+                WebKitGTKEnvironmentError(
+                    code: .xvfbMissing, field: "Xvfb",
+                    rule: "no DISPLAY is set and Xvfb is not on PATH",
+                    remedy: "install it with `sudo apt-get install xvfb` (and libwebkit2gtk-4.1-dev to build), or set DISPLAY"))
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return .failure(failed("pipe() failed: errno \(errno)")) }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        defer { close(readEnd) }
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Give the child the pipe as fd 3, and silence its chatter.
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 3)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // -terminate: the server exits when our last connection closes, even if we crash.
+        let arguments = [xvfb, "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", "1280x1024x24", "-terminate"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, xvfb, &actions, nil, &argv, environ)
+        close(writeEnd)
+        guard spawned == 0 else { return .failure(failed("posix_spawn failed: errno \(spawned)")) }
+        pid = child
+        atexit { if Xvfb.pid > 0 { kill(Xvfb.pid, SIGTERM) } }
+        // Wait for the event (the display number on the pipe), with an explicit deadline.
+        var text = ""
+        let deadline = Date().addingTimeInterval(Double(timeout) / 1000)
+        while !text.contains("\n") {
+            let remaining = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+            var pfd = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, remaining)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else {
+                kill(child, SIGKILL)
+                return .failure(failed("Xvfb did not report a display number within \(timeout) ms"))
+            }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(readEnd, &buffer, buffer.count)
+            guard count > 0 else { return .failure(failed("Xvfb exited before reporting a display number")) }
+            text += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+        let number = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !number.isEmpty, number.allSatisfy(\.isNumber) else {
+            return .failure(failed("Xvfb reported an unreadable display number"))
+        }
+        return .success(":\(number)")
+    }
+
+    private static func failed(_ rule: String) -> WebKitGTKEnvironmentError {
+        WebKitGTKEnvironmentError(
+            code: .xvfbFailed, field: "Xvfb", rule: rule,
+            remedy: "check that `Xvfb -displayfd 1 -nolisten tcp` runs here (Debian package xvfb), or set DISPLAY")
+    }
+}
+#endif

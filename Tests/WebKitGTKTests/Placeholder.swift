@@ -1,5 +1,0 @@
-import XCTest
-
-final class WebKitGTKTestsPlaceholder: XCTestCase {
-    func testPackageBuilds() { XCTAssertTrue(true) }
-}

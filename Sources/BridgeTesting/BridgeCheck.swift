@@ -1,5 +1,8 @@
 import BridgeContract
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// What one check runs against and how long it waits for each event.
 public struct CheckConfiguration: Sendable {
@@ -166,7 +169,8 @@ public enum BridgeCheck {
         return .pass("\(observationPoint) shows the sent text")
     }
 
-    static func seconds(_ value: TimeInterval) -> String {
+    /// A duration as people write it: `10 s`, `2.5 s`.
+    nonisolated public static func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

@@ -5,6 +5,9 @@ import WebKitGTK
 #endif
 import BridgeContract
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// What a session saw, in the order it happened; the hook for XCTest expectations and the CLI.
 public enum BridgeEvent {
@@ -52,7 +55,7 @@ public final class BridgeSession: NSObject {
     public private(set) var rejections: [BridgeRejection] = []
     public private(set) var messages: [ValidatedMessage] = []
     public private(set) var webContentProcessTerminated = false
-    public let correlator = RequestCorrelator()
+    public var correlator = RequestCorrelator()
 
     /// Every script message exactly as WebKit delivered it, before validation.
     public var onScriptMessage: ((WKScriptMessage) -> Void)?
@@ -172,7 +175,7 @@ public final class BridgeSession: NSObject {
             } else if contract.message(validated.kind, direction: .pageToNative)?.acknowledges != nil,
                 let id = validated.requestID
             {
-                let correlation = correlator.settle(id)
+                let correlation = correlator.settle(rawID: id)
                 record(.acknowledged, "\(validated.kind): \(correlation)")
                 emit(.acknowledgement(validated, correlation))
             } else {

@@ -12,7 +12,7 @@ struct CheckReporter {
         guard format == .text else { return }
         let contract = configuration.contract
         print(
-            "webbridge check: \(pageName), contract '\(contract.handler)' v\(contract.version), timeout \(configuration.timeout) s"
+            "webbridge check: \(pageName), contract '\(contract.handler)' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout))"
         )
     }
 

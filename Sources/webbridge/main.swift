@@ -23,16 +23,30 @@ let subcommands: [String: @MainActor (ArraySlice<String>) async -> ExitStatus] =
     "xcode": XcodeCommand.run,
 ]
 
-let argv = CommandLine.arguments.dropFirst()
-let status: ExitStatus
-if let name = argv.first, let run = subcommands[name] {
-    status = await run(argv.dropFirst())
-} else if argv.first == "--help" || argv.first == "-h" {
-    print(usage)
-    status = .pass
-} else {
+/// Runs the subcommand named in `argv`.
+@MainActor
+func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
+    if let name = argv.first, let run = subcommands[name] {
+        return await run(argv.dropFirst())
+    }
+    if argv.first == "--help" || argv.first == "-h" {
+        print(usage)
+        return .pass
+    }
     printError("webbridge: \(argv.first.map { "unknown subcommand '\($0)'" } ?? "missing subcommand")")
     printError("Usage: webbridge <check|contract|xcode> [options]; see 'webbridge --help'.")
-    status = .usage
+    return .usage
 }
-exit(status.rawValue)
+
+// WebKit must run on the process's real main thread. An async top level would hand the main queue to
+// dispatch_main(), which drains it on a worker thread on Linux; the main RunLoop keeps it on the main thread,
+// as in an app or under XCTest.
+Task { @MainActor in
+    let status = await dispatch(CommandLine.arguments.dropFirst())
+    exit(status.rawValue)
+}
+// A far-off timer keeps the RunLoop waiting (not spinning) when it has no other source.
+RunLoop.main.add(Timer(timeInterval: 86_400 * 365, repeats: false) { _ in }, forMode: .default)
+while true {
+    RunLoop.main.run(mode: .default, before: .distantFuture)
+}

@@ -2,15 +2,14 @@ import BridgeTesting
 import XCTest
 
 /// The contract test can fail: each way of breaking the fixture makes it fail with its own category.
-@MainActor
 final class BridgeContractProofTests: XCTestCase {
     /// Short: each broken fixture waits out at least one expectation.
-    let timeout: TimeInterval = 2
+    static let timeout: TimeInterval = 2
 
     func assertContractTestFails(
         on html: String, with category: FailureCategory, file: StaticString = #filePath, line: UInt = #line
     ) {
-        let run = BridgeContractTests.verifyBridge(html: html, timeout: timeout)
+        let run = MainActor.assumeIsolated { BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout) }
         XCTAssertFalse(run.failures.isEmpty, "the contract test passed on a broken fixture", file: file, line: line)
         XCTAssertTrue(
             run.failures.contains { $0.hasPrefix(category.rawValue) },
@@ -35,7 +34,35 @@ final class BridgeContractProofTests: XCTestCase {
     }
 
     func testTheUnbrokenFixturePasses() throws {
-        let run = BridgeContractTests.verifyBridge(html: try FixtureVariant.fixture(), timeout: timeout)
+        let html = try FixtureVariant.fixture()
+        let run = MainActor.assumeIsolated { BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout) }
         XCTAssertEqual(run.failures, [])
+    }
+
+    func testRejectionsNeverFulfilTheReadyExpectation() throws {
+        let html = try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#)
+        let run = MainActor.assumeIsolated { BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout) }
+        XCTAssertEqual(run.readyCount, 0)
+        XCTAssertTrue(
+            run.failures.contains { $0.hasPrefix(FailureCategory.nativeDidNotReceive.rawValue) },
+            "expected a 'native did not receive' failure, got \(run.failures)")
+    }
+
+    func testSecondReadyInOneSessionFailsTheContractTestAsDuplicate() throws {
+        let post = #"window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});"#
+        let html = try FixtureVariant.replacingReady(with: post + "\n" + post)
+        let run = MainActor.assumeIsolated { BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout) }
+        XCTAssertTrue(run.failures.contains { $0.contains("duplicate ready") }, "\(run.failures)")
+    }
+
+    func testFiftySessionsInARowEachSeeExactlyOneReadyAndOneAcceptance() throws {
+        let html = try FixtureVariant.fixture()
+        let runs = MainActor.assumeIsolated { (1...50).map { _ in BridgeContractTests.verifyBridge(html: html) } }
+        // Checked after all sessions: a handler left from an earlier session would have counted twice.
+        for (index, run) in runs.enumerated() {
+            XCTAssertEqual(run.failures, [], "session \(index + 1)")
+            XCTAssertEqual(run.readyCount, 1, "session \(index + 1): ready count")
+            XCTAssertEqual(run.acceptedCount, 1, "session \(index + 1): acceptance count")
+        }
     }
 }

@@ -181,7 +181,12 @@ extension BridgeSession {
     /// The comparison reads the text back percent-encoded, so NUL, U+2028 and lone surrogates survive the trip
     /// and a mismatch is reported without the value.
     public func deliver(_ call: ReceiverCall, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
-        switch await evaluate(call.script, timeout: timeout) {
+        await deliver(script: call.script, expecting: expected, timeout: timeout)
+    }
+
+    /// Runs a receiver call given as script text; for tests that show what a hand-built script breaks.
+    public func deliver(script: String, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
+        switch await evaluate(script, timeout: timeout) {
         case .timedOut:
             return BridgeFailure(.pageDidNotAccept, "the receiver call did not complete within \(BridgeCheck.seconds(timeout))")
         case .error(let error):

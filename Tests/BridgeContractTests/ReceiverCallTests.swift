@@ -2,56 +2,7 @@ import BridgeContract
 import Foundation
 import Testing
 
-/// A string from UTF-16 code units; a lone surrogate can't live in a Swift `String` and becomes U+FFFD.
-private func utf16(_ units: [UInt16]) -> String { String(decoding: units, as: UTF16.self) }
-
-/// Strings that break scripts built by concatenation (quotes, escapes, line terminators, markup, sizes).
-let hostileStrings: [String] = [
-    "",
-    "ok",
-    "\"",
-    "'",
-    "`",
-    "\\",
-    "\\\"",
-    "\"); alert(1); (\"",
-    "'); alert(1); ('",
-    "${alert(1)}",
-    "\n",
-    "\r\n",
-    "\t",
-    "line\u{2028}separator",
-    "paragraph\u{2029}separator",
-    "\u{2028}\u{2029}\u{2028}",
-    "\\u2028 literally",
-    "</script>",
-    "</script><script>alert(1)</script>",
-    "<!--",
-    "]]>",
-    "nul\u{0}inside",
-    "\u{0}",
-    "\u{1}\u{1F}\u{7F}",
-    "\u{85}next line",
-    "\u{FEFF}bom",
-    "\u{200B}zero width",
-    "\u{202E}right-to-left override",
-    "😀 emoji",
-    "👩‍👩‍👧‍👦 family",
-    "🏳️‍🌈",
-    "e\u{301} combining",
-    "日本語",
-    "Ω≈ç√∫",
-    utf16([0xD800]),  // lone high surrogate
-    utf16([0xDC00]),  // lone low surrogate
-    utf16([0x61, 0xDFFF, 0xD800, 0x62]),  // reversed pair
-    "\u{10FFFF}",
-    "window.bridgeReceive(",
-    "})//",
-    "/* */",
-    "-->",
-    String(repeating: "\\\"\u{2028}</script>", count: 1000),
-    String(repeating: "x", count: 1 << 20),  // 1 MB
-]
+let hostileStrings = HostileStrings.corpus
 
 @Suite("Native to page script")
 struct ReceiverCallTests {
@@ -81,7 +32,8 @@ struct ReceiverCallTests {
 
     @Test("a lone surrogate arrives as U+FFFD: a Swift String can't hold one")
     func loneSurrogate() throws {
-        let call = try ReceiverCall(message: ["kind": "sync", "value": utf16([0x61, 0xD800, 0x62])])
+        let text = String(decoding: [0x61, 0xD800, 0x62] as [UInt16], as: UTF16.self)
+        let call = try ReceiverCall(message: ["kind": "sync", "value": text])
         let decoded = try JSONSerialization.jsonObject(with: Data(call.argument.utf8)) as? [String: Any]
         #expect(decoded?["value"] as? String == "a\u{FFFD}b")
     }

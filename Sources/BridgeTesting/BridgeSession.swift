@@ -23,6 +23,13 @@ public enum BridgeEvent {
     case webContentProcessTerminated
 }
 
+/// A page → native acknowledgement and how it matched the requests: only `matched` settles the current one.
+public struct Acknowledgement: Sendable, Equatable {
+    public let kind: String
+    public let requestID: RequestID
+    public let correlation: Correlation
+}
+
 /// A page → native message the contract refused: its structure and every violation, never its values.
 public struct BridgeRejection: Sendable, Equatable, CustomStringConvertible {
     public let structure: String
@@ -55,6 +62,8 @@ public final class BridgeSession: NSObject {
     public private(set) var rejections: [BridgeRejection] = []
     public private(set) var messages: [ValidatedMessage] = []
     public private(set) var webContentProcessTerminated = false
+    /// Every acknowledgement the page sent, with how it related to the requests issued.
+    public private(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
 
     /// Every script message exactly as WebKit delivered it, before validation.
@@ -176,6 +185,7 @@ public final class BridgeSession: NSObject {
                 let id = validated.requestID
             {
                 let correlation = correlator.settle(rawID: id)
+                acknowledgements.append(Acknowledgement(kind: validated.kind, requestID: RequestID(rawValue: id), correlation: correlation))
                 record(.acknowledged, "\(validated.kind): \(correlation)")
                 emit(.acknowledgement(validated, correlation))
             } else {

@@ -91,6 +91,14 @@ public enum BridgeCheck {
         let load = loadVerdict(session, configuration)
         let loaded = load.status == .pass
 
+        // The directions are independent: native sends right after didFinish, while a late ready may still come.
+        let nativeToPage: DirectionVerdict
+        if loaded {
+            nativeToPage = await send(configuration, in: session)
+        } else {
+            nativeToPage = .notRun("the page did not load")
+        }
+
         let pageToNative: DirectionVerdict
         if loaded || session.ready != nil {
             _ = await session.wait(timeout: timeout) { session.ready != nil }
@@ -99,14 +107,8 @@ public enum BridgeCheck {
             pageToNative = .notRun("the page did not load")
         }
 
-        let nativeToPage: DirectionVerdict
-        if loaded {
-            nativeToPage = await send(configuration, in: session)
-        } else {
-            nativeToPage = .notRun("the page did not load")
-        }
-
-        var extra = session.rejections.map { "rejected \($0.description)" }
+        // Rejections already explain a failed ready; beside a valid one they are news.
+        var extra = session.ready == nil ? [] : session.rejections.map { "rejected \($0.description)" }
         if session.duplicateReadyCount > 0 { extra.append("duplicate ready × \(session.duplicateReadyCount)") }
         return SessionReport(
             load: load, pageToNative: pageToNative, nativeToPage: nativeToPage, timeline: session.timeline,

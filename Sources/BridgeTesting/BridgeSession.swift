@@ -72,7 +72,8 @@ public final class BridgeSession: NSObject {
     public var onEvent: ((BridgeEvent) -> Void)?
 
     private let controller: WKUserContentController
-    private let clock = SessionClock()
+    /// Restarted when the load starts, so the timeline reads from the load.
+    private var clock = SessionClock()
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
 
@@ -92,12 +93,14 @@ public final class BridgeSession: NSObject {
 
     /// Loads `html` as the page; the load's outcome arrives as an event.
     public func loadHTMLString(_ html: String, baseURL: URL? = nil) {
+        clock = SessionClock()
         record(.loadStarted)
         _ = webView?.loadHTMLString(html, baseURL: baseURL)
     }
 
     /// Loads a real page over the network.
     public func load(_ request: URLRequest) {
+        clock = SessionClock()
         record(.loadStarted, request.url?.host.map { "host \($0)" } ?? "")
         _ = webView?.load(request)
     }

@@ -8,7 +8,7 @@ public enum ReportRendering {
         if timeline {
             for entry in report.timeline {
                 let time = String(format: "%8.1f ms", entry.milliseconds)
-                let event = entry.event.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
+                let event = entry.event.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
                 lines.append("  \(time)  \(event)\(entry.note)".trimmingTrailingSpaces())
             }
         }
@@ -31,11 +31,11 @@ public enum ReportRendering {
     public static func summary(_ reports: [SessionReport]) -> String {
         let failed = reports.filter { !$0.passed }
         let sessions = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
-        guard let first = failed.first?.failures.first else {
+        guard !failed.isEmpty else {
             return "PASS: both directions of the bridge hold (\(sessions))"
         }
         let categories = Set(failed.flatMap(\.failures).map(\.category.rawValue)).sorted()
-        return "FAIL: \(categories.joined(separator: "; ")) (\(failed.count) of \(sessions) failed; first: \(first))"
+        return "FAIL: \(categories.joined(separator: "; ")) (\(failed.count) of \(sessions) failed)"
     }
 
     /// Every session as JSON, with the overall verdict.

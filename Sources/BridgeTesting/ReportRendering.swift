@@ -12,8 +12,8 @@ public enum ReportRendering {
                 lines.append("  \(time)  \(event)\(entry.note)".trimmingTrailingSpaces())
             }
         }
-        if report.load.status == .fail, let failure = report.load.failure {
-            lines.append("  load           FAIL  \(failure)")
+        if report.load.status == .fail {
+            lines.append(verdictLine("load         ", report.load))
         }
         lines.append(verdictLine("page → native", report.pageToNative))
         lines.append(verdictLine("native → page", report.nativeToPage))
@@ -24,7 +24,7 @@ public enum ReportRendering {
     private static func verdictLine(_ name: String, _ verdict: DirectionVerdict) -> String {
         let status = verdict.status.rawValue.uppercased()
         let detail = verdict.failure?.description ?? verdict.note
-        return "  \(name)  \(status.padding(toLength: 7, withPad: " ", startingAt: 0))\(detail)".trimmingTrailingSpaces()
+        return "  \(name)  \(status.padding(toLength: 9, withPad: " ", startingAt: 0))\(detail)".trimmingTrailingSpaces()
     }
 
     /// The closing line: the verdict over every session and the first failure's category.

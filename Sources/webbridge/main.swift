@@ -48,5 +48,5 @@ Task { @MainActor in
 // A far-off timer keeps the RunLoop waiting (not spinning) when it has no other source.
 RunLoop.main.add(Timer(timeInterval: 86_400 * 365, repeats: false) { _ in }, forMode: .default)
 while true {
-    RunLoop.main.run(mode: .default, before: .distantFuture)
+    _ = RunLoop.main.run(mode: .default, before: .distantFuture)
 }

@@ -103,9 +103,21 @@ public struct Preflight: Sendable {
             ("fixture", config.fixture, "set fixture to the HTML fixture's file name"),
             ("results", config.results, "set results to a folder for result bundles and logs"),
         ]
+        let pinFields: Set<String> = ["xcodeVersion", "xcodeBuild", "runtime", "udid"]
         let missing = required.filter { $0.1?.isEmpty ?? true }
         if missing.isEmpty { return [PreflightCheck("config", .passed, "every field is set")] }
-        return missing.map { PreflightCheck("config", .failed, "\($0.0) is missing", remedy: $0.2) }
+        // Pinning reads the Mac's Xcode and simulators, so without them an unpinned config is "not run", not wrong.
+        let mac = tools.hasMacTools
+        var checks: [PreflightCheck] = []
+        if !missing.contains(where: { !pinFields.contains($0.0) }) {
+            checks.append(PreflightCheck("config", .passed, "every job field is set"))
+        }
+        return checks + missing.map { field in
+            if !mac && pinFields.contains(field.0) {
+                return PreflightCheck("config", .notRun, "\(field.0) is not pinned yet ('webbridge xcode pin' runs on the Mac)")
+            }
+            return PreflightCheck("config", .failed, "\(field.0) is missing", remedy: field.2)
+        }
     }
 
     func schemeChecks() -> [PreflightCheck] {

@@ -92,7 +92,7 @@ public struct XcodeJob: Sendable {
     }
 
     func plan(config: JobConfig, folder: URL, options: TestOptions) -> [PlannedRun] {
-        let udid = config.udid ?? ""
+        let udid = config.udid ?? "unpinned"
         let results = Preflight(config: config, folder: folder, tools: tools).resolve(config.results ?? "webbridge-results")
         let start = now()
         func artifacts(_ udid: String, _ suffix: String) -> RunArtifacts {

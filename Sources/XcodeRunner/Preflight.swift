@@ -186,6 +186,11 @@ public struct Preflight: Sendable {
             return PreflightCheck(
                 "fixture", .failed, "\(fixture) is in the project but not in the test target's resources\(elsewhere)",
                 remedy: "tick \(target) under Target Membership of \(fixture), so it lands in the test bundle")
+        case .notVisible(let folders)?:
+            return PreflightCheck(
+                "fixture", .failed,
+                "\(fixture) is not in the project as a file; the resources of '\(target)' hold folders (\(folders.joined(separator: ", "))) that are not on disk to look into",
+                remedy: "check out the folders, or add \(fixture) to \(target) as a file")
         case .notInProject?:
             return PreflightCheck(
                 "fixture", .failed, "\(fixture) is not in the project",

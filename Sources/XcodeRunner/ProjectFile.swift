@@ -8,6 +8,8 @@ public enum ResourceMembership: Sendable, Equatable {
     case inProjectOnly(targetsWithIt: [String])
     /// Not referenced by the project at all.
     case notInProject
+    /// Not referenced as a file, but the target's resources hold folders that are not on disk here to look into.
+    case notVisible(folders: [String])
 }
 
 /// A `project.pbxproj`, read with `PropertyListSerialization` (which reads the OpenStep format).
@@ -98,11 +100,22 @@ public struct ProjectFile: @unchecked Sendable {
         let targetRefs = resourceFileRefs(ofTarget: targetID)
         if targetRefs.contains(where: refs.contains) { return .inTargetResources }
         // A folder reference, or an Xcode 16 synchronized folder, contributes whatever is inside it on disk.
+        var hidden: [String] = []
         for ref in targetRefs where (objects[ref]?["lastKnownFileType"] as? String) == "folder" {
-            if let folder = diskPath(of: ref), containsFile(named: fileName, under: folder) { return .inTargetResources }
+            guard let folder = diskPath(of: ref), FileManager.default.fileExists(atPath: folder.path) else {
+                hidden.append(self.fileName(ref) ?? ref)
+                continue
+            }
+            if containsFile(named: fileName, under: folder) { return .inTargetResources }
         }
         for group in objects[targetID]?["fileSystemSynchronizedGroups"] as? [String] ?? [] {
-            if let folder = diskPath(of: group), containsFile(named: fileName, under: folder) { return .inTargetResources }
+            guard let folder = diskPath(of: group), FileManager.default.fileExists(atPath: folder.path) else {
+                hidden.append(self.fileName(group) ?? group)
+                continue
+            }
+            if containsFile(named: fileName, under: folder), !excludes(group: group, target: targetID, fileName: fileName) {
+                return .inTargetResources
+            }
         }
         var holders: [String] = []
         for (id, object) in objects where (object["isa"] as? String)?.hasSuffix("Target") == true {
@@ -110,7 +123,7 @@ public struct ProjectFile: @unchecked Sendable {
                 holders.append(name)
             }
         }
-        if refs.isEmpty && holders.isEmpty { return .notInProject }
+        if refs.isEmpty && holders.isEmpty { return hidden.isEmpty ? .notInProject : .notVisible(folders: hidden.sorted()) }
         return .inProjectOnly(targetsWithIt: holders.sorted())
     }
 
@@ -131,6 +144,15 @@ public struct ProjectFile: @unchecked Sendable {
             current = parent
         }
         return components.reduce(sourceRoot) { $0.appendingPathComponent($1) }
+    }
+
+    /// Whether a synchronized folder's exception sets take `fileName` out of `target`.
+    private func excludes(group: String, target: String, fileName: String) -> Bool {
+        for set in objects[group]?["exceptions"] as? [String] ?? [] where objects[set]?["target"] as? String == target {
+            let names = (objects[set]?["membershipExceptions"] as? [String] ?? []).map { ($0 as NSString).lastPathComponent }
+            if names.contains(fileName) { return true }
+        }
+        return false
     }
 
     private func containsFile(named name: String, under folder: URL) -> Bool {

@@ -141,6 +141,21 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: folder.folder.appendingPathComponent("run.log"), encoding: .utf8), "older log")
     }
 
+    func testEvenPastPreflightAnExistingLogIsNeverTruncated() throws {
+        // A log appearing between preflight and the run (another job in the same folder) is refused, not overwritten.
+        let folder = try makeTemporaryFolder(self)
+        let artifacts = RunArtifacts(resultBundle: folder.appendingPathComponent("race.xcresult"))
+        try Data("another job's log".utf8).write(to: artifacts.buildLog)
+        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
+        XCTAssertThrowsError(
+            try job(replay, RecordingConsole()).execute(
+                argv: ["xcodebuild", "test"], in: folder, artifacts: artifacts, xcode: XcodeVersion(version: "16.2", build: "16C5032a"),
+                runtime: "r", deviceType: nil, udid: "u", rerunOf: nil)
+        ) { XCTAssertEqual(($0 as? XcodeRunnerError)?.code, .artifactExists) }
+        XCTAssertEqual(try String(contentsOf: artifacts.buildLog, encoding: .utf8), "another job's log")
+        XCTAssertEqual(try replay.calls(), [])
+    }
+
     // MARK: alone then suite
 
     func testAloneThenSuiteFailsWhenTheOutcomesDiffer() throws {

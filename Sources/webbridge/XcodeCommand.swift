@@ -12,7 +12,7 @@ enum XcodeCommand {
           pin --runtime R --device-type D [--simctl-json FILE] [--config FILE]
                       Pick exactly one available simulator and write its UDID, the runtime and
                       'xcodebuild -version' into the job config; prints the UDID.
-          preflight [--config FILE] [--result-bundle PATH]
+          preflight [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]
                       Run every check and report all failures, one line each with the remedy.
           test [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]
                       Preflight, then 'xcodebuild test' as an argv; keeps .xcresult, build log and
@@ -148,8 +148,9 @@ enum XcodeCommand {
     static func preflight(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(argv, options: ["--config", "--result-bundle", "--compare-udid"], flags: ["--alone-then-suite"])
         if arguments.wantsHelp {
-            print("USAGE: webbridge xcode preflight [--config FILE] [--result-bundle PATH]")
+            print("USAGE: webbridge xcode preflight [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]")
             print("  Reports every check: ok, FAIL (with the remedy), or 'not run (needs a Mac)'. Exit 0 when nothing failed, 3 otherwise.")
+            print("  Takes the options of 'test' so it checks the same result bundles and the second simulator.")
             return .pass
         }
         try arguments.expectPositionals(atMost: 0)

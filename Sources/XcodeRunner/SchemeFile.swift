@@ -90,3 +90,37 @@ private final class SchemeParserDelegate: NSObject, XMLParserDelegate {
         }
     }
 }
+
+/// What an `.xctestplan` (JSON) says about one test target.
+public struct TestPlanFile: Sendable, Equatable {
+    /// One entry of `testTargets`.
+    public struct Target: Sendable, Equatable {
+        public let name: String
+        public let enabled: Bool
+        public let skippedTests: [String]
+    }
+
+    public let targets: [Target]
+
+    /// Parses a test plan; `source` labels errors.
+    public init(data: Data, source: String) throws(XcodeRunnerError) {
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let entries = root["testTargets"] as? [Any]
+        else {
+            throw XcodeRunnerError(
+                .configInvalid, field: source, rule: "not a test plan (no \"testTargets\" array in a JSON object)",
+                remedy: "re-save the test plan in Xcode, or point the scheme at the right .xctestplan")
+        }
+        targets = entries.compactMap { entry in
+            guard let entry = entry as? [String: Any], let target = entry["target"] as? [String: Any],
+                let name = target["name"] as? String
+            else { return nil }
+            return Target(name: name, enabled: entry["enabled"] as? Bool ?? true, skippedTests: entry["skippedTests"] as? [String] ?? [])
+        }
+    }
+
+    /// Where a scheme's `container:` reference points, relative to the folder holding the project.
+    public static func url(forReference reference: String, projectFolder: URL) -> URL {
+        let path = reference.hasPrefix("container:") ? String(reference.dropFirst("container:".count)) : reference
+        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : projectFolder.deletingLastPathComponent().appendingPathComponent(path)
+    }
+}

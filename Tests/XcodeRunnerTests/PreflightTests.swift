@@ -109,6 +109,41 @@ final class PreflightTests: XCTestCase {
         XCTAssertTrue(failed.contains { $0.contains("skips 'WMFSearchFetcherTests'") }, failed.joined(separator: "\n"))
     }
 
+    /// Alamofire's real scheme, whose TestAction points at "container:Tests/Test Plans/iOS.xctestplan".
+    func alamofire(plan: String?, target: String = "Alamofire iOS Tests") throws -> [PreflightCheck] {
+        var config = try JobFolder.ecmaswift(self).config
+        config.scheme = "Alamofire iOS"
+        config.testTarget = target
+        config.onlyTesting = target + "/SessionTests"
+        let job = try JobFolder(self, pbxproj: "ecmaswift_project.pbxproj", scheme: ("alamofire_Alamofire_iOS.xcscheme", "Alamofire iOS"), config: config)
+        if let plan {
+            let folder = job.folder.appendingPathComponent("Tests/Test Plans")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(plan.utf8).write(to: folder.appendingPathComponent("iOS.xctestplan"))
+        }
+        return checks(job, tools: ToolRunner(environment: ["PATH": "/usr/bin:/bin"])).filter { $0.name == "scheme" }
+    }
+
+    func testASchemeWithATestPlanIsCheckedAgainstThePlan() throws {
+        let plan = try Realdata.text("xcscheme/alamofire_iOS.xctestplan")
+        XCTAssertEqual(try alamofire(plan: plan).map(\.status), [.passed])
+        let notListed = try alamofire(plan: plan, target: "ClientTests")
+        XCTAssertEqual(notListed.map(\.description), [
+            "FAIL scheme: no test plan of scheme 'Alamofire iOS' lists 'ClientTests'. Remedy: add ClientTests to the scheme's test plan, and commit the .xctestplan"
+        ])
+    }
+
+    func testAMissingDisabledOrSkippingTestPlanFails() throws {
+        XCTAssertTrue(try alamofire(plan: nil).first?.detail.contains("(not found: iOS.xctestplan)") == true)
+        // Derived from the real plan: the target disabled, then the bridge tests' class skipped.
+        let plan = try Realdata.text("xcscheme/alamofire_iOS.xctestplan")
+        let disabled = plan.replacingOccurrences(of: "\"target\" : {", with: "\"enabled\" : false,\n      \"target\" : {")
+        XCTAssertTrue(try alamofire(plan: disabled).first?.detail.contains("has 'Alamofire iOS Tests' disabled") == true)
+        let skipping = plan.replacingOccurrences(of: "\"target\" : {", with: "\"skippedTests\" : [\"SessionTests\"],\n      \"target\" : {")
+        XCTAssertTrue(try alamofire(plan: skipping).first?.detail.contains("skips 'SessionTests'") == true)
+        XCTAssertEqual(try alamofire(plan: "<Scheme/>").first?.status, .failed)
+    }
+
     func testAFixtureOnlyInTheHostAppAndAFixtureNotInTheProjectAreToldApart() throws {
         var config = try JobFolder.ecmaswift(self).config
         config.scheme = "Bridge"

@@ -54,4 +54,13 @@ final class SchemeFileTests: XCTestCase {
             }
         }
     }
+
+    func testARealTestPlanListsItsTargets() throws {
+        let plan = try TestPlanFile(data: Realdata.data("xcscheme/alamofire_iOS.xctestplan"), source: "plan")
+        XCTAssertEqual(plan.targets, [.init(name: "Alamofire iOS Tests", enabled: true, skippedTests: [])])
+        XCTAssertThrowsError(try TestPlanFile(data: Realdata.data("xcscheme/alamofire_Alamofire_iOS.xcscheme"), source: "scheme"))
+        XCTAssertEqual(
+            TestPlanFile.url(forReference: "container:Tests/Test Plans/iOS.xctestplan", projectFolder: URL(fileURLWithPath: "/r/A.xcodeproj")).path,
+            "/r/Tests/Test Plans/iOS.xctestplan")
+    }
 }

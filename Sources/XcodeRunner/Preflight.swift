@@ -136,11 +136,14 @@ public struct Preflight: Sendable {
         do { parsed = try SchemeFile(data: data, source: file.path) } catch {
             return [PreflightCheck("scheme", .failed, error.rule, remedy: error.remedy)]
         }
+        if !parsed.testPlans.isEmpty {
+            // With test plans, the plan (not the scheme's Testables) decides what runs.
+            return testPlanChecks(parsed.testPlans, project: resolve(project), scheme: scheme, target: target)
+        }
         guard let testable = parsed.testable(named: target) else {
-            let plans = parsed.testPlans.isEmpty ? "" : " (the scheme uses test plans \(parsed.testPlans.joined(separator: ", ")); only the scheme's Testables are checked)"
             return [
                 PreflightCheck(
-                    "scheme", .failed, "the TestAction of scheme '\(scheme)' has no testable '\(target)'\(plans)",
+                    "scheme", .failed, "the TestAction of scheme '\(scheme)' has no testable '\(target)'",
                     remedy: "edit the scheme's Test action and add \(target) to its testables")
             ]
         }
@@ -151,19 +154,54 @@ public struct Preflight: Sendable {
                     "scheme", .failed, "testable '\(target)' is skipped in scheme '\(scheme)' (skipped = \"YES\")",
                     remedy: "enable \(target) in the scheme's Test action"))
         }
-        if let only = config.onlyTesting {
-            let inside = only.hasPrefix(target + "/") ? String(only.dropFirst(target.count + 1)) : only
-            for skipped in testable.skippedTests where skipped == inside || inside.hasPrefix(skipped + "/") {
-                checks.append(
-                    PreflightCheck(
-                        "scheme", .failed, "scheme '\(scheme)' skips '\(skipped)', which holds \(only)",
-                        remedy: "remove \(skipped) from the testable's skipped tests"))
-            }
-        }
+        checks += skippedChecks(testable.skippedTests, in: "scheme '\(scheme)'", target: target)
         if checks.isEmpty {
             checks.append(PreflightCheck("scheme", .passed, "'\(scheme)' is shared and tests '\(target)'"))
         }
         return checks
+    }
+
+    /// Failures for skipped-test entries that cover the `onlyTesting` tests.
+    func skippedChecks(_ skippedTests: [String], in owner: String, target: String) -> [PreflightCheck] {
+        guard let only = config.onlyTesting else { return [] }
+        let inside = only.hasPrefix(target + "/") ? String(only.dropFirst(target.count + 1)) : only
+        return skippedTests.filter { $0 == inside || inside.hasPrefix($0 + "/") }.map { skipped in
+            PreflightCheck(
+                "scheme", .failed, "\(owner) skips '\(skipped)', which holds \(only)",
+                remedy: "remove \(skipped) from the skipped tests of \(owner)")
+        }
+    }
+
+    func testPlanChecks(_ references: [String], project: URL, scheme: String, target: String) -> [PreflightCheck] {
+        var missing: [String] = []
+        for reference in references {
+            let url = TestPlanFile.url(forReference: reference, projectFolder: project)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                missing.append(url.lastPathComponent)
+                continue
+            }
+            let plan: TestPlanFile
+            do { plan = try TestPlanFile(data: data, source: url.lastPathComponent) } catch {
+                return [PreflightCheck("scheme", .failed, "\(url.lastPathComponent): \(error.rule)", remedy: error.remedy)]
+            }
+            guard let entry = plan.targets.first(where: { $0.name == target }) else { continue }
+            if !entry.enabled {
+                return [
+                    PreflightCheck(
+                        "scheme", .failed, "test plan \(url.lastPathComponent) of scheme '\(scheme)' has '\(target)' disabled",
+                        remedy: "enable \(target) in the test plan")
+                ]
+            }
+            let skipped = skippedChecks(entry.skippedTests, in: "test plan \(url.lastPathComponent)", target: target)
+            if !skipped.isEmpty { return skipped }
+            return [PreflightCheck("scheme", .passed, "'\(scheme)' is shared and its test plan \(url.lastPathComponent) tests '\(target)'")]
+        }
+        let unread = missing.isEmpty ? "" : " (not found: \(missing.joined(separator: ", ")))"
+        return [
+            PreflightCheck(
+                "scheme", .failed, "no test plan of scheme '\(scheme)' lists '\(target)'\(unread)",
+                remedy: "add \(target) to the scheme's test plan, and commit the .xctestplan")
+        ]
     }
 
     func fixtureCheck() -> PreflightCheck {

@@ -50,26 +50,41 @@ public struct ToolRunner: Sendable {
         return process
     }
 
-    /// Runs `tool arguments…` to completion and captures both streams.
-    public func capture(_ tool: String, _ arguments: [String], in folder: URL? = nil) throws(XcodeRunnerError) -> ToolOutput {
+    /// Runs `tool arguments…` to completion and captures both streams, stopping it after `timeout` seconds.
+    ///
+    /// The bound matters on a cloud Mac: `simctl` hangs when the CoreSimulator service is wedged.
+    public func capture(
+        _ tool: String, _ arguments: [String], in folder: URL? = nil, timeout: TimeInterval = 300
+    ) throws(XcodeRunnerError) -> ToolOutput {
         let process = try makeProcess(tool, arguments, in: folder)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         do { try process.run() } catch {
             throw XcodeRunnerError(.toolFailed, field: tool, rule: "could not start", remedy: "check that \(tool) is executable")
         }
-        // Read stderr on another thread so neither pipe can fill up and block the tool.
+        // Drain both pipes on other threads so neither can fill up and block the tool.
+        let outData = DataBox()
         let errData = DataBox()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { errData.value = err.fileHandleForReading.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
+        let drained = DispatchGroup()
+        DispatchQueue.global().async(group: drained) { outData.value = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: drained) { errData.value = err.fileHandleForReading.readDataToEndOfFile() }
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            _ = exited.wait(timeout: .now() + 5)
+            throw XcodeRunnerError(
+                .toolFailed, field: ([tool] + arguments.prefix(3)).joined(separator: " "),
+                rule: "did not finish within \(String(format: "%g", timeout)) s and was stopped",
+                remedy: "run it by hand; for simctl, 'sudo killall -9 com.apple.CoreSimulator.CoreSimulatorService' restarts the service")
+        }
+        // Once the tool has exited, its pipes close unless a child of it holds them; don't wait on such a child forever.
+        _ = drained.wait(timeout: .now() + 5)
         return ToolOutput(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            status: process.terminationStatus, stdout: String(decoding: outData.value, as: UTF8.self),
             stderr: String(decoding: errData.value, as: UTF8.self))
     }
 
@@ -96,7 +111,12 @@ public struct ToolRunner: Sendable {
     }
 }
 
-/// A box written by one thread before `DispatchGroup.wait` and read after it.
+/// A box written by one thread and read by another after a `DispatchGroup` wait.
 final class DataBox: @unchecked Sendable {
-    var value = Data()
+    private let lock = NSLock()
+    private var stored = Data()
+    var value: Data {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }

@@ -64,6 +64,14 @@ public enum XcodebuildCommand {
         return argv
     }
 
+    /// The argv as a shell would need it typed (for showing only; it is never run through a shell).
+    public static func display(_ argv: [String]) -> String {
+        argv.map { word in
+            let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=,@%+".contains($0) }
+            return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+
     /// The argv with its `-resultBundlePath` value replaced (for a rerun into a new bundle).
     public static func replacingResultBundle(in argv: [String], with bundle: URL) -> [String]? {
         guard let index = argv.firstIndex(of: "-resultBundlePath"), index + 1 < argv.count else { return nil }

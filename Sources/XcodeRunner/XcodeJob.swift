@@ -258,7 +258,7 @@ public struct XcodeJob: Sendable {
             throw XcodeRunnerError(.artifactExists, field: artifacts.buildLog.path, rule: "could not open the build log", remedy: "check permissions")
         }
         let start = now()
-        console.note("webbridge: " + argv.joined(separator: " "))
+        console.note("webbridge: " + XcodebuildCommand.display(argv))
         var tracker = ProgressTracker()
         console.progress(tracker.line)
         let status = try tools.stream(argv[0], Array(argv.dropFirst()), in: folder) { chunk in
@@ -282,8 +282,10 @@ public struct XcodeJob: Sendable {
                 remedy: "check the results folder is writable")
         }
         console.progress("\(tracker.line); xcodebuild exited with \(status)")
-        let kept = "result bundle \(artifacts.resultBundle.path), build log \(artifacts.buildLog.path), manifest \(artifacts.manifest.path)"
-        console.note(status == 0 ? "webbridge: evidence: \(kept)" : "webbridge: FAILED (exit \(status)); evidence kept: \(kept)")
+        console.note(status == 0 ? "webbridge: passed; evidence:" : "webbridge: FAILED (exit \(status)); evidence kept:")
+        console.note("  result bundle: \(artifacts.resultBundle.path)")
+        console.note("  build log:     \(artifacts.buildLog.path)")
+        console.note("  manifest:      \(artifacts.manifest.path)")
         return manifest
     }
 }

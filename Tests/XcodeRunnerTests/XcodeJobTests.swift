@@ -102,7 +102,10 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertEqual(manifest.argv, try replay.calls().first { $0.count > 1 && $0[1] == "test" })
         XCTAssertEqual(manifest.start, "2027-01-15T08:00:00Z")
         XCTAssertFalse(manifest.host.isEmpty)
-        XCTAssertTrue(console.notes.contains { $0.contains("FAILED (exit 65); evidence kept:") && $0.contains(stem + ".manifest.json") })
+        let notes = console.notes.joined(separator: "\n")
+        XCTAssertTrue(notes.contains("FAILED (exit 65); evidence kept:\n  result bundle: "), notes)
+        XCTAssertTrue(notes.contains("  manifest:      " + folder.folder.appendingPathComponent("results/\(stem).manifest.json").path), notes)
+        XCTAssertTrue(notes.contains("-destination 'platform=iOS Simulator,id=\(pinnedUDID)'"), "the shown command must be copyable into a shell")
     }
 
     func testOtherExitCodesPassThroughUnchanged() throws {

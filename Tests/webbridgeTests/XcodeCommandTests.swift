@@ -158,7 +158,7 @@ final class XcodeCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("** TEST FAILED **"))
         XCTAssertTrue(result.stderr.contains("webbridge: building"), result.stderr)
         XCTAssertTrue(result.stderr.contains("xcodebuild exited with 65"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("FAILED (exit 65); evidence kept: result bundle "), result.stderr)
+        XCTAssertTrue(result.stderr.contains("FAILED (exit 65); evidence kept:\n  result bundle: "), result.stderr)
         let kept = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("results").path).map { ($0 as NSString).pathExtension }.sorted()
         XCTAssertEqual(kept, ["json", "log", "xcresult"])
 

@@ -12,7 +12,8 @@ public struct ProgressTracker: Sendable, Equatable {
     /// The `.xcresult` path xcodebuild announced, if any.
     public private(set) var announcedResultBundle: String?
     private var expectBundlePath = false
-    private var pending = ""
+    /// Bytes of an unfinished line; kept as bytes so a character split across chunks stays whole.
+    private var pending = Data()
 
     public init() {}
 
@@ -23,12 +24,11 @@ public struct ProgressTracker: Sendable, Equatable {
 
     /// Feeds a chunk of output; returns true when the progress line changed.
     public mutating func consume(_ chunk: Data) -> Bool {
-        pending += String(decoding: chunk, as: UTF8.self)
+        pending.append(chunk)
         let before = line
-        while let newline = pending.firstIndex(where: \.isNewline) {
-            let text = String(pending[..<newline])
-            pending = String(pending[pending.index(after: newline)...])
-            consume(line: text)
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            consume(line: String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+            pending = Data(pending[pending.index(after: newline)...])
         }
         return line != before
     }

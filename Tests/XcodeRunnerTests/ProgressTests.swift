@@ -34,4 +34,13 @@ final class ProgressTests: XCTestCase {
     func testACompileErrorNeverLeavesBuilding() throws {
         XCTAssertEqual(try track("openbakery_xcodebuild-test-compile-error.txt").line, "building")
     }
+
+    func testASwiftTestingMarkSplitAcrossChunksIsStillCounted() {
+        // "✔" is three UTF-8 bytes; a pipe may deliver them in two reads.
+        let line = Data("✔ Test testTrueIsTrue() passed after 0.001 seconds.\n".utf8)
+        var tracker = ProgressTracker()
+        _ = tracker.consume(line.prefix(1))
+        _ = tracker.consume(line.dropFirst(1))
+        XCTAssertEqual(tracker.line, "testing: 1 passed, 0 failed")
+    }
 }

@@ -75,6 +75,13 @@ public struct Preflight: Sendable {
         self.tools = tools
     }
 
+    /// A path shown relative to the config's folder when it lies inside it.
+    func relative(_ url: URL) -> String {
+        let base = folder.standardizedFileURL.path + "/"
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+
     func resolve(_ path: String) -> URL {
         path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
     }
@@ -218,6 +225,15 @@ public struct Preflight: Sendable {
                 "fixture", .failed, "no target '\(target)' in \(project) (targets: \(parsed.targetNames.joined(separator: ", ")))",
                 remedy: "set testTarget to the unit-test target's name")
         case .inTargetResources?:
+            // The reference alone isn't enough: a file missing on disk fails the build ("Build input file cannot be found").
+            let locations = parsed.resourceLocations(of: fixture, inTarget: target)
+            let missing = locations.compactMap { $0 }.filter { !FileManager.default.fileExists(atPath: $0.path) }
+            if !locations.isEmpty && missing.count == locations.count {
+                let shown = missing.map { relative($0) }.joined(separator: ", ")
+                return PreflightCheck(
+                    "fixture", .failed, "\(fixture) is in the Resources phase of '\(target)' but missing on disk (\(shown))",
+                    remedy: "add the file at that path, or fix its location in Xcode's File inspector")
+            }
             return PreflightCheck("fixture", .passed, "\(fixture) is in the Resources phase of '\(target)'")
         case .inProjectOnly(let holders)?:
             let elsewhere = holders.isEmpty ? "" : " (it is a resource of \(holders.joined(separator: ", ")))"

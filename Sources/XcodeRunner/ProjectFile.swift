@@ -127,6 +127,16 @@ public struct ProjectFile: @unchecked Sendable {
         return .inProjectOnly(targetsWithIt: holders.sorted())
     }
 
+    /// Where the target's Resources-phase references to `fileName` live on disk; nil where that can't be resolved here.
+    public func resourceLocations(of fileName: String, inTarget target: String) -> [URL?] {
+        guard let targetID = targetID(named: target) else { return [] }
+        let refs = references(to: fileName)
+        return resourceFileRefs(ofTarget: targetID).filter(refs.contains).map { ref in
+            // A variant group's files live in .lproj folders; only plain file references are located.
+            isa(ref) == "PBXFileReference" ? diskPath(of: ref) : nil
+        }
+    }
+
     /// The on-disk path of a group or file reference, walking up the group tree for `<group>`-relative paths.
     private func diskPath(of id: String) -> URL? {
         guard let sourceRoot else { return nil }

@@ -19,6 +19,12 @@ struct JobFolder {
             if let schemeText { text = schemeText(text) }
             try Data(text.utf8).write(to: schemes.appendingPathComponent(scheme.name + ".xcscheme"))
         }
+        if pbxproj == "ecmaswift_project.pbxproj" {
+            // Where ECMASwift keeps its fixture: group ECMASwiftTests (path ECMASwiftTests) > group web (path web) > index.html.
+            let web = folder.appendingPathComponent("ECMASwiftTests/web")
+            try FileManager.default.createDirectory(at: web, withIntermediateDirectories: true)
+            try Data("<html></html>".utf8).write(to: web.appendingPathComponent("index.html"))
+        }
         var config = config
         config.project = "App.xcodeproj"
         self.config = config
@@ -158,6 +164,14 @@ final class PreflightTests: XCTestCase {
         absent.config.fixture = "BridgeFixture.html"
         let second = failures(checks(absent, tools: tools))
         XCTAssertEqual(second, ["FAIL fixture: BridgeFixture.html is not in the project. Remedy: add BridgeFixture.html to the project with target membership WebViewJavascriptBridgeTests"])
+    }
+
+    func testAFixtureInTheResourcesPhaseButMissingOnDiskFails() throws {
+        let job = try JobFolder.ecmaswift(self)
+        try FileManager.default.removeItem(at: job.folder.appendingPathComponent("ECMASwiftTests/web/index.html"))
+        XCTAssertEqual(failures(checks(job, tools: try Replay(self, rules: macRules()).tools)), [
+            "FAIL fixture: index.html is in the Resources phase of 'ECMASwiftTests' but missing on disk (ECMASwiftTests/web/index.html). Remedy: add the file at that path, or fix its location in Xcode's File inspector"
+        ])
     }
 
     func testAnExistingResultBundleFails() throws {

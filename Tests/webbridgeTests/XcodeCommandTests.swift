@@ -136,18 +136,32 @@ final class XcodeCommandTests: XCTestCase {
 
     // MARK: test and rerun
 
-    func testTheCommandExitsWithXcodebuildsCodeAndPrintsWhereTheEvidenceIs() throws {
+    /// A job folder around ECMASwift's real project and shared scheme, with its fixture on disk.
+    func ecmaswiftFolder(pinned: Bool) throws -> URL {
         let folder = try temporaryFolder()
         let project = folder.appendingPathComponent("App.xcodeproj")
         try FileManager.default.createDirectory(at: project.appendingPathComponent("xcshareddata/xcschemes"), withIntermediateDirectories: true)
         try Data(contentsOf: Self.realdata("pbxproj/ecmaswift_project.pbxproj")).write(to: project.appendingPathComponent("project.pbxproj"))
         try Data(contentsOf: Self.realdata("xcscheme/ecmaswift_ECMASwift.xcscheme")).write(to: project.appendingPathComponent("xcshareddata/xcschemes/ECMASwift.xcscheme"))
-        let config: [String: String] = [
-            "xcodeVersion": "13.2.1", "xcodeBuild": "13C100", "runtime": "com.apple.CoreSimulator.SimRuntime.iOS-17-5",
-            "deviceType": "iPhone 15", "udid": "218E4ECD-F530-413F-9A8F-65951D3C4DBF", "project": "App.xcodeproj", "scheme": "ECMASwift",
-            "testTarget": "ECMASwiftTests", "onlyTesting": "ECMASwiftTests/ECMASwiftTests", "fixture": "index.html", "results": "results",
+        // ECMASwift's fixture lives at ECMASwiftTests/web/index.html (read off its project file).
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("ECMASwiftTests/web"), withIntermediateDirectories: true)
+        try Data("<html></html>".utf8).write(to: folder.appendingPathComponent("ECMASwiftTests/web/index.html"))
+        var config: [String: String] = [
+            "project": "App.xcodeproj", "scheme": "ECMASwift", "testTarget": "ECMASwiftTests",
+            "onlyTesting": "ECMASwiftTests/ECMASwiftTests", "fixture": "index.html", "results": "results",
         ]
+        if pinned {
+            config.merge([
+                "xcodeVersion": "13.2.1", "xcodeBuild": "13C100", "runtime": "com.apple.CoreSimulator.SimRuntime.iOS-17-5",
+                "deviceType": "iPhone 15", "udid": "218E4ECD-F530-413F-9A8F-65951D3C4DBF",
+            ]) { $1 }
+        }
         try JSONSerialization.data(withJSONObject: config).write(to: folder.appendingPathComponent("webbridge-job.json"))
+        return folder
+    }
+
+    func testTheCommandExitsWithXcodebuildsCodeAndPrintsWhereTheEvidenceIs() throws {
+        let folder = try ecmaswiftFolder(pinned: true)
         let (environment, _) = try replay([
             ["tool": "xcodebuild", "contains": ["-version"], "output": Self.realdata("xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt").path],
             ["tool": "xcrun", "contains": ["simctl", "list", "devices"], "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path],
@@ -173,8 +187,8 @@ final class XcodeCommandTests: XCTestCase {
     }
 
     func testTestWithoutAMacRefusesAfterPreflight() throws {
-        let example = Self.repository.appendingPathComponent("Examples/Client")
-        let result = try CLI.run(["xcode", "test", "--config", example.appendingPathComponent("webbridge-job.json").path], environment: linux)
+        let folder = try ecmaswiftFolder(pinned: false)
+        let result = try CLI.run(["xcode", "test", "--config", folder.appendingPathComponent("webbridge-job.json").path], environment: linux)
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.contains("the run needs a Mac"), result.stderr)
     }

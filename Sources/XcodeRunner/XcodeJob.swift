@@ -120,7 +120,14 @@ public struct XcodeJob: Sendable {
         let preflight = Preflight(config: config, folder: folder, tools: tools)
         var checks = preflight.run(artifacts: plan(config: config, folder: folder, options: options).map(\.artifacts))
         if let second = options.compareUDID {
-            checks.append(preflight.simulatorCheck(udid: second, label: "second simulator"))
+            if second == config.udid {
+                checks.append(
+                    PreflightCheck(
+                        "second simulator", .failed, "--compare-udid names the pinned simulator itself",
+                        remedy: "give the UDID of another simulator of the pinned runtime"))
+            } else {
+                checks.append(preflight.simulatorCheck(udid: second, label: "second simulator"))
+            }
         }
         return checks
     }

@@ -223,6 +223,13 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertFalse(try replay.calls().contains { $0.count > 1 && $0[1] == "test" })
     }
 
+    func testCompareUDIDRefusesThePinnedSimulatorItself() throws {
+        let folder = try xcode16Job()
+        let checks = job(try Replay(self, rules: rules16(test: [])), RecordingConsole())
+            .preflight(config: folder.config, folder: folder.folder, options: .init(compareUDID: pinnedUDID))
+        XCTAssertEqual(checks.filter { $0.status == .failed }.map(\.name), ["second simulator"])
+    }
+
     func testBeforeXcode16TheLegacyObjectGraphIsReadWithoutTheLegacyFlag() throws {
         let folder = try JobFolder.ecmaswift(self, edit: { $0.onlyTesting = "banaanTests/banaanTests" })
         let replay = try Replay(self, rules: macRules() + [

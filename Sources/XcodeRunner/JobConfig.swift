@@ -112,14 +112,6 @@ public struct JobConfig: Codable, Sendable, Equatable {
         data.append(contentsOf: Array("\n".utf8))
         return data
     }
-
-    /// Returns the value of a required field or an error naming it.
-    public func require(_ keyPath: KeyPath<JobConfig, String?>, _ field: String, remedy: String) throws(XcodeRunnerError) -> String {
-        guard let value = self[keyPath: keyPath], !value.isEmpty else {
-            throw XcodeRunnerError(.configMissingField, field: field, rule: "the job config has no \(field)", remedy: remedy)
-        }
-        return value
-    }
 }
 
 /// The JSON type of a value, for messages that show structure and never values.

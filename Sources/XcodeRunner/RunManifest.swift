@@ -1,0 +1,82 @@
+import Foundation
+
+/// The record of one `xcodebuild test` run, written beside its result bundle to repeat it exactly.
+public struct RunManifest: Codable, Sendable, Equatable {
+    public var xcodeVersion: String
+    public var xcodeBuild: String
+    public var runtime: String
+    public var deviceType: String?
+    public var udid: String
+    /// The exact argv, `xcodebuild` first.
+    public var argv: [String]
+    /// The folder the argv ran in (relative paths in it resolve here).
+    public var workingDirectory: String
+    /// ISO 8601 start and end times.
+    public var start: String
+    public var end: String
+    public var exitCode: Int32
+    public var host: String
+    public var resultBundle: String
+    public var buildLog: String
+    /// The manifest this run repeated, for `webbridge xcode rerun`.
+    public var rerunOf: String?
+
+    /// Reads a manifest written by `webbridge xcode test`.
+    public static func load(from url: URL) throws(XcodeRunnerError) -> RunManifest {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw XcodeRunnerError(
+                .manifestUnreadable, field: url.path, rule: "the manifest does not exist or cannot be read",
+                remedy: "pass the .manifest.json printed by 'webbridge xcode test'")
+        }
+        do {
+            return try JSONDecoder().decode(RunManifest.self, from: data)
+        } catch {
+            throw XcodeRunnerError(
+                .manifestUnreadable, field: url.path, rule: "not a run manifest (a field is missing or has the wrong type)",
+                remedy: "pass the .manifest.json printed by 'webbridge xcode test'")
+        }
+    }
+
+    /// Pretty JSON with sorted keys.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        data.append(contentsOf: Array("\n".utf8))
+        return data
+    }
+}
+
+/// The argv of `xcodebuild test` for a job, built as an array and never through a shell.
+public enum XcodebuildCommand {
+    /// `xcodebuild test -project|-workspace … -scheme … -destination 'platform=iOS Simulator,id=<UDID>' [-only-testing:…] -resultBundlePath …`.
+    public static func test(config: JobConfig, udid: String, onlyTesting: String?, resultBundle: URL) -> [String] {
+        var argv = ["xcodebuild", "test"]
+        if let workspace = config.workspace {
+            argv += ["-workspace", workspace]
+        } else if let project = config.project {
+            argv += ["-project", project]
+        }
+        argv += ["-scheme", config.scheme ?? ""]
+        argv += ["-destination", "platform=iOS Simulator,id=\(udid)"]
+        if let onlyTesting { argv.append("-only-testing:\(onlyTesting)") }
+        argv += ["-resultBundlePath", resultBundle.path]
+        return argv
+    }
+
+    /// The argv as a shell would need it typed (for showing only; it is never run through a shell).
+    public static func display(_ argv: [String]) -> String {
+        argv.map { word in
+            let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=,@%+".contains($0) }
+            return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+
+    /// The argv with its `-resultBundlePath` value replaced (for a rerun into a new bundle).
+    public static func replacingResultBundle(in argv: [String], with bundle: URL) -> [String]? {
+        guard let index = argv.firstIndex(of: "-resultBundlePath"), index + 1 < argv.count else { return nil }
+        var copy = argv
+        copy[index + 1] = bundle.path
+        return copy
+    }
+}

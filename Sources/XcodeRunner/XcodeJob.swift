@@ -1,0 +1,298 @@
+import Foundation
+
+/// Where a job's text goes: xcodebuild's output, the progress line and webbridge's own notes.
+public struct JobConsole: Sendable {
+    public let output: @Sendable (Data) -> Void
+    public let progress: @Sendable (String) -> Void
+    public let note: @Sendable (String) -> Void
+
+    public init(
+        output: @escaping @Sendable (Data) -> Void, progress: @escaping @Sendable (String) -> Void,
+        note: @escaping @Sendable (String) -> Void
+    ) {
+        self.output = output
+        self.progress = progress
+        self.note = note
+    }
+}
+
+/// The outcome of `pin`: the updated config, the chosen simulator, and the Xcode found (nil without one).
+public struct PinResult: Sendable, Equatable {
+    public let config: JobConfig
+    public let simulator: Simulator
+    public let xcode: XcodeVersion?
+}
+
+/// What the cloud-Mac job does: pin, preflight, run with evidence, compare, rerun.
+public struct XcodeJob: Sendable {
+    public let tools: ToolRunner
+    public let console: JobConsole
+    /// The clock, replaceable so tests can give distinct timestamps.
+    public let now: @Sendable () -> Date
+
+    public init(tools: ToolRunner, console: JobConsole, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.tools = tools
+        self.console = console
+        self.now = now
+    }
+
+    // MARK: pin
+
+    /// Picks the one simulator of `runtime` and `deviceType` and writes it, with the running Xcode, into `config`.
+    public func pin(runtime: String, deviceType: String, simctlJSON: Data?, config: JobConfig) throws(XcodeRunnerError) -> PinResult {
+        let data: Data
+        if let simctlJSON {
+            data = simctlJSON
+        } else {
+            let output = try tools.capture("xcrun", ["simctl", "list", "devices", "available", "-j"])
+            guard output.status == 0 else {
+                throw XcodeRunnerError(
+                    .toolFailed, field: "xcrun simctl list devices available -j", rule: "exited with \(output.status)",
+                    remedy: "run it by hand to see why; check 'xcode-select -p'")
+            }
+            data = Data(output.stdout.utf8)
+        }
+        let list = try SimulatorList(json: data, source: simctlJSON == nil ? "xcrun simctl list devices available -j" : "--simctl-json")
+        let simulator = try list.pick(runtime: runtime, deviceType: deviceType)
+        var updated = config
+        updated.runtime = simulator.runtime
+        updated.deviceType = deviceType
+        updated.udid = simulator.udid
+        var xcode: XcodeVersion?
+        if tools.locate("xcodebuild") != nil {
+            let found = try XcodeVersion(parsing: tools.capture("xcodebuild", ["-version"]).stdout)
+            updated.xcodeVersion = found.version
+            updated.xcodeBuild = found.build
+            xcode = found
+        }
+        return PinResult(config: updated, simulator: simulator, xcode: xcode)
+    }
+
+    // MARK: test
+
+    /// Options of `webbridge xcode test`.
+    public struct TestOptions: Sendable {
+        public var resultBundle: URL?
+        public var aloneThenSuite = false
+        public var compareUDID: String?
+
+        public init(resultBundle: URL? = nil, aloneThenSuite: Bool = false, compareUDID: String? = nil) {
+            self.resultBundle = resultBundle
+            self.aloneThenSuite = aloneThenSuite
+            self.compareUDID = compareUDID
+        }
+    }
+
+    /// One planned xcodebuild run.
+    struct PlannedRun {
+        let label: String
+        let udid: String
+        let onlyTesting: String?
+        let artifacts: RunArtifacts
+    }
+
+    func plan(config: JobConfig, folder: URL, options: TestOptions) -> [PlannedRun] {
+        let udid = config.udid ?? "unpinned"
+        let results = Preflight(config: config, folder: folder, tools: tools).resolve(config.results ?? "webbridge-results")
+        let start = now()
+        func artifacts(_ udid: String, _ suffix: String) -> RunArtifacts {
+            if let explicit = options.resultBundle {
+                return suffix.isEmpty ? RunArtifacts(resultBundle: explicit) : RunArtifacts(resultBundle: explicit).suffixed(suffix)
+            }
+            return .default(results: results, udid: udid, start: start, suffix: suffix)
+        }
+        if options.aloneThenSuite {
+            return [
+                PlannedRun(label: "alone", udid: udid, onlyTesting: config.onlyTesting, artifacts: artifacts(udid, options.resultBundle == nil ? "-alone" : "")),
+                PlannedRun(label: "suite", udid: udid, onlyTesting: nil, artifacts: artifacts(udid, "-suite")),
+            ]
+        }
+        var runs = [PlannedRun(label: udid, udid: udid, onlyTesting: config.onlyTesting, artifacts: artifacts(udid, ""))]
+        if let second = options.compareUDID {
+            let secondArtifacts = options.resultBundle == nil ? artifacts(second, "") : artifacts(udid, "-\(second)")
+            runs.append(PlannedRun(label: second, udid: second, onlyTesting: config.onlyTesting, artifacts: secondArtifacts))
+        }
+        return runs
+    }
+
+    /// The checks `preflight` and `test` run, including the second simulator of `--compare-udid`.
+    public func preflight(config: JobConfig, folder: URL, options: TestOptions) -> [PreflightCheck] {
+        let preflight = Preflight(config: config, folder: folder, tools: tools)
+        var checks = preflight.run(artifacts: plan(config: config, folder: folder, options: options).map(\.artifacts))
+        if let second = options.compareUDID {
+            if second == config.udid {
+                checks.append(
+                    PreflightCheck(
+                        "second simulator", .failed, "--compare-udid names the pinned simulator itself",
+                        remedy: "give the UDID of another simulator of the pinned runtime"))
+            } else {
+                checks.append(preflight.simulatorCheck(udid: second, label: "second simulator"))
+            }
+        }
+        return checks
+    }
+
+    /// Preflight, then the run(s); returns the exit status (xcodebuild's, 1 when outcomes differ, 3 when refused).
+    public func test(config: JobConfig, folder: URL, options: TestOptions) -> Int32 {
+        let checks = preflight(config: config, folder: folder, options: options)
+        for check in checks where check.status != .passed { console.note(check.description) }
+        guard checks.passed else {
+            console.note("webbridge xcode test: preflight failed; nothing was run")
+            return 3
+        }
+        guard tools.hasMacTools else {
+            console.note("webbridge xcode test: xcodebuild and xcrun are not on PATH; the run needs a Mac")
+            return 3
+        }
+        let xcode: XcodeVersion
+        do { xcode = try XcodeVersion(parsing: tools.capture("xcodebuild", ["-version"]).stdout) } catch {
+            console.note(error.description)
+            return 3
+        }
+        var manifests: [(PlannedRun, RunManifest)] = []
+        for run in plan(config: config, folder: folder, options: options) {
+            let argv = XcodebuildCommand.test(config: config, udid: run.udid, onlyTesting: run.onlyTesting, resultBundle: run.artifacts.resultBundle)
+            do {
+                let manifest = try execute(
+                    argv: argv, in: folder, artifacts: run.artifacts, xcode: xcode, runtime: config.runtime ?? "",
+                    deviceType: config.deviceType, udid: run.udid, rerunOf: nil)
+                manifests.append((run, manifest))
+            } catch {
+                console.note(error.description)
+                return 3
+            }
+        }
+        let firstFailure = manifests.first { $0.1.exitCode != 0 }?.1.exitCode ?? 0
+        guard manifests.count == 2 else { return firstFailure }
+        // Compare per-test outcomes of the two runs, limited to the bridge tests.
+        let reader = ResultReader(tools: tools, xcodeMajor: xcode.major ?? 16)
+        let scope = config.onlyTesting ?? JobConfig.defaultOnlyTesting
+        let results: [TestResults]
+        do {
+            results = try manifests.map { (_, manifest) throws(XcodeRunnerError) in
+                try reader.read(URL(fileURLWithPath: manifest.resultBundle)).restricted(to: scope)
+            }
+        } catch {
+            console.note("webbridge xcode test: could not read per-test outcomes: \(error.description)")
+            return 3
+        }
+        let left = manifests[0].0.label
+        let right = manifests[1].0.label
+        let differences = results[0].differences(from: results[1], left: left, right: right)
+        if differences.isEmpty && !results[0].outcomes.isEmpty {
+            console.note("webbridge xcode test: \(left) and \(right) agree on \(results[0].outcomes.count) tests")
+            return firstFailure
+        }
+        if results[0].outcomes.isEmpty && results[1].outcomes.isEmpty {
+            console.note("webbridge xcode test: no test of \(scope) ran in either run")
+            return firstFailure == 0 ? 1 : firstFailure
+        }
+        console.note("webbridge xcode test: outcomes differ between \(left) and \(right):")
+        for line in differences { console.note("  " + line) }
+        return 1
+    }
+
+    // MARK: rerun
+
+    /// Repeats a recorded run into a new bundle, refusing when the Xcode or the simulator differ.
+    public func rerun(manifestURL: URL) -> Int32 {
+        let old: RunManifest
+        do { old = try RunManifest.load(from: manifestURL) } catch {
+            console.note(error.description)
+            return 3
+        }
+        guard tools.hasMacTools else {
+            console.note("webbridge xcode rerun: xcodebuild and xcrun are not on PATH; the run needs a Mac")
+            return 3
+        }
+        let xcode: XcodeVersion
+        do { xcode = try XcodeVersion(parsing: tools.capture("xcodebuild", ["-version"]).stdout) } catch {
+            console.note(error.description)
+            return 3
+        }
+        var refusals: [String] = []
+        let recorded = XcodeVersion(version: old.xcodeVersion, build: old.xcodeBuild)
+        if xcode != recorded {
+            refusals.append("xcode: running \(xcode.display), the run used \(recorded.display). Remedy: select that Xcode with xcode-select")
+        }
+        var config = JobConfig()
+        config.runtime = old.runtime
+        let simulator = Preflight(config: config, folder: URL(fileURLWithPath: old.workingDirectory), tools: tools)
+            .simulatorCheck(udid: old.udid, label: "simulator")
+        if simulator.status != .passed { refusals.append(simulator.description) }
+        let oldBundle = URL(fileURLWithPath: old.resultBundle)
+        let artifacts = RunArtifacts.default(results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: now(), suffix: "-rerun")
+        for url in artifacts.all where FileManager.default.fileExists(atPath: url.path) {
+            refusals.append("result bundle: \(url.path) already exists and is never overwritten")
+        }
+        guard refusals.isEmpty, let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
+            argv.first == "xcodebuild"
+        else {
+            for line in refusals { console.note(line) }
+            if refusals.isEmpty { console.note("\(manifestURL.path): argv has no -resultBundlePath to redirect; refusing") }
+            console.note("webbridge xcode rerun: refused; the environment differs from the recorded run")
+            return 3
+        }
+        do {
+            let manifest = try execute(
+                argv: argv, in: URL(fileURLWithPath: old.workingDirectory), artifacts: artifacts, xcode: xcode,
+                runtime: old.runtime, deviceType: old.deviceType, udid: old.udid, rerunOf: manifestURL.path)
+            return manifest.exitCode
+        } catch {
+            console.note(error.description)
+            return 3
+        }
+    }
+
+    // MARK: running xcodebuild
+
+    /// Runs one xcodebuild argv, teeing output to the console and the build log, and writes the manifest.
+    func execute(
+        argv: [String], in folder: URL, artifacts: RunArtifacts, xcode: XcodeVersion, runtime: String,
+        deviceType: String?, udid: String, rerunOf: String?
+    ) throws(XcodeRunnerError) -> RunManifest {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(at: artifacts.resultBundle.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // `.withoutOverwriting` makes creating the log fail rather than truncate an existing one.
+            try Data().write(to: artifacts.buildLog, options: .withoutOverwriting)
+        } catch {
+            throw XcodeRunnerError(
+                .artifactExists, field: artifacts.buildLog.path, rule: "could not create the build log without overwriting",
+                remedy: "check the results folder is writable and the log does not exist")
+        }
+        guard let log = try? FileHandle(forWritingTo: artifacts.buildLog) else {
+            throw XcodeRunnerError(.artifactExists, field: artifacts.buildLog.path, rule: "could not open the build log", remedy: "check permissions")
+        }
+        let start = now()
+        console.note("webbridge: " + XcodebuildCommand.display(argv))
+        var tracker = ProgressTracker()
+        console.progress(tracker.line)
+        let status = try tools.stream(argv[0], Array(argv.dropFirst()), in: folder) { chunk in
+            console.output(chunk)
+            log.write(chunk)
+            if tracker.consume(chunk) { console.progress(tracker.line) }
+        }
+        try? log.close()
+        let end = now()
+        let iso = ISO8601DateFormatter()
+        let manifest = RunManifest(
+            xcodeVersion: xcode.version, xcodeBuild: xcode.build, runtime: runtime, deviceType: deviceType, udid: udid,
+            argv: argv, workingDirectory: folder.path, start: iso.string(from: start), end: iso.string(from: end),
+            exitCode: status, host: ProcessInfo.processInfo.hostName, resultBundle: artifacts.resultBundle.path,
+            buildLog: artifacts.buildLog.path, rerunOf: rerunOf)
+        do {
+            try manifest.encoded().write(to: artifacts.manifest, options: .withoutOverwriting)
+        } catch {
+            throw XcodeRunnerError(
+                .artifactExists, field: artifacts.manifest.path, rule: "could not write the manifest without overwriting",
+                remedy: "check the results folder is writable")
+        }
+        console.progress("\(tracker.line); xcodebuild exited with \(status)")
+        console.note(status == 0 ? "webbridge: passed; evidence:" : "webbridge: FAILED (exit \(status)); evidence kept:")
+        console.note("  result bundle: \(artifacts.resultBundle.path)")
+        console.note("  build log:     \(artifacts.buildLog.path)")
+        console.note("  manifest:      \(artifacts.manifest.path)")
+        return manifest
+    }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class XcodeRunnerTestsPlaceholder: XCTestCase {
-    func testPackageBuilds() { XCTAssertTrue(true) }
-}

@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+@testable import XcodeRunner
+
+final class ToolRunnerTests: XCTestCase {
+    let system = ToolRunner(environment: ["PATH": "/usr/bin:/bin"])
+
+    func testToolsAreFoundOnlyOnThePath() throws {
+        XCTAssertNotNil(system.locate("sh"))
+        XCTAssertNil(system.locate("xcodebuild"), "this test expects a machine without Xcode")
+        XCTAssertFalse(system.hasMacTools)
+        XCTAssertThrowsError(try system.capture("xcrun", ["simctl"])) { error in
+            XCTAssertEqual((error as? XcodeRunnerError)?.code, .toolMissing)
+            XCTAssertTrue((error as? XcodeRunnerError)?.rule.contains("only on a Mac") == true)
+        }
+    }
+
+    func testArgumentsAreAnArgvNeverInterpretedByAShell() throws {
+        let output = try system.capture("printf", ["%s|", "a b", "$(echo no)", "'quoted'"])
+        XCTAssertEqual(output.stdout, "a b|$(echo no)|'quoted'|")
+        XCTAssertEqual(output.status, 0)
+    }
+
+    func testBothStreamsAndTheExitCodeAreKept() throws {
+        let output = try system.capture("sh", ["-c", "echo out; echo err >&2; exit 42"])
+        XCTAssertEqual(output, ToolOutput(status: 42, stdout: "out\n", stderr: "err\n"))
+    }
+
+    func testAHangingToolIsStoppedWithAMessageSayingWhatDidNotFinish() throws {
+        let started = Date()
+        XCTAssertThrowsError(try system.capture("tail", ["-f", "/dev/null"], timeout: 0.5)) { error in
+            XCTAssertEqual((error as? XcodeRunnerError)?.code, .toolFailed)
+            XCTAssertEqual((error as? XcodeRunnerError)?.rule, "did not finish within 0.5 s and was stopped")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
+    func testStreamingDeliversEveryByteAndTheExitCode() throws {
+        var received = Data()
+        let status = try system.stream("sh", ["-c", "seq 1 20000; echo done >&2; exit 3"]) { received.append($0) }
+        XCTAssertEqual(status, 3)
+        let text = String(decoding: received, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("1\n2\n"))
+        XCTAssertTrue(text.contains("20000\n"))
+        XCTAssertTrue(text.contains("done\n"))
+    }
+}

@@ -24,7 +24,7 @@ final class MainCommandTests: XCTestCase {
     }
 
     func testEverySubcommandHasHelp() throws {
-        for subcommand in ["check", "contract"] {
+        for subcommand in ["check", "contract", "xcode"] {
             let result = try CLI.run([subcommand, "--help"])
             XCTAssertEqual(result.status, 0, "\(subcommand) --help: \(result.stderr)")
             XCTAssertTrue(result.stdout.contains("USAGE: webbridge \(subcommand)"), "\(subcommand) --help:\n\(result.stdout)")

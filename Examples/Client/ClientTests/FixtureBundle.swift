@@ -1,20 +1,16 @@
 import Foundation
 
-/// Finds `BridgeFixture.html` inside the ClientTests bundle, where its Resources phase puts it.
+/// This test target's copy of the fixture page: Xcode's twin of the package's `FixtureBundle.swift`.
+///
+/// The Resources phase puts `BridgeFixture.html` at the root of the ClientTests bundle (not the host app's
+/// main bundle); `webbridge xcode preflight` checks that the phase holds it.
 enum FixtureBundle {
     private final class Token {}
 
-    /// The test bundle (not the host app's main bundle, which does not hold the fixture).
-    static var bundle: Bundle { Bundle(for: Token.self) }
-
-    /// The fixture's URL, or nil when the Resources phase lost it (`webbridge xcode preflight` checks that).
-    static var fixtureURL: URL? { bundle.url(forResource: "BridgeFixture", withExtension: "html") }
-
-    /// The fixture's HTML text.
-    static func fixtureHTML() throws -> String {
-        guard let url = fixtureURL else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "BridgeFixture.html in \(bundle.bundlePath)"])
+    static var url: URL {
+        guard let url = Bundle(for: Token.self).url(forResource: "BridgeFixture", withExtension: "html") else {
+            preconditionFailure("BridgeFixture.html is not in the ClientTests bundle: add it to the Resources phase")
         }
-        return try String(contentsOf: url, encoding: .utf8)
+        return url
     }
 }

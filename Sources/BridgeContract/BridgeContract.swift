@@ -78,34 +78,14 @@ public struct BridgeContract: Codable, Sendable, Equatable {
 
     /// Reads a contract file; errors name the file, the JSON path and the remedy.
     public static func load(contentsOf url: URL) throws(ContractFileError) -> BridgeContract {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ContractFileError(
-                code: .unreadable, file: url.path, path: "",
-                problem: "the contract file can't be read",
-                remedy: "check that the path exists and is readable")
-        }
-        do {
-            return try BridgeContract(jsonData: data)
-        } catch {
-            throw error.inFile(url)
-        }
+        try ContractFileError.reading(
+            url, what: "the contract file", remedy: "check that the path exists and is readable",
+            BridgeContract.init(jsonData:))
     }
 
     /// Decodes and checks a contract from JSON text.
     public init(jsonData: Data) throws(ContractFileError) {
-        let decoded: BridgeContract
-        do {
-            decoded = try JSONDecoder().decode(BridgeContract.self, from: jsonData)
-        } catch let error as ContractFileError {
-            throw error
-        } catch let error as DecodingError {
-            throw ContractFileError(error)
-        } catch {
-            throw ContractFileError(code: .notJSON, path: "", problem: "the file is not valid JSON", remedy: "fix the JSON syntax")
-        }
+        let decoded = try ContractFileError.decodeJSON(BridgeContract.self, from: jsonData)
         try decoded.check()
         self = decoded
     }

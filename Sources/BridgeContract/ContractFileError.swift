@@ -128,3 +128,35 @@ extension ContractFileError {
         }
     }
 }
+
+extension ContractFileError {
+    /// Reads `url` and decodes it with `decode`; a read failure says what could not be read and the remedy.
+    static func reading<T>(
+        _ url: URL, what: String, remedy: String, _ decode: (Data) throws(ContractFileError) -> T
+    ) throws(ContractFileError) -> T {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ContractFileError(code: .unreadable, file: url.path, path: "", problem: "\(what) can't be read", remedy: remedy)
+        }
+        do {
+            return try decode(data)
+        } catch {
+            throw error.inFile(url)
+        }
+    }
+
+    /// Decodes JSON text, turning decoding errors into the JSON path and the remedy.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data) throws(ContractFileError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as ContractFileError {
+            throw error
+        } catch let error as DecodingError {
+            throw ContractFileError(error)
+        } catch {
+            throw ContractFileError(code: .notJSON, path: "", problem: "the file is not valid JSON", remedy: "fix the JSON syntax")
+        }
+    }
+}

@@ -23,34 +23,14 @@ public struct ContractLock: Codable, Sendable, Equatable {
 
     /// Reads a lock file; errors name the file, the JSON path and the remedy.
     public static func load(contentsOf url: URL) throws(ContractFileError) -> ContractLock {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ContractFileError(
-                code: .unreadable, file: url.path, path: "",
-                problem: "the lock file can't be read",
-                remedy: "create it with `webbridge contract lock`, then commit it")
-        }
-        do {
-            return try ContractLock(jsonData: data)
-        } catch {
-            throw error.inFile(url)
-        }
+        try ContractFileError.reading(
+            url, what: "the lock file", remedy: "create it with `webbridge contract lock`, then commit it",
+            ContractLock.init(jsonData:))
     }
 
     /// Decodes and checks a lock from JSON text.
     public init(jsonData: Data) throws(ContractFileError) {
-        let decoded: ContractLock
-        do {
-            decoded = try JSONDecoder().decode(ContractLock.self, from: jsonData)
-        } catch let error as ContractFileError {
-            throw error
-        } catch let error as DecodingError {
-            throw ContractFileError(error)
-        } catch {
-            throw ContractFileError(code: .notJSON, path: "", problem: "the file is not valid JSON", remedy: "fix the JSON syntax")
-        }
+        let decoded = try ContractFileError.decodeJSON(ContractLock.self, from: jsonData)
         guard decoded.lockFormat == ContractLock.currentFormat else {
             throw ContractFileError(
                 code: .invalidValue, path: "lockFormat",

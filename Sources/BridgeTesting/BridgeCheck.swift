@@ -134,7 +134,14 @@ public enum BridgeCheck {
         }
         switch session.loadResult {
         case .success:
-            return .pass(session.httpStatusCode.map { "HTTP \($0) from \(host)" } ?? "didFinish")
+            if let status = session.httpStatusCode { return .pass("HTTP \(status) from \(host)") }
+            guard ["http", "https"].contains(url.scheme?.lowercased()) else { return .pass("didFinish") }
+            // WebKitGTK finishes a load to a port it refuses (1, 25, 6000…) without a response or an error.
+            return .fail(
+                BridgeFailure(
+                    .pageUnreachable,
+                    "no HTTP response from \(host): the engine finished the load without fetching it (WebKit refuses some ports, e.g. 1, 25, 6000)"
+                ))
         case .failure(let failure):
             if let error = session.loadError, LoadError.isUnreachable(error) {
                 return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host)"))

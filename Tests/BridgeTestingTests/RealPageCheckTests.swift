@@ -86,6 +86,12 @@ final class RealPageCheckTests: XCTestCase {
         assertUnreachable(report, host: "127.0.0.1:\(refused.port)", cause: "connection refused")
     }
 
+    func testAPortTheEngineRefusesIsAFailedRequestNotAContractFailure() async throws {
+        // Port 1 is on WebKit's restricted list: the engine "finishes" an empty load and never sends a request.
+        let report = await check(URL(string: "http://127.0.0.1:1/")!)
+        assertUnreachable(report, host: "127.0.0.1:1", cause: "no HTTP response")
+    }
+
     func testAnUnresolvableHostIsADNSFailure() async throws {
         // RFC 6761: names under .invalid never resolve, with or without a network.
         let report = await check(URL(string: "http://webbridge-check.invalid/")!)

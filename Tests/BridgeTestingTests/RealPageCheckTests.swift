@@ -118,5 +118,35 @@ final class RealPageCheckTests: XCTestCase {
         XCTAssertEqual(report.pageToNative.status, .pass, "the ready came before the stalled image:\n\(rendered)")
         XCTAssertEqual(report.nativeToPage.status, .notRun, rendered)
     }
+
+    // MARK: The integration check (BridgePageIntegrationTests) with BRIDGE_PAGE_URL at the loopback server
+
+    func testTheIntegrationCheckPassesOnTheFixtureServedOverLoopback() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let failure = try await BridgePageIntegrationTests.run(environment: [
+            "BRIDGE_PAGE_URL": server.url(RealPageSite.fixture).absoluteString, "BRIDGE_PAGE_TIMEOUT": "\(timeout)",
+        ])
+        XCTAssertNil(failure)
+        XCTAssertEqual(server.requestedPaths, [RealPageSite.fixture], "the integration check did not fetch the page once")
+    }
+
+    func testTheIntegrationCheckTellsAFailedFetchFromABrokenContract() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        func run(_ path: String) async throws -> String {
+            let failure = try await BridgePageIntegrationTests.run(environment: [
+                "BRIDGE_PAGE_URL": server.url(path).absoluteString, "BRIDGE_PAGE_TIMEOUT": "\(timeout)",
+            ])
+            return try XCTUnwrap(failure, "\(path) must fail the integration check")
+        }
+        let notFound = try await run(RealPageSite.notFound)
+        XCTAssertTrue(notFound.hasPrefix("the page could not be fetched"), notFound)
+        XCTAssertTrue(notFound.contains("HTTP 404 from 127.0.0.1:\(server.port)"), notFound)
+        XCTAssertFalse(notFound.contains(RealPageSite.contentSentinel), notFound)
+        let broken = try await run(RealPageSite.contractBroken)
+        XCTAssertTrue(broken.hasPrefix("the page was fetched and broke the bridge contract"), broken)
+        XCTAssertTrue(broken.contains(FailureCategory.nativeDidNotReceive.rawValue), broken)
+    }
 }
 #endif

@@ -119,7 +119,7 @@ struct CheckOptions {
     }
 
     var pageName: String {
-        if let url { return url.host.map { "page at \($0)" } ?? "page" }
+        if let url { return "page at \(LoadError.host(of: url))" }
         if let page { return (page as NSString).lastPathComponent }
         return "BridgeFixture.html (bundled)"
     }

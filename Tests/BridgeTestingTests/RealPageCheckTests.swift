@@ -7,15 +7,17 @@ import XCTest
 /// `BridgeCheck` against real pages over real HTTP on loopback: a failed fetch is kept apart from a broken contract.
 @MainActor
 final class RealPageCheckTests: XCTestCase {
-    /// Short, because several cases wait it out in full; the fixture itself loads in well under a second.
-    let timeout: TimeInterval = 2
+    /// Generous for cases that end on an event (a loaded 2-core machine must not turn them into timeouts).
+    let timeout: TimeInterval = 10
+    /// Short, for cases that wait the timeout out in full (a stalled response, a missing ready).
+    let waitedOut: TimeInterval = 3
 
     func serveSite() throws -> LoopbackHTTPServer {
         try LoopbackHTTPServer(routes: RealPageSite.routes(fixture: try FixtureVariant.fixture()))
     }
 
-    func check(_ url: URL) async -> SessionReport {
-        await BridgeCheck.run(CheckConfiguration(page: .url(url), timeout: timeout))
+    func check(_ url: URL, timeout: TimeInterval? = nil) async -> SessionReport {
+        await BridgeCheck.run(CheckConfiguration(page: .url(url), timeout: timeout ?? self.timeout))
     }
 
     /// Asserts the only failure is "page not deployed / request failed", naming the host and `cause`, never content.
@@ -66,7 +68,7 @@ final class RealPageCheckTests: XCTestCase {
     func testAPageThatLoadsButBreaksTheContractIsAContractFailure() async throws {
         let server = try serveSite()
         defer { server.stop() }
-        let report = await check(server.url(RealPageSite.contractBroken))
+        let report = await check(server.url(RealPageSite.contractBroken), timeout: waitedOut)
         XCTAssertEqual(report.load.status, .pass, ReportRendering.text(session: 1, report))
         XCTAssertEqual(report.failures.map(\.category), [.nativeDidNotReceive], ReportRendering.text(session: 1, report))
         XCTAssertTrue(report.pageToNative.failure?.detail.contains("version: expected Number 1, found String") == true)
@@ -75,7 +77,7 @@ final class RealPageCheckTests: XCTestCase {
     func testAResponseThatNeverComesIsNoResponse() async throws {
         let server = try serveSite()
         defer { server.stop() }
-        let report = await check(server.url(RealPageSite.stalled))
+        let report = await check(server.url(RealPageSite.stalled), timeout: waitedOut)
         assertUnreachable(report, host: "127.0.0.1:\(server.port)", cause: "no response within the timeout")
         XCTAssertTrue(server.requestedPaths.contains(RealPageSite.stalled), "the request never reached the server")
     }
@@ -110,7 +112,7 @@ final class RealPageCheckTests: XCTestCase {
         // Decision (Docs/REAL-PAGE.md): the deployment answered 200, so this is the page's failure, exit 1.
         let server = try serveSite()
         defer { server.stop() }
-        let report = await check(server.url(RealPageSite.stalledSubresource))
+        let report = await check(server.url(RealPageSite.stalledSubresource), timeout: waitedOut)
         let rendered = ReportRendering.text(session: 1, report)
         XCTAssertTrue(server.waitForRequest(RealPageSite.stalledImage, timeout: timeout), "the image was never requested")
         XCTAssertEqual(report.failures.map(\.category), [.pageLoadDidNotFinish], rendered)
@@ -136,7 +138,7 @@ final class RealPageCheckTests: XCTestCase {
         defer { server.stop() }
         func run(_ path: String) async throws -> String {
             let failure = try await BridgePageIntegrationTests.run(environment: [
-                "BRIDGE_PAGE_URL": server.url(path).absoluteString, "BRIDGE_PAGE_TIMEOUT": "\(timeout)",
+                "BRIDGE_PAGE_URL": server.url(path).absoluteString, "BRIDGE_PAGE_TIMEOUT": "\(waitedOut)",
             ])
             return try XCTUnwrap(failure, "\(path) must fail the integration check")
         }

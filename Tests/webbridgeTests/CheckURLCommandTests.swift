@@ -8,15 +8,17 @@ import XCTest
 /// The server runs on its own thread and GLib context in this test process, so it keeps answering while
 /// `CLI.run` blocks the main thread waiting for the child `webbridge` process.
 final class CheckURLCommandTests: XCTestCase {
-    let timeout = "2"
+    /// Generous for cases that end on an event; short for those that wait the timeout out in full.
+    let timeout = "10"
+    let waitedOut = "3"
 
     func serveSite(untrustedHTTPS: Bool = false) throws -> LoopbackHTTPServer {
         let fixture = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
         return try LoopbackHTTPServer(routes: RealPageSite.routes(fixture: fixture), untrustedHTTPS: untrustedHTTPS)
     }
 
-    func check(_ url: URL, _ extra: [String] = []) throws -> CLIResult {
-        try CLI.run(["check", "--url", url.absoluteString, "--timeout", timeout] + extra)
+    func check(_ url: URL, _ extra: [String] = [], timeout: String? = nil) throws -> CLIResult {
+        try CLI.run(["check", "--url", url.absoluteString, "--timeout", timeout ?? self.timeout] + extra)
     }
 
     /// Asserts exit 4 with the category, the host and `cause` in the output, and none of the page's content.
@@ -38,7 +40,7 @@ final class CheckURLCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("HTTP 200"), result.stdout)
         XCTAssertTrue(result.stdout.contains("PASS: both directions of the bridge hold"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("page at 127.0.0.1"), "the header names the page's host:\n\(result.stdout)")
+        XCTAssertTrue(result.stdout.contains("page at 127.0.0.1:\(server.port),"), "the header names the host and port:\n\(result.stdout)")
     }
 
     func testA404ExitsFour() throws {
@@ -64,7 +66,7 @@ final class CheckURLCommandTests: XCTestCase {
     func testAPageThatBreaksTheContractExitsOneNotFour() throws {
         let server = try serveSite()
         defer { server.stop() }
-        let result = try check(server.url(RealPageSite.contractBroken))
+        let result = try check(server.url(RealPageSite.contractBroken), timeout: waitedOut)
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("FAIL: native did not receive the page's message"), result.stdout)
         XCTAssertFalse(result.stdout.contains("page not deployed"), result.stdout)
@@ -73,7 +75,7 @@ final class CheckURLCommandTests: XCTestCase {
     func testAStalledResponseExitsFourAsNoResponse() throws {
         let server = try serveSite()
         defer { server.stop() }
-        let result = try check(server.url(RealPageSite.stalled))
+        let result = try check(server.url(RealPageSite.stalled), timeout: waitedOut)
         assertExitsFour(result, host: "127.0.0.1:\(server.port)", cause: "no response within the timeout")
     }
 
@@ -98,7 +100,7 @@ final class CheckURLCommandTests: XCTestCase {
     func testAStalledSubresourceExitsOneAsPageLoadDidNotFinish() throws {
         let server = try serveSite()
         defer { server.stop() }
-        let result = try check(server.url(RealPageSite.stalledSubresource))
+        let result = try check(server.url(RealPageSite.stalledSubresource), timeout: waitedOut)
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("FAIL: page load did not finish"), result.stdout)
         XCTAssertTrue(result.stdout.contains("127.0.0.1:\(server.port) answered HTTP 200"), result.stdout)

@@ -121,6 +121,15 @@ final class RealPageCheckTests: XCTestCase {
         XCTAssertEqual(report.nativeToPage.status, .notRun, rendered)
     }
 
+    func testASubresourceThatAnswers404DoesNotFailTheCheck() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.missingSubresource))
+        XCTAssertTrue(server.waitForRequest(RealPageSite.missingImage, timeout: timeout), "the image was never requested")
+        XCTAssertTrue(report.passed, ReportRendering.text(session: 1, report))
+        XCTAssertEqual(report.load.note, "HTTP 200 from 127.0.0.1:\(server.port)", "a subresource's status replaced the page's")
+    }
+
     // MARK: The integration check (BridgePageIntegrationTests) with BRIDGE_PAGE_URL at the loopback server
 
     func testTheIntegrationCheckPassesOnTheFixtureServedOverLoopback() async throws {

@@ -19,6 +19,9 @@ public enum RealPageSite {
     /// The fixture plus an image that never arrives: the document answers 200, the load never finishes.
     public static let stalledSubresource = "/stalled-image-page"
     public static let stalledImage = "/stalled.png"
+    /// The fixture plus an image that answers 404: only the main document's status counts, so this passes.
+    public static let missingSubresource = "/missing-image-page"
+    public static let missingImage = "/missing.png"
 
     /// Text in every error page's body; a failure message that shows it has leaked page content.
     public static let contentSentinel = "PAGE-CONTENT-SENTINEL"
@@ -39,6 +42,8 @@ public enum RealPageSite {
             stalledSubresource: .page(
                 status: 200, html: html.replacingOccurrences(of: "</body>", with: "<img src=\"\(stalledImage)\" alt=\"\">\n</body>")),
             stalledImage: .stall,
+            missingSubresource: .page(
+                status: 200, html: html.replacingOccurrences(of: "</body>", with: "<img src=\"\(missingImage)\" alt=\"\">\n</body>")),
         ]
     }
 }

@@ -55,6 +55,12 @@ let package = Package(
             ],
             path: "Benchmarks/webbridge-bench"
         ),
+        // Test support: a real HTTP server on loopback (libsoup 3), for the real-page check's tests.
+        .target(
+            name: "LoopbackHTTPServer",
+            dependencies: [.target(name: "CWebKitGTK", condition: linux)],
+            path: "Tests/Support/LoopbackHTTPServer"
+        ),
         .testTarget(
             name: "BridgeContractTests",
             dependencies: ["BridgeContract"]
@@ -66,7 +72,7 @@ let package = Package(
         .testTarget(
             name: "BridgeTestingTests",
             dependencies: [
-                "BridgeContract", "BridgeTesting",
+                "BridgeContract", "BridgeTesting", "LoopbackHTTPServer",
                 .target(name: "WebKitGTK", condition: linux),
             ],
             resources: [.copy("Fixtures")]
@@ -78,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "webbridgeTests",
-            dependencies: ["webbridge", "BridgeContract"]
+            dependencies: ["webbridge", "BridgeContract", "LoopbackHTTPServer"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -115,30 +115,49 @@ public enum BridgeCheck {
             extraMessages: extra)
     }
 
+    /// The load's verdict; for a real page, a fetch that failed or answered >= 400 is kept apart from a broken page.
+    ///
+    /// Only the main document's status and the transport error count as "not deployed": once the deployment
+    /// answered below 400, a load that never finishes (a subresource that never arrives) is the page's own
+    /// failure, reported as "page load did not finish" like any fixture that never finishes.
     private static func loadVerdict(_ session: BridgeSession, _ configuration: CheckConfiguration) -> DirectionVerdict {
-        let host: String
-        if case .url(let url) = configuration.page { host = url.host ?? url.absoluteString } else { host = "" }
-        let isURL = !host.isEmpty
+        let within = seconds(configuration.timeout)
+        guard case .url(let url) = configuration.page else {
+            switch session.loadResult {
+            case .success: return .pass("didFinish")
+            case .failure(let failure): return .fail(failure)
+            case nil:
+                return .fail(BridgeFailure(.pageLoadDidNotFinish, "webView(_:didFinish:) did not come within \(within)"))
+            }
+        }
+        let host = LoadError.host(of: url)
+        if let status = session.httpStatusCode, status >= 400 {
+            return .fail(BridgeFailure(.pageUnreachable, "HTTP \(status) from \(host)"))
+        }
         switch session.loadResult {
-        case .success where isURL && (session.httpStatusCode ?? 200) >= 400:
-            return .fail(BridgeFailure(.pageUnreachable, "HTTP \(session.httpStatusCode ?? 0) from \(host)"))
         case .success:
-            return .pass(session.httpStatusCode.map { "HTTP \($0)" } ?? "didFinish")
+            if let status = session.httpStatusCode { return .pass("HTTP \(status) from \(host)") }
+            guard ["http", "https"].contains(url.scheme?.lowercased()) else { return .pass("didFinish") }
+            // WebKitGTK finishes a load to a port it refuses (1, 25, 6000…) without a response or an error.
+            return .fail(
+                BridgeFailure(
+                    .pageUnreachable,
+                    "no HTTP response from \(host): the engine finished the load without fetching it (WebKit refuses some ports, e.g. 1, 25, 6000)"
+                ))
         case .failure(let failure):
-            if isURL, let error = session.loadError, LoadError.isUnreachable(error) {
+            if let error = session.loadError, LoadError.isUnreachable(error) {
                 return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host)"))
             }
-            return .fail(failure)
+            return .fail(BridgeFailure(failure.category, "\(failure.detail) for \(host)"))
         case nil:
-            if isURL && session.httpStatusCode == nil {
-                return .fail(
-                    BridgeFailure(
-                        .pageUnreachable,
-                        "\(LoadError.Cause.timeout.rawValue) from \(host) after \(seconds(configuration.timeout))"))
+            guard let status = session.httpStatusCode else {
+                return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.Cause.timeout.rawValue) from \(host) (waited \(within))"))
             }
             return .fail(
                 BridgeFailure(
-                    .pageLoadDidNotFinish, "webView(_:didFinish:) did not come within \(seconds(configuration.timeout))"))
+                    .pageLoadDidNotFinish,
+                    "\(host) answered HTTP \(status), but webView(_:didFinish:) did not come within \(within) (a subresource may never have arrived)"
+                ))
         }
     }
 

@@ -38,6 +38,12 @@ public enum LoadError {
         cause(of: error) != .other
     }
 
+    /// The URL's host, with its port when the URL names one: what a failure shows instead of the page.
+    public static func host(of url: URL) -> String {
+        let host = url.host ?? url.absoluteString
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+
     /// The cause, the error's own text and its domain and code.
     public static func describe(_ error: any Error) -> String {
         let error = error as NSError

@@ -14,7 +14,9 @@ enum CheckCommand {
 
         OPTIONS:
           --page FILE         HTML page to load (default: the bundled BridgeFixture.html; no network)
-          --url URL           a deployed page to fetch instead (failures to fetch it exit 4)
+          --url URL           a deployed page to fetch instead; exit 4 when it cannot be fetched
+                              (DNS, refused, TLS, no response, HTTP status >= 400), exit 1 when it
+                              loads and breaks the contract or never finishes loading
           --contract FILE     contract JSON (default: the bundled default contract)
           --value TEXT        text sent as the sync message's value (default: ok)
           --timeout SECONDS   wait for each event at most this long (default: 10)
@@ -119,7 +121,7 @@ struct CheckOptions {
     }
 
     var pageName: String {
-        if let url { return url.host.map { "page at \($0)" } ?? "page" }
+        if let url { return "page at \(LoadError.host(of: url))" }
         if let page { return (page as NSString).lastPathComponent }
         return "BridgeFixture.html (bundled)"
     }

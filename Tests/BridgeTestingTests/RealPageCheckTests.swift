@@ -1,0 +1,163 @@
+#if os(Linux)
+import BridgeContract
+import BridgeTesting
+import LoopbackHTTPServer
+import XCTest
+
+/// `BridgeCheck` against real pages over real HTTP on loopback: a failed fetch is kept apart from a broken contract.
+@MainActor
+final class RealPageCheckTests: XCTestCase {
+    /// Generous for cases that end on an event (a loaded 2-core machine must not turn them into timeouts).
+    let timeout: TimeInterval = 10
+    /// Short, for cases that wait the timeout out in full (a stalled response, a missing ready).
+    let waitedOut: TimeInterval = 3
+
+    func serveSite() throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer(routes: RealPageSite.routes(fixture: try FixtureVariant.fixture()))
+    }
+
+    func check(_ url: URL, timeout: TimeInterval? = nil) async -> SessionReport {
+        await BridgeCheck.run(CheckConfiguration(page: .url(url), timeout: timeout ?? self.timeout))
+    }
+
+    /// Asserts the only failure is "page not deployed / request failed", naming the host and `cause`, never content.
+    func assertUnreachable(
+        _ report: SessionReport, host: String, cause: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let rendered = ReportRendering.text(session: 1, report)
+        XCTAssertEqual(report.failures.map(\.category), [.pageUnreachable], rendered, file: file, line: line)
+        let detail = report.load.failure?.detail ?? ""
+        XCTAssertTrue(detail.contains(host), "the failure does not name the host \(host): \(detail)", file: file, line: line)
+        XCTAssertTrue(detail.contains(cause), "the failure does not say '\(cause)': \(detail)", file: file, line: line)
+        XCTAssertFalse(rendered.contains(RealPageSite.contentSentinel), "page content leaked:\n\(rendered)", file: file, line: line)
+    }
+
+    func testTheFixtureServedOverHTTPPasses() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.fixture))
+        XCTAssertTrue(report.passed, ReportRendering.text(session: 1, report))
+        XCTAssertEqual(report.load.note, "HTTP 200 from 127.0.0.1:\(server.port)")
+        XCTAssertEqual(server.requestedPaths.first, RealPageSite.fixture, "the page was not fetched from the server")
+    }
+
+    func testA404IsAFailedRequestEvenWhenItsBodyKeepsTheBridge() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.notFound))
+        assertUnreachable(report, host: "127.0.0.1:\(server.port)", cause: "HTTP 404")
+    }
+
+    func testA500IsAFailedRequest() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.serverError))
+        assertUnreachable(report, host: "127.0.0.1:\(server.port)", cause: "HTTP 500")
+    }
+
+    func testARedirectToA404ReportsTheFinalStatus() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.redirectToNotFound))
+        assertUnreachable(report, host: "127.0.0.1:\(server.port)", cause: "HTTP 404")
+        XCTAssertEqual(
+            Array(server.requestedPaths.prefix(2)), [RealPageSite.redirectToNotFound, RealPageSite.redirectTarget],
+            "the engine did not follow the redirect")
+    }
+
+    func testAPageThatLoadsButBreaksTheContractIsAContractFailure() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.contractBroken), timeout: waitedOut)
+        XCTAssertEqual(report.load.status, .pass, ReportRendering.text(session: 1, report))
+        XCTAssertEqual(report.failures.map(\.category), [.nativeDidNotReceive], ReportRendering.text(session: 1, report))
+        XCTAssertTrue(report.pageToNative.failure?.detail.contains("version: expected Number 1, found String") == true)
+    }
+
+    func testAResponseThatNeverComesIsNoResponse() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.stalled), timeout: waitedOut)
+        assertUnreachable(report, host: "127.0.0.1:\(server.port)", cause: "no response within the timeout")
+        XCTAssertTrue(server.requestedPaths.contains(RealPageSite.stalled), "the request never reached the server")
+    }
+
+    func testAClosedPortIsConnectionRefused() async throws {
+        let refused = try LoopbackHTTPServer.refusedPort()
+        let report = await check(URL(string: "http://127.0.0.1:\(refused.port)/")!)
+        assertUnreachable(report, host: "127.0.0.1:\(refused.port)", cause: "connection refused")
+    }
+
+    func testAPortTheEngineRefusesIsAFailedRequestNotAContractFailure() async throws {
+        // Port 1 is on WebKit's restricted list: the engine "finishes" an empty load and never sends a request.
+        let report = await check(URL(string: "http://127.0.0.1:1/")!)
+        assertUnreachable(report, host: "127.0.0.1:1", cause: "no HTTP response")
+    }
+
+    func testAnUnresolvableHostIsADNSFailure() async throws {
+        // RFC 6761: names under .invalid never resolve, with or without a network.
+        let report = await check(URL(string: "http://webbridge-check.invalid/")!)
+        assertUnreachable(report, host: "webbridge-check.invalid", cause: "DNS failure")
+    }
+
+    func testAnUntrustedCertificateIsATLSError() async throws {
+        let server = try LoopbackHTTPServer(
+            routes: RealPageSite.routes(fixture: try FixtureVariant.fixture()), untrustedHTTPS: true)
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.fixture))
+        assertUnreachable(report, host: "127.0.0.1:\(server.port)", cause: "TLS error")
+    }
+
+    func testASubresourceThatNeverArrivesIsAPageLoadThatDidNotFinish() async throws {
+        // Decision (Docs/REAL-PAGE.md): the deployment answered 200, so this is the page's failure, exit 1.
+        let server = try serveSite()
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.stalledSubresource), timeout: waitedOut)
+        let rendered = ReportRendering.text(session: 1, report)
+        XCTAssertTrue(server.waitForRequest(RealPageSite.stalledImage, timeout: timeout), "the image was never requested")
+        XCTAssertEqual(report.failures.map(\.category), [.pageLoadDidNotFinish], rendered)
+        XCTAssertTrue(report.load.failure?.detail.contains("127.0.0.1:\(server.port) answered HTTP 200") == true, rendered)
+        XCTAssertEqual(report.pageToNative.status, .pass, "the ready came before the stalled image:\n\(rendered)")
+        XCTAssertEqual(report.nativeToPage.status, .notRun, rendered)
+    }
+
+    func testASubresourceThatAnswers404DoesNotFailTheCheck() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let report = await check(server.url(RealPageSite.missingSubresource))
+        XCTAssertTrue(server.waitForRequest(RealPageSite.missingImage, timeout: timeout), "the image was never requested")
+        XCTAssertTrue(report.passed, ReportRendering.text(session: 1, report))
+        XCTAssertEqual(report.load.note, "HTTP 200 from 127.0.0.1:\(server.port)", "a subresource's status replaced the page's")
+    }
+
+    // MARK: The integration check (BridgePageIntegrationTests) with BRIDGE_PAGE_URL at the loopback server
+
+    func testTheIntegrationCheckPassesOnTheFixtureServedOverLoopback() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let failure = try await BridgePageIntegrationTests.run(environment: [
+            "BRIDGE_PAGE_URL": server.url(RealPageSite.fixture).absoluteString, "BRIDGE_PAGE_TIMEOUT": "\(timeout)",
+        ])
+        XCTAssertNil(failure)
+        XCTAssertEqual(server.requestedPaths, [RealPageSite.fixture], "the integration check did not fetch the page once")
+    }
+
+    func testTheIntegrationCheckTellsAFailedFetchFromABrokenContract() async throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        func run(_ path: String) async throws -> String {
+            let failure = try await BridgePageIntegrationTests.run(environment: [
+                "BRIDGE_PAGE_URL": server.url(path).absoluteString, "BRIDGE_PAGE_TIMEOUT": "\(waitedOut)",
+            ])
+            return try XCTUnwrap(failure, "\(path) must fail the integration check")
+        }
+        let notFound = try await run(RealPageSite.notFound)
+        XCTAssertTrue(notFound.hasPrefix("the page could not be fetched"), notFound)
+        XCTAssertTrue(notFound.contains("HTTP 404 from 127.0.0.1:\(server.port)"), notFound)
+        XCTAssertFalse(notFound.contains(RealPageSite.contentSentinel), notFound)
+        let broken = try await run(RealPageSite.contractBroken)
+        XCTAssertTrue(broken.hasPrefix("the page was fetched and broke the bridge contract"), broken)
+        XCTAssertTrue(broken.contains(FailureCategory.nativeDidNotReceive.rawValue), broken)
+    }
+}
+#endif

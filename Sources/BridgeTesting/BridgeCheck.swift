@@ -76,7 +76,13 @@ public enum BridgeCheck {
 
     /// Loads the page in a fresh session, waits for the ready and the load, sends the value, and checks the page shows it.
     public static func run(_ configuration: CheckConfiguration) async -> SessionReport {
-        let session = BridgeSession(contract: configuration.contract, mode: configuration.mode)
+        await run(configuration, in: BridgeSession(contract: configuration.contract, mode: configuration.mode))
+    }
+
+    /// Runs the check in a session the caller made, so a test can watch its events (and inject faults); tears it down.
+    ///
+    /// The session validates with its own contract and mode; the configuration's contract builds the native message.
+    public static func run(_ configuration: CheckConfiguration, in session: BridgeSession) async -> SessionReport {
         defer { session.tearDown() }
         let timeout = configuration.timeout
         switch configuration.page {
@@ -87,13 +93,14 @@ public enum BridgeCheck {
         }
 
         // Native sends only after didFinish: a page still parsing may not have defined its receiver yet.
-        _ = await session.wait(timeout: timeout) { session.loadResult != nil }
+        // A dead web process sends nothing more: stop waiting as soon as it is reported.
+        _ = await session.wait(timeout: timeout) { session.loadResult != nil || session.webContentProcessTerminated }
         let load = loadVerdict(session, configuration)
         let loaded = load.status == .pass
 
         let pageToNative: DirectionVerdict
         if loaded || session.ready != nil {
-            _ = await session.wait(timeout: timeout) { session.ready != nil }
+            _ = await session.wait(timeout: timeout) { session.ready != nil || session.webContentProcessTerminated }
             pageToNative = readyVerdict(session, timeout: timeout)
         } else {
             pageToNative = .notRun("the page did not load")
@@ -127,6 +134,8 @@ public enum BridgeCheck {
                 return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host)"))
             }
             return .fail(failure)
+        case nil where session.webContentProcessTerminated:
+            return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))
         case nil:
             if isURL && session.httpStatusCode == nil {
                 return .fail(
@@ -145,7 +154,9 @@ public enum BridgeCheck {
             return .pass(ready.description)
         }
         let seen: String
-        if session.rejections.isEmpty {
+        if session.webContentProcessTerminated && session.rejections.isEmpty {
+            seen = BridgeSession.terminatedDetail + " before it arrived"
+        } else if session.rejections.isEmpty {
             seen = "nothing arrived on '\(session.contract.handler)' within \(seconds(timeout))"
         } else {
             seen = "what arrived instead: " + session.rejections.map(\.description).joined(separator: " | ")
@@ -186,6 +197,13 @@ extension BridgeSession {
 
     /// Runs a receiver call given as script text; for tests that show what a hand-built script breaks.
     public func deliver(script: String, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
+        // The engine's own error for a dead process names a result type, not the crash: say what happened.
+        guard let failure = await deliverOnLiveProcess(script: script, expecting: expected, timeout: timeout) else { return nil }
+        guard webContentProcessTerminated else { return failure }
+        return BridgeFailure(.pageDidNotAccept, "\(BridgeSession.terminatedDetail) (engine: \(failure.detail))")
+    }
+
+    private func deliverOnLiveProcess(script: String, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
         switch await evaluate(script, timeout: timeout) {
         case .timedOut:
             return BridgeFailure(.pageDidNotAccept, "the receiver call did not complete within \(BridgeCheck.seconds(timeout))")

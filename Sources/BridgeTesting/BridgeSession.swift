@@ -241,6 +241,9 @@ extension BridgeSession: WKNavigationDelegate {
         decisionHandler(.allow)
     }
 
+    /// How verdicts name a terminated web process.
+    static let terminatedDetail = "the web content process terminated"
+
     public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
         webContentProcessTerminated = true
         record(.processTerminated)

@@ -97,7 +97,7 @@ final class BadInputCorpusTests: XCTestCase {
         XCTAssertNil(session.loadError, "page load did not finish: \(String(describing: session.loadError))")
 
         var readies = 0
-        for (index, item) in cases.enumerated() where index < observed.count {
+        for (index, item) in cases.enumerated() where index < observed.count && index < threw.count {
             let seen = observed[index]
             XCTAssertFalse(threw[index], "case \(index) '\(item.name)': postMessage threw in the page")
             switch item.outcome {

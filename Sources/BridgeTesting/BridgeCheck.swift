@@ -158,6 +158,7 @@ public enum BridgeCheck {
             seen = BridgeSession.terminatedDetail + " before it arrived"
         } else if session.rejections.isEmpty {
             seen = "nothing arrived on '\(session.contract.handler)' within \(seconds(timeout))"
+                + (session.navigatedAwayTo.map { " (the page navigated away to \($0.isEmpty ? "another document" : $0))" } ?? "")
         } else {
             seen = "what arrived instead: " + session.rejections.map(\.description).joined(separator: " | ")
         }

@@ -35,6 +35,9 @@ final class FaultCorpusTests: XCTestCase {
     func assertNextSessionPasses(file: StaticString = #filePath, line: UInt = #line) async throws {
         let report = await BridgeCheck.run(try fixtureCheck())
         XCTAssertTrue(report.passed, "the next session failed after the fault: \(report.failures)", file: file, line: line)
+        XCTAssertFalse(
+            report.timeline.contains { $0.event == .navigated }, "a page that stayed put was reported as navigating away",
+            file: file, line: line)
     }
 
     // MARK: The web process terminated
@@ -92,12 +95,19 @@ final class FaultCorpusTests: XCTestCase {
     // MARK: The page misbehaves
 
     func testPageNavigatingAwayBeforeTheReadyIsReportedAsNativeDidNotReceive() async throws {
+        // Loaded under an https base URL, so the new document's URL differs from the first one.
         let page = try FixtureVariant.replacingReady(with: #"window.location.href = "about:blank";"#)
-        let (report, seconds) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: shortTimeout))
+        let (report, seconds) = await check(
+            CheckConfiguration(page: .html(page, baseURL: URL(string: "https://app.example/start?token=secret")), timeout: shortTimeout))
+        XCTAssertFalse(report.timeline.map(\.note).joined().contains("secret"), "the timeline shows a URL's query")
         XCTAssertEqual(report.load.status, .pass, "\(report.failures)")
         let failure = try XCTUnwrap(report.pageToNative.failure, "a ready arrived from a page that left")
         XCTAssertEqual(failure.category, .nativeDidNotReceive)
-        XCTAssertTrue(failure.detail.hasSuffix("nothing arrived on 'bridge' within \(BridgeCheck.seconds(shortTimeout))"), failure.detail)
+        XCTAssertTrue(
+            failure.detail.hasSuffix(
+                "nothing arrived on 'bridge' within \(BridgeCheck.seconds(shortTimeout)) (the page navigated away to about:blank)"),
+            failure.detail)
+        XCTAssertEqual(report.timeline.filter { $0.event == .navigated }.map(\.note), ["about:blank"])
         // The new document has no receiver: the native message is refused with the page's own error.
         XCTAssertEqual(report.nativeToPage.failure?.category, .pageDidNotAccept)
         XCTAssertTrue(report.nativeToPage.failure?.detail.contains("TypeError") ?? false, "\(report.failures)")

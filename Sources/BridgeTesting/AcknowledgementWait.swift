@@ -15,7 +15,9 @@ extension BridgeSession {
         let others = acknowledgements.filter { $0.requestID != id || $0.correlation != .matched }
         let seen =
             others.isEmpty
-            ? "nothing arrived" : "what arrived instead: " + others.map { "\($0.kind) (\($0.correlation.rawValue))" }.joined(separator: ", ")
+            ? "nothing arrived"
+            : "what arrived instead: "
+                + others.map { "\($0.kind) (\($0.correlation.rawValue))" }.joined(separator: ", ")
         return BridgeFailure(
             .nativeDidNotReceive,
             "no acknowledgement of the current request within \(BridgeCheck.seconds(timeout)); \(seen)")

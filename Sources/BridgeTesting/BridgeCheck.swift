@@ -157,8 +157,10 @@ public enum BridgeCheck {
         if session.webContentProcessTerminated && session.rejections.isEmpty {
             seen = BridgeSession.terminatedDetail + " before it arrived"
         } else if session.rejections.isEmpty {
-            seen = "nothing arrived on '\(session.contract.handler)' within \(seconds(timeout))"
-                + (session.navigatedAwayTo.map { " (the page navigated away to \($0.isEmpty ? "another document" : $0))" } ?? "")
+            let away = session.navigatedAwayTo.map { place in
+                " (the page navigated away to \(place.isEmpty ? "another document" : place))"
+            }
+            seen = "nothing arrived on '\(session.contract.handler)' within \(seconds(timeout))" + (away ?? "")
         } else {
             seen = "what arrived instead: " + session.rejections.map(\.description).joined(separator: " | ")
         }
@@ -199,12 +201,15 @@ extension BridgeSession {
     /// Runs a receiver call given as script text; for tests that show what a hand-built script breaks.
     public func deliver(script: String, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
         // The engine's own error for a dead process names a result type, not the crash: say what happened.
-        guard let failure = await deliverOnLiveProcess(script: script, expecting: expected, timeout: timeout) else { return nil }
+        let failure = await deliverOnLiveProcess(script: script, expecting: expected, timeout: timeout)
+        guard let failure else { return nil }
         guard webContentProcessTerminated else { return failure }
         return BridgeFailure(.pageDidNotAccept, "\(BridgeSession.terminatedDetail) (engine: \(failure.detail))")
     }
 
-    private func deliverOnLiveProcess(script: String, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
+    private func deliverOnLiveProcess(
+        script: String, expecting expected: String?, timeout: TimeInterval
+    ) async -> BridgeFailure? {
         switch await evaluate(script, timeout: timeout) {
         case .timedOut:
             return BridgeFailure(.pageDidNotAccept, "the receiver call did not complete within \(BridgeCheck.seconds(timeout))")

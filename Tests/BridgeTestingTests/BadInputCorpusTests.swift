@@ -10,7 +10,7 @@ final class BadInputCorpusTests: XCTestCase {
     /// Long enough for a 10 MB body to cross the engine on a loaded 2-core machine.
     let corpusTimeout: TimeInterval = 60
     /// How long a check waits for a ready that a dropped message never becomes; all such checks run at once.
-    let droppedTimeout: TimeInterval = 3
+    let droppedTimeout: TimeInterval = 5
 
     /// The default contract plus the page's `marker`, which closes each case so the test waits for events, not time.
     static let contract: BridgeContract = {
@@ -56,7 +56,9 @@ final class BadInputCorpusTests: XCTestCase {
     }
 
     /// Runs the whole corpus in one page and returns what arrived for each case, and whether its post threw.
-    func observeCorpus(_ cases: [BadInput]) async throws -> (observed: [[Observed]], threw: [Bool], session: BridgeSession) {
+    func observeCorpus(_ cases: [BadInput]) async throws -> (
+        observed: [[Observed]], threw: [Bool], session: BridgeSession
+    ) {
         let session = BridgeSession(contract: Self.contract)
         let log = EventLog()
         log.attach(to: session)
@@ -64,7 +66,9 @@ final class BadInputCorpusTests: XCTestCase {
         let done = await session.wait(timeout: corpusTimeout) { log.messages(ofKind: "marker").count == cases.count }
         let markers = log.messages(ofKind: "marker")
         XCTAssertTrue(
-            done, "native did not receive the page's message: \(markers.count) of \(cases.count) case markers within \(corpusTimeout) s")
+            done,
+            "native did not receive the page's message: \(markers.count) of \(cases.count) case markers within \(corpusTimeout) s"
+        )
         XCTAssertEqual(markers.map { $0["case"]?.intValue }, Array(cases.indices), "the markers came out of order")
 
         var observed: [[Observed]] = [[]]
@@ -122,14 +126,16 @@ final class BadInputCorpusTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(dropped.count, 10)
         let allRejected = try FixtureVariant.replacingReady(
             with: Sentinel.declarations + "\n"
-                + rejected.map { "window.webkit.messageHandlers.bridge.postMessage(\($0.body));" }.joined(separator: "\n"))
+                + rejected.map { "window.webkit.messageHandlers.bridge.postMessage(\($0.body));" }.joined(
+                    separator: "\n"))
         let pages = try dropped.map { try fixturePosting($0.body) } + [allRejected]
 
         let started = DispatchTime.now()
         let reports = await runChecksConcurrently(pages, timeout: droppedTimeout)
         let elapsed = secondsSince(started)
         XCTAssertEqual(reports.count, pages.count)
-        XCTAssertLessThan(elapsed, 4 * droppedTimeout, "the checks hung: \(elapsed) s for a \(droppedTimeout) s timeout")
+        XCTAssertLessThan(
+            elapsed, 4 * droppedTimeout, "the checks hung: \(elapsed) s for a \(droppedTimeout) s timeout")
 
         let quiet = "nothing arrived on 'bridge' within \(BridgeCheck.seconds(droppedTimeout))"
         for (item, report) in zip(dropped, reports) {
@@ -138,9 +144,11 @@ final class BadInputCorpusTests: XCTestCase {
             XCTAssertTrue(
                 report.pageToNative.failure?.detail.hasSuffix(quiet) ?? false,
                 "'\(item.name)': \(String(describing: report.pageToNative.failure))")
-            XCTAssertEqual(report.nativeToPage.status, .pass, "'\(item.name)': the page should still accept the native message")
+            XCTAssertEqual(
+                report.nativeToPage.status, .pass, "'\(item.name)': the page should still accept the native message")
             XCTAssertEqual(report.extraMessages, [], "'\(item.name)'")
-            XCTAssertEqual(Sentinel.leaks(in: Sentinel.reported(by: report)), [], "'\(item.name)': a value in the report")
+            XCTAssertEqual(
+                Sentinel.leaks(in: Sentinel.reported(by: report)), [], "'\(item.name)': a value in the report")
         }
 
         let report = try XCTUnwrap(reports.last)
@@ -161,7 +169,8 @@ final class BadInputCorpusTests: XCTestCase {
     func testKnownEngineBugOwnProtoKeyMustNotLendItsFieldsToTheBody() async throws {
         try XCTSkipUnless(
             ProcessInfo.processInfo.environment["WEBBRIDGE_KNOWN_ENGINE_BUGS"] == "1",
-            "KNOWN ENGINE BUG: an own __proto__ key's fields become top-level body fields (set WEBBRIDGE_KNOWN_ENGINE_BUGS=1 to run)")
+            "KNOWN ENGINE BUG: an own __proto__ key's fields become top-level body fields (set WEBBRIDGE_KNOWN_ENGINE_BUGS=1 to run)"
+        )
         let session = BridgeSession()
         defer { session.tearDown() }
         session.loadHTMLString(try fixturePosting(#"JSON.parse('{"kind": "ready", "__proto__": {"version": 1}}')"#))

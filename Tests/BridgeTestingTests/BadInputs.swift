@@ -64,7 +64,8 @@ extension BadInput {
             "the ready as JSON text", #"JSON.stringify({kind: "ready", version: 1, token: SENTINEL})"#,
             rejected("body", .bodyNotObject, "String")),
         BadInput("an array", #"["ready", 1, SENTINEL]"#, rejected("body", .bodyNotObject, "Array")),
-        BadInput("the ready inside an array", #"[{kind: "ready", version: 1}]"#, rejected("body", .bodyNotObject, "Array")),
+        BadInput(
+            "the ready inside an array", #"[{kind: "ready", version: 1}]"#, rejected("body", .bodyNotObject, "Array")),
         BadInput("a Date", "new Date(SENTINEL_NUMBER)", rejected("body", .bodyNotObject, "Date")),
         BadInput("a BigInt", "BigInt(SENTINEL_NUMBER)", rejected("body", .bodyNotObject, "Undefined")),
         BadInput("a function", "function () { return SENTINEL; }", .dropped),
@@ -75,56 +76,94 @@ extension BadInput {
         BadInput("window", "window", .dropped),
         BadInput("a Proxy of a ready", #"new Proxy({kind: "ready", version: 1}, {})"#, .dropped),
         // Cloneable objects that lose their meaning on the way.
-        BadInput("a Map holding a ready", #"new Map([["kind", "ready"], ["version", 1]])"#, rejected("kind", .missingField, "Missing")),
+        BadInput(
+            "a Map holding a ready", #"new Map([["kind", "ready"], ["version", 1]])"#,
+            rejected("kind", .missingField, "Missing")),
         BadInput("a Set", #"new Set(["ready", SENTINEL])"#, rejected("kind", .missingField, "Missing")),
         BadInput("a Uint8Array", "new Uint8Array([1, 2, 3])", rejected("kind", .missingField, "Missing")),
         BadInput("an ArrayBuffer", "new ArrayBuffer(16)", rejected("kind", .missingField, "Missing")),
         BadInput("a RegExp", "new RegExp(SENTINEL, \"g\")", rejected("kind", .missingField, "Missing")),
         BadInput("an Error", "new Error(SENTINEL)", rejected("kind", .missingField, "Missing")),
-        BadInput("a ready inherited from a prototype", #"Object.create({kind: "ready", version: 1})"#, rejected("kind", .missingField, "Missing")),
+        BadInput(
+            "a ready inherited from a prototype", #"Object.create({kind: "ready", version: 1})"#,
+            rejected("kind", .missingField, "Missing")),
         // kind.
         BadInput("no kind", "{version: 1}", rejected("kind", .missingField, "Missing")),
         BadInput("an empty object", "{}", rejected("kind", .missingField, "Missing")),
         BadInput("kind as a number", "{kind: SENTINEL_NUMBER, version: 1}", rejected("kind", .wrongType, "Number")),
         BadInput("kind as a boolean", "{kind: true, version: 1}", rejected("kind", .wrongType, "Boolean")),
         BadInput("kind as an array", #"{kind: ["ready"], version: 1}"#, rejected("kind", .wrongType, "Array")),
-        BadInput("kind as a String object", #"{kind: new String("ready"), version: 1}"#, rejected("kind", .wrongType, "Object")),
+        BadInput(
+            "kind as a String object", #"{kind: new String("ready"), version: 1}"#,
+            rejected("kind", .wrongType, "Object")),
         BadInput("an unknown kind", "{kind: SENTINEL, version: 1}", rejected("kind", .unknownKind, "String")),
         BadInput("kind in another case", #"{kind: "Ready", version: 1}"#, rejected("kind", .unknownKind, "String")),
         BadInput("kind with a space", #"{kind: " ready", version: 1}"#, rejected("kind", .unknownKind, "String")),
-        BadInput("a native → page kind", #"{kind: "sync", value: SENTINEL}"#, rejected("kind", .wrongDirection, "String")),
+        BadInput(
+            "a native → page kind", #"{kind: "sync", value: SENTINEL}"#, rejected("kind", .wrongDirection, "String")),
         // version.
         BadInput("no version", #"{kind: "ready"}"#, rejected("version", .missingField, "Missing")),
-        BadInput("version undefined", #"{kind: "ready", version: undefined}"#, rejected("version", .missingField, "Missing")),
+        BadInput(
+            "version undefined", #"{kind: "ready", version: undefined}"#, rejected("version", .missingField, "Missing")),
         BadInput("version null", #"{kind: "ready", version: null}"#, rejected("version", .wrongType, "Null")),
         BadInput("version \"1\"", #"{kind: "ready", version: "1"}"#, rejected("version", .wrongType, "String")),
-        BadInput("version as a numeric string", #"{kind: "ready", version: String(SENTINEL_NUMBER)}"#, rejected("version", .wrongType, "String")),
+        BadInput(
+            "version as a numeric string", #"{kind: "ready", version: String(SENTINEL_NUMBER)}"#,
+            rejected("version", .wrongType, "String")),
         BadInput("version true", #"{kind: "ready", version: true}"#, rejected("version", .wrongType, "Boolean")),
         BadInput("version false", #"{kind: "ready", version: false}"#, rejected("version", .wrongType, "Boolean")),
         BadInput("version NaN", #"{kind: "ready", version: NaN}"#, rejected("version", .constantMismatch, "Number")),
-        BadInput("version Infinity", #"{kind: "ready", version: Infinity}"#, rejected("version", .constantMismatch, "Number")),
-        BadInput("version -Infinity", #"{kind: "ready", version: -Infinity}"#, rejected("version", .constantMismatch, "Number")),
+        BadInput(
+            "version Infinity", #"{kind: "ready", version: Infinity}"#, rejected("version", .constantMismatch, "Number")
+        ),
+        BadInput(
+            "version -Infinity", #"{kind: "ready", version: -Infinity}"#,
+            rejected("version", .constantMismatch, "Number")),
         BadInput("version -0", #"{kind: "ready", version: -0}"#, rejected("version", .constantMismatch, "Number")),
         BadInput("version 2", #"{kind: "ready", version: 2}"#, rejected("version", .constantMismatch, "Number")),
-        BadInput("version 1 + 2^-52", #"{kind: "ready", version: 1 + Number.EPSILON}"#, rejected("version", .constantMismatch, "Number")),
-        BadInput("version as a Number object", #"{kind: "ready", version: new Number(1)}"#, rejected("version", .wrongType, "Object")),
-        BadInput("version as a Boolean object", #"{kind: "ready", version: new Boolean(true)}"#, rejected("version", .wrongType, "Object")),
-        BadInput("version as a BigInt", #"{kind: "ready", version: BigInt(1)}"#, rejected("version", .missingField, "Missing")),
+        BadInput(
+            "version 1 + 2^-52", #"{kind: "ready", version: 1 + Number.EPSILON}"#,
+            rejected("version", .constantMismatch, "Number")),
+        BadInput(
+            "version as a Number object", #"{kind: "ready", version: new Number(1)}"#,
+            rejected("version", .wrongType, "Object")),
+        BadInput(
+            "version as a Boolean object", #"{kind: "ready", version: new Boolean(true)}"#,
+            rejected("version", .wrongType, "Object")),
+        BadInput(
+            "version as a BigInt", #"{kind: "ready", version: BigInt(1)}"#,
+            rejected("version", .missingField, "Missing")),
         BadInput("version as an array", #"{kind: "ready", version: [1]}"#, rejected("version", .wrongType, "Array")),
-        BadInput("version as a Date", #"{kind: "ready", version: new Date(1)}"#, rejected("version", .wrongType, "Date")),
-        BadInput("version as a Float64Array", #"{kind: "ready", version: new Float64Array([1])}"#, rejected("version", .wrongType, "Object")),
+        BadInput(
+            "version as a Date", #"{kind: "ready", version: new Date(1)}"#, rejected("version", .wrongType, "Date")),
+        BadInput(
+            "version as a Float64Array", #"{kind: "ready", version: new Float64Array([1])}"#,
+            rejected("version", .wrongType, "Object")),
         BadInput("version with valueOf", #"{kind: "ready", version: {valueOf: function () { return 1; }}}"#, .dropped),
-        BadInput("version from a getter returning \"1\"", #"{kind: "ready", get version() { return "1"; }}"#, rejected("version", .wrongType, "String")),
-        BadInput("version from a getter that throws", #"{kind: "ready", get version() { throw new Error(SENTINEL); }}"#, .dropped),
-        BadInput("version from a getter returning 1", #"{kind: "ready", get version() { return 1; }}"#, .acceptedAsReady),
+        BadInput(
+            "version from a getter returning \"1\"", #"{kind: "ready", get version() { return "1"; }}"#,
+            rejected("version", .wrongType, "String")),
+        BadInput(
+            "version from a getter that throws", #"{kind: "ready", get version() { throw new Error(SENTINEL); }}"#,
+            .dropped),
+        BadInput(
+            "version from a getter returning 1", #"{kind: "ready", get version() { return 1; }}"#, .acceptedAsReady),
         // Extra fields.
-        BadInput("an extra string field", #"{kind: "ready", version: 1, token: SENTINEL}"#, rejected("token", .unexpectedField, "String")),
-        BadInput("an extra Infinity", #"{kind: "ready", version: 1, score: Infinity}"#, rejected("score", .unexpectedField, "Number")),
+        BadInput(
+            "an extra string field", #"{kind: "ready", version: 1, token: SENTINEL}"#,
+            rejected("token", .unexpectedField, "String")),
+        BadInput(
+            "an extra Infinity", #"{kind: "ready", version: 1, score: Infinity}"#,
+            rejected("score", .unexpectedField, "Number")),
         BadInput("an extra function", #"{kind: "ready", version: 1, callback: function () {}}"#, .dropped),
         BadInput("an extra Symbol", #"{kind: "ready", version: 1, tag: Symbol(SENTINEL)}"#, .dropped),
         BadInput("a Symbol key", #"{kind: "ready", version: 1, [Symbol("key")]: SENTINEL}"#, .acceptedAsReady),
-        BadInput("a numeric key", "{kind: \"ready\", version: 1, 0: SENTINEL_NUMBER}", rejected("0", .unexpectedField, "Number")),
-        BadInput("a key with control characters", #"{kind: "ready", version: 1, "a\nb\u2028": SENTINEL}"#, rejected("a\\nb\\u{2028}", .unexpectedField, "String")),
+        BadInput(
+            "a numeric key", "{kind: \"ready\", version: 1, 0: SENTINEL_NUMBER}",
+            rejected("0", .unexpectedField, "Number")),
+        BadInput(
+            "a key with control characters", #"{kind: "ready", version: 1, "a\nb\u2028": SENTINEL}"#,
+            rejected("a\\nb\\u{2028}", .unexpectedField, "String")),
         BadInput(
             "a class instance with an extra field",
             #"new (class { constructor() { this.kind = "ready"; this.version = 1; this.secret = SENTINEL; } })()"#,
@@ -132,23 +171,32 @@ extension BadInput {
         BadInput(
             "two violations at once", #"{kind: "ready", version: "1", extra: true}"#,
             .rejected([Expected("version", .wrongType, "String"), Expected("extra", .unexpectedField, "Boolean")])),
-        BadInput("an array with holes and undefined", #"{kind: "ready", version: 1, list: [1, , undefined, SENTINEL]}"#, rejected("list", .unexpectedField, "Array")),
+        BadInput(
+            "an array with holes and undefined", #"{kind: "ready", version: 1, list: [1, , undefined, SENTINEL]}"#,
+            rejected("list", .unexpectedField, "Array")),
         // References, depth and size.
         BadInput(
             "a cyclic object", #"(function () { var o = {kind: "ready", version: 1}; o.self = o; return o; })()"#,
             rejected("self", .unexpectedField, "Null")),
         BadInput(
-            "a cyclic array", #"(function () { var a = [SENTINEL]; a.push(a); return {kind: "ready", version: 1, list: a}; })()"#,
+            "a cyclic array",
+            #"(function () { var a = [SENTINEL]; a.push(a); return {kind: "ready", version: 1, list: a}; })()"#,
             rejected("list", .unexpectedField, "Array")),
         BadInput(
-            "a shared reference", #"(function () { var s = {v: SENTINEL}; return {kind: "ready", version: 1, a: s, b: s}; })()"#,
+            "a shared reference",
+            #"(function () { var s = {v: SENTINEL}; return {kind: "ready", version: 1, a: s, b: s}; })()"#,
             .rejected([Expected("a", .unexpectedField, "Object"), Expected("b", .unexpectedField, "Object")])),
-        BadInput("100-deep nesting", #"{kind: "ready", version: 1, nest: \#(nested(100))}"#, rejected("nest", .unexpectedField, "Array")),
+        BadInput(
+            "100-deep nesting", #"{kind: "ready", version: 1, nest: \#(nested(100))}"#,
+            rejected("nest", .unexpectedField, "Array")),
         BadInput("10,000-deep nesting in a field", #"{kind: "ready", version: 1, nest: \#(nested(10_000))}"#, .dropped),
         BadInput("10,000-deep nesting as the body", nested(10_000), .dropped),
-        BadInput("a 10 MB string field", #"{kind: "ready", version: 1, blob: \#(tenMegabytes)}"#, rejected("blob", .unexpectedField, "String")),
         BadInput(
-            "a 10 MB key", "(function () { var o = {kind: \"ready\", version: 1}; o[\"k\".repeat(10000000)] = 1; return o; })()",
+            "a 10 MB string field", #"{kind: "ready", version: 1, blob: \#(tenMegabytes)}"#,
+            rejected("blob", .unexpectedField, "String")),
+        BadInput(
+            "a 10 MB key",
+            "(function () { var o = {kind: \"ready\", version: 1}; o[\"k\".repeat(10000000)] = 1; return o; })()",
             rejected(String(repeating: "k", count: 64) + "…", .unexpectedField, "Number")),
         BadInput("a 10 MB kind", "{kind: \(tenMegabytes), version: 1}", rejected("kind", .unknownKind, "String")),
         BadInput(

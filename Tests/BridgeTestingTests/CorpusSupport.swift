@@ -101,7 +101,8 @@ final class OutputCapture {
 
     init() {
         fflush(nil)
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-output-\(UUID().uuidString)").path
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-output-\(UUID().uuidString)").path
         file = open(path, O_CREAT | O_RDWR | O_TRUNC, 0o600)
         savedOut = dup(1)
         savedErr = dup(2)
@@ -136,7 +137,8 @@ enum WebProcesses {
         var parent: [pid_t: pid_t] = [:]
         var name: [pid_t: String] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
                 let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
             else { continue }
             name[pid] = String(stat[stat.index(after: open)..<close])

@@ -13,7 +13,7 @@ import WebKitGTK
 @MainActor
 final class FaultCorpusTests: XCTestCase {
     /// For faults whose only end is a timeout: short, so the suite stays fast.
-    let shortTimeout: TimeInterval = 2
+    let shortTimeout: TimeInterval = 3
     /// For faults that end on an event: long, so a loaded machine never makes them flaky.
     let timeout: TimeInterval = 10
 
@@ -23,7 +23,8 @@ final class FaultCorpusTests: XCTestCase {
 
     /// Runs `configuration` in a session whose events go to `onEvent` (where a test injects its fault).
     func check(
-        _ configuration: CheckConfiguration, onEvent: @escaping @MainActor (BridgeSession, BridgeEvent) -> Void = { _, _ in }
+        _ configuration: CheckConfiguration,
+        onEvent: @escaping @MainActor (BridgeSession, BridgeEvent) -> Void = { _, _ in }
     ) async -> (report: SessionReport, seconds: TimeInterval) {
         let session = BridgeSession(contract: configuration.contract, mode: configuration.mode)
         session.onEvent = { [unowned session] event in onEvent(session, event) }
@@ -34,9 +35,11 @@ final class FaultCorpusTests: XCTestCase {
 
     func assertNextSessionPasses(file: StaticString = #filePath, line: UInt = #line) async throws {
         let report = await BridgeCheck.run(try fixtureCheck())
-        XCTAssertTrue(report.passed, "the next session failed after the fault: \(report.failures)", file: file, line: line)
+        XCTAssertTrue(
+            report.passed, "the next session failed after the fault: \(report.failures)", file: file, line: line)
         XCTAssertFalse(
-            report.timeline.contains { $0.event == .navigated }, "a page that stayed put was reported as navigating away",
+            report.timeline.contains { $0.event == .navigated },
+            "a page that stayed put was reported as navigating away",
             file: file, line: line)
     }
 
@@ -55,7 +58,8 @@ final class FaultCorpusTests: XCTestCase {
         let failure = try XCTUnwrap(report.nativeToPage.failure, "a native message reached a killed page")
         XCTAssertEqual(failure.category, .pageDidNotAccept)
         XCTAssertTrue(failure.detail.hasPrefix("the web content process terminated"), failure.detail)
-        XCTAssertTrue(report.timeline.contains { $0.event == .processTerminated }, "the timeline does not show the termination")
+        XCTAssertTrue(
+            report.timeline.contains { $0.event == .processTerminated }, "the timeline does not show the termination")
         XCTAssertLessThan(seconds, timeout, "the check waited for its timeout instead of the termination")
         try await assertNextSessionPasses()
     }
@@ -63,8 +67,11 @@ final class FaultCorpusTests: XCTestCase {
     func testWebProcessKilledBeforeTheReadyEndsTheWaitAtOnceAndNamesTheTermination() async throws {
         // The ready would come only long after the load; the process dies at didFinish.
         let page = try FixtureVariant.replacingReady(
-            with: #"setTimeout(function () { window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1}); }, 600000);"#)
-        let (report, seconds) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout)) { _, event in
+            with:
+                #"setTimeout(function () { window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1}); }, 600000);"#
+        )
+        let (report, seconds) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout)) {
+            _, event in
             if case .didFinish = event { WebProcesses.killAll() }
         }
         XCTAssertEqual(report.load.status, .pass, "\(report.failures)")
@@ -79,8 +86,11 @@ final class FaultCorpusTests: XCTestCase {
     func testWebProcessKilledDuringTheLoadSaysTheLoadDidNotFinish() async throws {
         // The page's first message comes while it parses; the page then stays busy (bounded, in case the kill fails).
         let page = try FixtureVariant.replacingReady(
-            with: #"window.webkit.messageHandlers.bridge.postMessage({kind: "loading"}); var end = Date.now() + 5000; while (Date.now() < end) {}"#)
-        let (report, seconds) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout)) { _, event in
+            with:
+                #"window.webkit.messageHandlers.bridge.postMessage({kind: "loading"}); var end = Date.now() + 5000; while (Date.now() < end) {}"#
+        )
+        let (report, seconds) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout)) {
+            _, event in
             if case .rejected = event { WebProcesses.killAll() }
         }
         let failure = try XCTUnwrap(report.load.failure, "a page whose process was killed mid-load finished loading")
@@ -98,14 +108,17 @@ final class FaultCorpusTests: XCTestCase {
         // Loaded under an https base URL, so the new document's URL differs from the first one.
         let page = try FixtureVariant.replacingReady(with: #"window.location.href = "about:blank";"#)
         let (report, seconds) = await check(
-            CheckConfiguration(page: .html(page, baseURL: URL(string: "https://app.example/start?token=secret")), timeout: shortTimeout))
+            CheckConfiguration(
+                page: .html(page, baseURL: URL(string: "https://app.example/start?token=secret")), timeout: shortTimeout
+            ))
         XCTAssertFalse(report.timeline.map(\.note).joined().contains("secret"), "the timeline shows a URL's query")
         XCTAssertEqual(report.load.status, .pass, "\(report.failures)")
         let failure = try XCTUnwrap(report.pageToNative.failure, "a ready arrived from a page that left")
         XCTAssertEqual(failure.category, .nativeDidNotReceive)
         XCTAssertTrue(
             failure.detail.hasSuffix(
-                "nothing arrived on 'bridge' within \(BridgeCheck.seconds(shortTimeout)) (the page navigated away to about:blank)"),
+                "nothing arrived on 'bridge' within \(BridgeCheck.seconds(shortTimeout)) (the page navigated away to about:blank)"
+            ),
             failure.detail)
         XCTAssertEqual(report.timeline.filter { $0.event == .navigated }.map(\.note), ["about:blank"])
         // The new document has no receiver: the native message is refused with the page's own error.
@@ -119,7 +132,8 @@ final class FaultCorpusTests: XCTestCase {
         let html = try FixtureVariant.fixture()
         let receiver = html.range(of: "window.bridgeReceive = function")
         XCTAssertNotNil(receiver, "the fixture's receiver changed: update this test")
-        let page = html.replacingOccurrences(of: "window.bridgeReceive = function", with: "window.notTheReceiver = function")
+        let page = html.replacingOccurrences(
+            of: "window.bridgeReceive = function", with: "window.notTheReceiver = function")
         let (report, seconds) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout))
         XCTAssertEqual(report.load.status, .pass)
         XCTAssertEqual(report.pageToNative.status, .pass)
@@ -148,7 +162,8 @@ final class FaultCorpusTests: XCTestCase {
         let post = #"window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});"#
         let page = try FixtureVariant.replacingReady(with: post + "\n" + post)
         var duplicates = 0
-        let (report, seconds) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout)) { _, event in
+        let (report, seconds) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout)) {
+            _, event in
             if case .duplicateReady = event { duplicates += 1 }
         }
         XCTAssertTrue(report.passed, "\(report.failures)")
@@ -229,24 +244,29 @@ final class FaultCorpusTests: XCTestCase {
 
         let first = session.correlator.begin()
         let sentFirst = await session.deliver(
-            try ReceiverCall(contract: contract, message: ["kind": "ping", "id": first.rawValue]), expecting: nil, timeout: timeout)
+            try ReceiverCall(contract: contract, message: ["kind": "ping", "id": first.rawValue]), expecting: nil,
+            timeout: timeout)
         XCTAssertNil(sentFirst)
         let started = DispatchTime.now()
         let timedOut = await session.awaitAcknowledgement(of: first, timeout: shortTimeout)
         XCTAssertLessThan(secondsSince(started), 4 * shortTimeout, "the acknowledgement wait hung")
         XCTAssertEqual(timedOut?.category, .nativeDidNotReceive, "the held acknowledgement was not reported")
         XCTAssertEqual(
-            timedOut?.detail, "no acknowledgement of the current request within \(BridgeCheck.seconds(shortTimeout)); nothing arrived")
+            timedOut?.detail,
+            "no acknowledgement of the current request within \(BridgeCheck.seconds(shortTimeout)); nothing arrived")
         XCTAssertNil(session.correlator.current, "the timed-out request is still pending")
 
         let second = session.correlator.begin()
         let sentSecond = await session.deliver(
-            try ReceiverCall(contract: contract, message: ["kind": "ping", "id": second.rawValue]), expecting: nil, timeout: timeout)
+            try ReceiverCall(contract: contract, message: ["kind": "ping", "id": second.rawValue]), expecting: nil,
+            timeout: timeout)
         XCTAssertNil(sentSecond)
         let settled = await session.awaitAcknowledgement(of: second, timeout: timeout)
         XCTAssertNil(settled, "the second request was not acknowledged: \(String(describing: settled))")
-        XCTAssertEqual(session.acknowledgements.map(\.requestID), [first, second], "the page acknowledges the old id first")
-        XCTAssertEqual(session.acknowledgements.map(\.correlation), [.late, .matched], "the late one settled something")
+        XCTAssertEqual(
+            session.acknowledgements.map(\.requestID), [first, second], "the page acknowledges the old id first")
+        XCTAssertEqual(
+            session.acknowledgements.map(\.correlation), [.late, .matched], "the late one settled something")
     }
 
     func testAcknowledgementThatNeverComesNamesTheLateOneThatCameInstead() async throws {
@@ -271,13 +291,15 @@ final class FaultCorpusTests: XCTestCase {
         for _ in 0..<2 {
             let id = session.correlator.begin()
             _ = await session.deliver(
-                try ReceiverCall(contract: contract, message: ["kind": "ping", "id": id.rawValue]), expecting: nil, timeout: timeout)
+                try ReceiverCall(contract: contract, message: ["kind": "ping", "id": id.rawValue]), expecting: nil,
+                timeout: timeout)
             failures.append(await session.awaitAcknowledgement(of: id, timeout: shortTimeout))
         }
         XCTAssertEqual(failures.map { $0?.category }, [.nativeDidNotReceive, .nativeDidNotReceive])
         XCTAssertEqual(
             failures.last??.detail,
-            "no acknowledgement of the current request within \(BridgeCheck.seconds(shortTimeout)); what arrived instead: pong (late)")
+            "no acknowledgement of the current request within \(BridgeCheck.seconds(shortTimeout)); what arrived instead: pong (late)"
+        )
     }
 
     // MARK: Many sessions
@@ -304,7 +326,9 @@ final class FaultCorpusTests: XCTestCase {
             if !report.passed || mine != 1 || session.duplicateReadyCount != 0 || !session.rejections.isEmpty {
                 failed += 1
                 if failed <= 3 {
-                    XCTFail("session \(index): \(mine) callbacks, \(session.duplicateReadyCount) duplicates, \(report.failures)")
+                    XCTFail(
+                        "session \(index): \(mine) callbacks, \(session.duplicateReadyCount) duplicates, \(report.failures)"
+                    )
                 }
             }
             // The session before this one was torn down a whole session ago: nothing may have reached it since.

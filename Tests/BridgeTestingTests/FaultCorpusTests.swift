@@ -209,11 +209,14 @@ final class FaultCorpusTests: XCTestCase {
     func testTearDownWhileMessagesAreInFlightReleasesEverythingAndStopsCallbacks() async throws {
         weak var releasedSession: BridgeSession?
         weak var releasedView: WKWebView?
+        weak var releasedController: WKUserContentController?
         var delivered = 0
         do {
             let session = BridgeSession()
             releasedSession = session
             releasedView = session.webView
+            // The view's configuration shares the session's controller, which owns the registered handler.
+            releasedController = session.webView?.configuration.userContentController
             session.onScriptMessage = { [unowned session] _ in
                 delivered += 1
                 session.tearDown()  // inside the engine's delivery of the first message of the burst
@@ -229,6 +232,7 @@ final class FaultCorpusTests: XCTestCase {
         XCTAssertEqual(delivered, 1, "a torn-down session received messages")
         XCTAssertNil(releasedSession, "the session outlived its teardown")
         XCTAssertNil(releasedView, "the web view outlived its session's teardown")
+        XCTAssertNil(releasedController, "the controller (and the handler it holds) outlived the session")
     }
 
     // MARK: Requests and acknowledgements
@@ -308,6 +312,7 @@ final class FaultCorpusTests: XCTestCase {
         let count = 1000
         let configuration = try fixtureCheck()
         var views: [WeakBox<WKWebView>] = []
+        var controllers: [WeakBox<WKUserContentController>] = []
         var sessions: [WeakBox<BridgeSession>] = []
         var callbacks = 0
         var previous: (session: BridgeSession, callbacks: Int)?
@@ -316,6 +321,7 @@ final class FaultCorpusTests: XCTestCase {
         for index in 0..<count {
             let session = BridgeSession()
             views.append(WeakBox(session.webView))
+            controllers.append(WeakBox(session.webView?.configuration.userContentController))
             sessions.append(WeakBox(session))
             var mine = 0
             session.onScriptMessage = { _ in
@@ -343,6 +349,9 @@ final class FaultCorpusTests: XCTestCase {
         XCTAssertEqual(callbacks, count, "\(callbacks) handler callbacks for \(count) readies")
         XCTAssertEqual(sessions.filter { $0.value != nil }.count, 0, "sessions outlived their teardown")
         XCTAssertEqual(views.filter { $0.value != nil }.count, 0, "web views outlived their sessions")
+        XCTAssertEqual(
+            controllers.filter { $0.value != nil }.count, 0, "controllers, and the handlers they hold, outlived their sessions")
+        XCTAssertEqual(controllers.count, count)
         print("\(count) sessions in \(String(format: "%.1f", seconds)) s")
     }
 }

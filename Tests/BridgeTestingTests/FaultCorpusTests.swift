@@ -350,7 +350,8 @@ final class FaultCorpusTests: XCTestCase {
         XCTAssertEqual(sessions.filter { $0.value != nil }.count, 0, "sessions outlived their teardown")
         XCTAssertEqual(views.filter { $0.value != nil }.count, 0, "web views outlived their sessions")
         XCTAssertEqual(
-            controllers.filter { $0.value != nil }.count, 0, "controllers, and the handlers they hold, outlived their sessions")
+            controllers.filter { $0.value != nil }.count, 0,
+            "controllers, and the handlers they hold, outlived their sessions")
         XCTAssertEqual(controllers.count, count)
         print("\(count) sessions in \(String(format: "%.1f", seconds)) s")
     }

@@ -161,15 +161,15 @@ final class BadInputCorpusTests: XCTestCase {
     }
 
     #if os(Linux)
-    /// KNOWN ENGINE BUG (WebKitGTK target, not BridgeTesting): skipped unless `WEBBRIDGE_KNOWN_ENGINE_BUGS=1`.
+    /// KNOWN ENGINE BUG (WebKitGTK target, not BridgeTesting): skipped unless `WEBBRIDGE_KNOWN_BUGS=1`.
     ///
     /// An own `__proto__` key (what `JSON.parse` makes of `"__proto__"`) reaches native as the body's prototype,
     /// and the engine's body conversion copies inherited enumerable properties, so the nested object's fields
     /// appear as top-level fields: `{"kind": "ready", "__proto__": {"version": 1}}` passes as a valid ready.
     func testKnownEngineBugOwnProtoKeyMustNotLendItsFieldsToTheBody() async throws {
         try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["WEBBRIDGE_KNOWN_ENGINE_BUGS"] == "1",
-            "KNOWN ENGINE BUG: an own __proto__ key's fields become top-level body fields (set WEBBRIDGE_KNOWN_ENGINE_BUGS=1 to run)"
+            ProcessInfo.processInfo.environment["WEBBRIDGE_KNOWN_BUGS"] == "1",
+            "KNOWN ENGINE BUG: an own __proto__ key's fields become top-level body fields (set WEBBRIDGE_KNOWN_BUGS=1 to run)"
         )
         let session = BridgeSession()
         defer { session.tearDown() }

@@ -76,7 +76,13 @@ public enum BridgeCheck {
 
     /// Loads the page in a fresh session, waits for the ready and the load, sends the value, and checks the page shows it.
     public static func run(_ configuration: CheckConfiguration) async -> SessionReport {
-        let session = BridgeSession(contract: configuration.contract, mode: configuration.mode)
+        await run(configuration, in: BridgeSession(contract: configuration.contract, mode: configuration.mode))
+    }
+
+    /// Runs the check in a session the caller made, so a test can watch its events (and inject faults); tears it down.
+    ///
+    /// The session validates with its own contract and mode; the configuration's contract builds the native message.
+    public static func run(_ configuration: CheckConfiguration, in session: BridgeSession) async -> SessionReport {
         defer { session.tearDown() }
         let timeout = configuration.timeout
         switch configuration.page {
@@ -87,7 +93,8 @@ public enum BridgeCheck {
         }
 
         // Native sends only after didFinish: a page still parsing may not have defined its receiver yet.
-        _ = await session.wait(timeout: timeout) { session.loadResult != nil }
+        // A dead web process sends nothing more: stop waiting as soon as it is reported.
+        _ = await session.wait(timeout: timeout) { session.loadResult != nil || session.webContentProcessTerminated }
         let load = loadVerdict(session, configuration)
         let loaded = load.status == .pass
 
@@ -101,14 +108,13 @@ public enum BridgeCheck {
 
         let pageToNative: DirectionVerdict
         if loaded || session.ready != nil {
-            _ = await session.wait(timeout: timeout) { session.ready != nil }
+            _ = await session.wait(timeout: timeout) { session.ready != nil || session.webContentProcessTerminated }
             pageToNative = readyVerdict(session, timeout: timeout)
         } else {
             pageToNative = .notRun("the page did not load")
         }
 
-        // Rejections already explain a failed ready; beside a valid one they are news.
-        var extra = session.ready == nil ? [] : session.rejections.map { "rejected \($0.description)" }
+        var extra = session.rejections.map { "rejected \($0.description)" }
         if session.duplicateReadyCount > 0 { extra.append("duplicate ready × \(session.duplicateReadyCount)") }
         return SessionReport(
             load: load, pageToNative: pageToNative, nativeToPage: nativeToPage, timeline: session.timeline,
@@ -126,6 +132,8 @@ public enum BridgeCheck {
             switch session.loadResult {
             case .success: return .pass("didFinish")
             case .failure(let failure): return .fail(failure)
+            case nil where session.webContentProcessTerminated:
+                return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))
             case nil:
                 return .fail(BridgeFailure(.pageLoadDidNotFinish, "webView(_:didFinish:) did not come within \(within)"))
             }
@@ -149,6 +157,8 @@ public enum BridgeCheck {
                 return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host)"))
             }
             return .fail(BridgeFailure(failure.category, "\(failure.detail) for \(host)"))
+        case nil where session.webContentProcessTerminated:
+            return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))
         case nil:
             guard let status = session.httpStatusCode else {
                 return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.Cause.timeout.rawValue) from \(host) (waited \(within))"))
@@ -166,8 +176,13 @@ public enum BridgeCheck {
             return .pass(ready.description)
         }
         let seen: String
-        if session.rejections.isEmpty {
-            seen = "nothing arrived on '\(session.contract.handler)' within \(seconds(timeout))"
+        if session.webContentProcessTerminated && session.rejections.isEmpty {
+            seen = BridgeSession.terminatedDetail + " before it arrived"
+        } else if session.rejections.isEmpty {
+            let away = session.navigatedAwayTo.map { place in
+                " (the page navigated away to \(place.isEmpty ? "another document" : place))"
+            }
+            seen = "nothing arrived on '\(session.contract.handler)' within \(seconds(timeout))" + (away ?? "")
         } else {
             seen = "what arrived instead: " + session.rejections.map(\.description).joined(separator: " | ")
         }
@@ -207,6 +222,16 @@ extension BridgeSession {
 
     /// Runs a receiver call given as script text; for tests that show what a hand-built script breaks.
     public func deliver(script: String, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
+        // The engine's own error for a dead process names a result type, not the crash: say what happened.
+        let failure = await deliverOnLiveProcess(script: script, expecting: expected, timeout: timeout)
+        guard let failure else { return nil }
+        guard webContentProcessTerminated else { return failure }
+        return BridgeFailure(.pageDidNotAccept, "\(BridgeSession.terminatedDetail) (engine: \(failure.detail))")
+    }
+
+    private func deliverOnLiveProcess(
+        script: String, expecting expected: String?, timeout: TimeInterval
+    ) async -> BridgeFailure? {
         switch await evaluate(script, timeout: timeout) {
         case .timedOut:
             return BridgeFailure(.pageDidNotAccept, "the receiver call did not complete within \(BridgeCheck.seconds(timeout))")

@@ -62,6 +62,9 @@ public final class BridgeSession: NSObject {
     public private(set) var rejections: [BridgeRejection] = []
     public private(set) var messages: [ValidatedMessage] = []
     public private(set) var webContentProcessTerminated = false
+    /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
+    public private(set) var navigatedAwayTo: String?
+    private var committedDocuments = 0
     /// Every acknowledgement the page sent, with how it related to the requests issued.
     public private(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
@@ -218,6 +221,21 @@ public final class BridgeSession: NSObject {
 }
 
 extension BridgeSession: WKNavigationDelegate {
+    public func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {
+        committedDocuments += 1
+        // The first commit is the page the session loaded; any later one replaced it (and its bridge code).
+        guard committedDocuments > 1 else { return }
+        // A URL may carry tokens in its path or query: keep the scheme and host.
+        let place: String
+        switch webView.url {
+        case let url? where url.scheme == "about": place = url.absoluteString
+        case let url?: place = url.host.map { "\(url.scheme ?? "")://\($0)" } ?? url.scheme.map { "\($0):" } ?? ""
+        case nil: place = ""
+        }
+        navigatedAwayTo = place
+        record(.navigated, place)
+    }
+
     public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
         finishLoad(.success(()))
     }
@@ -243,6 +261,9 @@ extension BridgeSession: WKNavigationDelegate {
         }
         decisionHandler(.allow)
     }
+
+    /// How verdicts name a terminated web process.
+    static let terminatedDetail = "the web content process terminated"
 
     public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
         webContentProcessTerminated = true

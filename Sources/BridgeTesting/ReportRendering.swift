@@ -17,7 +17,10 @@ public enum ReportRendering {
         }
         lines.append(verdictLine("page → native", report.pageToNative))
         lines.append(verdictLine("native → page", report.nativeToPage))
-        for extra in report.extraMessages { lines.append("  also seen: \(extra)") }
+        // A failed ready already lists what arrived instead.
+        if report.pageToNative.status == .pass {
+            for extra in report.extraMessages { lines.append("  also seen: \(extra)") }
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -14,6 +14,8 @@ public struct TimelineEntry: Sendable, Equatable, Codable {
         case notAccepted = "not accepted"
         case acknowledged = "acknowledged"
         case processTerminated = "web process terminated"
+        /// The page committed another document after the one the session loaded.
+        case navigated = "page navigated away"
     }
 
     public let event: Event

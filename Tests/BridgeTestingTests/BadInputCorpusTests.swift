@@ -1,0 +1,185 @@
+import BridgeContract
+import BridgeTesting
+import XCTest
+
+/// Every kind of bad page → native message on the real engine: each is rejected with its precise violation, or
+/// dropped by the engine and then reported as "native did not receive the page's message"; never a crash, a hang
+/// or a value in a log.
+@MainActor
+final class BadInputCorpusTests: XCTestCase {
+    /// Long enough for a 10 MB body to cross the engine on a loaded 2-core machine.
+    let corpusTimeout: TimeInterval = 60
+    /// How long a check waits for a ready that a dropped message never becomes; all such checks run at once.
+    let droppedTimeout: TimeInterval = 5
+
+    /// The default contract plus the page's `marker`, which closes each case so the test waits for events, not time.
+    static let contract: BridgeContract = {
+        var contract = BridgeContract.default
+        contract.messages.append(
+            MessageSpec(
+                kind: "marker", direction: .pageToNative,
+                fields: ["case": FieldSpec(.integer), "threw": FieldSpec(.boolean)]))
+        return contract
+    }()
+
+    /// Posts every case in order, each followed by a marker saying whether `postMessage` threw.
+    static func corpusPage(_ cases: [BadInput]) -> String {
+        let makers = cases.map { "function () { return (\($0.body)); }" }.joined(separator: ",\n")
+        return """
+            <!doctype html><meta charset="utf-8"><body><script>
+            \(Sentinel.declarations)
+            var post = function (m) { window.webkit.messageHandlers.bridge.postMessage(m); };
+            [\(makers)].forEach(function (make, i) {
+              var threw = false;
+              try { post(make()); } catch (e) { threw = true; }
+              post({kind: "marker", "case": i, threw: threw});
+            });
+            </script></body>
+            """
+    }
+
+    /// What reached native for one case, between its marker and the one before.
+    enum Observed: Equatable, CustomStringConvertible {
+        case rejected([BadInput.Expected])
+        case ready
+        case duplicateReady
+        case message(String)
+
+        var description: String {
+            switch self {
+            case .rejected(let violations): "rejected \(violations)"
+            case .ready: "ready"
+            case .duplicateReady: "duplicate ready"
+            case .message(let kind): "message \(kind)"
+            }
+        }
+    }
+
+    /// Runs the whole corpus in one page and returns what arrived for each case, and whether its post threw.
+    func observeCorpus(_ cases: [BadInput]) async throws -> (
+        observed: [[Observed]], threw: [Bool], session: BridgeSession
+    ) {
+        let session = BridgeSession(contract: Self.contract)
+        let log = EventLog()
+        log.attach(to: session)
+        session.loadHTMLString(Self.corpusPage(cases))
+        let done = await session.wait(timeout: corpusTimeout) { log.messages(ofKind: "marker").count == cases.count }
+        let markers = log.messages(ofKind: "marker")
+        XCTAssertTrue(
+            done,
+            "native did not receive the page's message: \(markers.count) of \(cases.count) case markers within \(corpusTimeout) s"
+        )
+        XCTAssertEqual(markers.map { $0["case"]?.intValue }, Array(cases.indices), "the markers came out of order")
+
+        var observed: [[Observed]] = [[]]
+        var threw: [Bool] = []
+        for event in log.events {
+            switch event {
+            case .message(let message) where message.kind == "marker":
+                threw.append(message["threw"]?.boolValue ?? false)
+                observed.append([])
+            case .rejected(let rejection):
+                observed[observed.count - 1].append(
+                    .rejected(rejection.violations.map { BadInput.Expected($0.path, $0.rule, $0.found) }))
+            case .ready: observed[observed.count - 1].append(.ready)
+            case .duplicateReady: observed[observed.count - 1].append(.duplicateReady)
+            case .message(let message): observed[observed.count - 1].append(.message(message.kind))
+            default: break
+            }
+        }
+        return (Array(observed.prefix(cases.count)), threw, session)
+    }
+
+    func testEveryBadInputIsRejectedPreciselyOrDroppedAndOnlyStructureIsReported() async throws {
+        let cases = BadInput.corpus
+        XCTAssertGreaterThanOrEqual(cases.count, 40)
+        let output = OutputCapture()
+        let (observed, threw, session) = try await observeCorpus(cases)
+        let reported = Sentinel.reported(by: session)
+        session.tearDown()
+        let logged = output.finish()
+        XCTAssertNil(session.loadError, "page load did not finish: \(String(describing: session.loadError))")
+
+        var readies = 0
+        for (index, item) in cases.enumerated() where index < observed.count && index < threw.count {
+            let seen = observed[index]
+            XCTAssertFalse(threw[index], "case \(index) '\(item.name)': postMessage threw in the page")
+            switch item.outcome {
+            case .rejected(let expected):
+                XCTAssertEqual(seen, [.rejected(expected)], "case \(index) '\(item.name)'")
+            case .dropped:
+                XCTAssertEqual(seen, [], "case \(index) '\(item.name)' should never reach the handler")
+            case .acceptedAsReady:
+                XCTAssertEqual(seen, [readies == 0 ? .ready : .duplicateReady], "case \(index) '\(item.name)'")
+                readies += 1
+            }
+        }
+        XCTAssertEqual(Sentinel.leaks(in: reported), [], "a message value appeared in what the session reports")
+        XCTAssertEqual(Sentinel.leaks(in: logged), [], "a message value was written to stdout or stderr")
+    }
+
+    func testEveryBadInputMakesTheCheckSayNativeDidNotReceiveWithinTheTimeout() async throws {
+        // One page per dropped input (nothing reaches native, so only the timeout can end its wait), and one page
+        // posting every rejected input: all checks run at once, so the whole test costs about one timeout.
+        let dropped = BadInput.corpus.filter { $0.outcome == .dropped }
+        let rejected = BadInput.corpus.filter { if case .rejected = $0.outcome { true } else { false } }
+        XCTAssertGreaterThanOrEqual(dropped.count, 10)
+        let allRejected = try FixtureVariant.replacingReady(
+            with: Sentinel.declarations + "\n"
+                + rejected.map { "window.webkit.messageHandlers.bridge.postMessage(\($0.body));" }.joined(
+                    separator: "\n"))
+        let pages = try dropped.map { try fixturePosting($0.body) } + [allRejected]
+
+        let started = DispatchTime.now()
+        let reports = await runChecksConcurrently(pages, timeout: droppedTimeout)
+        let elapsed = secondsSince(started)
+        XCTAssertEqual(reports.count, pages.count)
+        XCTAssertLessThan(
+            elapsed, 4 * droppedTimeout, "the checks hung: \(elapsed) s for a \(droppedTimeout) s timeout")
+
+        let quiet = "nothing arrived on 'bridge' within \(BridgeCheck.seconds(droppedTimeout))"
+        for (item, report) in zip(dropped, reports) {
+            XCTAssertEqual(report.load.status, .pass, "'\(item.name)': \(report.failures)")
+            XCTAssertEqual(report.pageToNative.failure?.category, .nativeDidNotReceive, "'\(item.name)'")
+            XCTAssertTrue(
+                report.pageToNative.failure?.detail.hasSuffix(quiet) ?? false,
+                "'\(item.name)': \(String(describing: report.pageToNative.failure))")
+            XCTAssertEqual(
+                report.nativeToPage.status, .pass, "'\(item.name)': the page should still accept the native message")
+            XCTAssertEqual(report.extraMessages, [], "'\(item.name)'")
+            XCTAssertEqual(
+                Sentinel.leaks(in: Sentinel.reported(by: report)), [], "'\(item.name)': a value in the report")
+        }
+
+        let report = try XCTUnwrap(reports.last)
+        XCTAssertEqual(report.load.status, .pass, "\(report.failures)")
+        let failure = try XCTUnwrap(report.pageToNative.failure, "a page posting only bad messages passed")
+        XCTAssertEqual(failure.category, .nativeDidNotReceive)
+        XCTAssertTrue(failure.detail.contains("what arrived instead: "), failure.detail)
+        XCTAssertEqual(report.extraMessages.count, rejected.count, "every rejected message is listed, as structure")
+        XCTAssertEqual(Sentinel.leaks(in: Sentinel.reported(by: report)), [], "a message value appeared in the report")
+    }
+
+    #if os(Linux)
+    /// KNOWN ENGINE BUG (WebKitGTK target, not BridgeTesting): skipped unless `WEBBRIDGE_KNOWN_BUGS=1`.
+    ///
+    /// An own `__proto__` key (what `JSON.parse` makes of `"__proto__"`) reaches native as the body's prototype,
+    /// and the engine's body conversion copies inherited enumerable properties, so the nested object's fields
+    /// appear as top-level fields: `{"kind": "ready", "__proto__": {"version": 1}}` passes as a valid ready.
+    func testKnownEngineBugOwnProtoKeyMustNotLendItsFieldsToTheBody() async throws {
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["WEBBRIDGE_KNOWN_BUGS"] == "1",
+            "KNOWN ENGINE BUG: an own __proto__ key's fields become top-level body fields (set WEBBRIDGE_KNOWN_BUGS=1 to run)"
+        )
+        let session = BridgeSession()
+        defer { session.tearDown() }
+        session.loadHTMLString(try fixturePosting(#"JSON.parse('{"kind": "ready", "__proto__": {"version": 1}}')"#))
+        let arrived = await session.wait(timeout: corpusTimeout) { session.ready != nil || !session.rejections.isEmpty }
+        XCTAssertTrue(arrived, "native did not receive the page's message within \(corpusTimeout) s")
+        XCTAssertNil(session.ready, "a body whose own fields lack version was accepted as a ready")
+        let violations = session.rejections.flatMap(\.violations).map { BadInput.Expected($0.path, $0.rule, $0.found) }
+        XCTAssertTrue(
+            violations.contains(BadInput.Expected("version", .missingField, "Missing")), "\(violations)")
+    }
+    #endif
+}

@@ -24,6 +24,8 @@ final class MainContextDriver: @unchecked Sendable {
     private let context = g_main_context_default()
     private var started = false
     private var depth = 0
+    /// Service passes run so far (for measuring wake-ups).
+    nonisolated(unsafe) var services = 0
     private var kickPipe: [Int32] = [-1, -1]
 
     /// Acquires the default context for the main thread and starts the watcher.
@@ -56,6 +58,7 @@ final class MainContextDriver: @unchecked Sendable {
         servicePending = false
         lock.unlock()
         guard started else { return }
+        services += 1
         depth += 1
         defer { depth -= 1 }
         var fds = [GPollFD](repeating: GPollFD(), count: 16)

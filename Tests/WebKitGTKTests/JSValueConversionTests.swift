@@ -132,7 +132,7 @@ final class JSValueConversionTests: XCTestCase {
         XCTAssertEqual(bodies.count, 1, "a body deeper than \(JSValueConversion.maximumDepth) levels is dropped")
     }
 
-    func testLiteralsRenderEveryAllowedType() throws {
+    func testLiteralsRenderEveryAllowedType() async throws {
         XCTAssertEqual(try JavaScriptLiteral.render(["b": true, "a": [1.5, NSNull(), "q\"\n"]] as [String: Any]), #"{"a":[1.5,null,"q\"\n"],"b":true}"#)
         XCTAssertEqual(try JavaScriptLiteral.render(NSNumber(value: Double.nan)), "NaN")
         XCTAssertEqual(try JavaScriptLiteral.render(-0.0), "-0")

@@ -5,7 +5,7 @@ import XCTest
 
 @MainActor
 final class WKUserContentControllerTests: XCTestCase {
-    func testRegisteringTheSameNameTwiceIsRefusedWithApplesMessage() {
+    func testRegisteringTheSameNameTwiceIsRefusedWithApplesMessage() async {
         let controller = WKUserContentController()
         controller.add(MessageCollector(), name: "bridge")
         XCTAssertThrowsError(try controller.addRefusingDuplicates(MessageCollector(), name: "bridge")) { error in
@@ -17,7 +17,7 @@ final class WKUserContentControllerTests: XCTestCase {
         XCTAssertEqual(controller.handlerNames, ["bridge"])
     }
 
-    func testEmptyNameIsRefused() {
+    func testEmptyNameIsRefused() async {
         XCTAssertThrowsError(try WKUserContentController().addRefusingDuplicates(MessageCollector(), name: ""))
     }
 

@@ -90,6 +90,20 @@ final class WKUserContentControllerTests: XCTestCase {
         XCTAssertEqual(result?[3] as? String, "refused")
     }
 
+    func testRemovalReleasesTheHandlerWhileTheControllerLives() async {
+        let session = Session(handlerName: nil)
+        weak var handler: MessageCollector?
+        do {
+            let collector = MessageCollector()
+            handler = collector
+            session.controller.add(collector, name: "probe")
+        }
+        XCTAssertNotNil(handler, "the controller retains its handlers strongly")
+        await session.load("<script>webkit.messageHandlers.probe.postMessage(1)</script>", in: self)
+        session.controller.removeScriptMessageHandler(forName: "probe")
+        XCTAssertNil(handler, "removeScriptMessageHandler(forName:) must release the handler")
+    }
+
     func testHandlerIsReleasedAfterRemovalAndViewRelease() async {
         weak var handler: MessageCollector?
         weak var webView: WKWebView?

@@ -82,10 +82,12 @@ final class MessageCollector: WKScriptMessageHandler {
 @MainActor
 final class Replier: WKScriptMessageHandlerWithReply {
     var reply: (Any) -> (Any?, String?) = { ($0, nil) }
+    var ignoresMessages = false
     func userContentController(
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage,
         replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
     ) {
+        if ignoresMessages { return }
         let (value, error) = reply(message.body)
         replyHandler(value, error)
     }

@@ -90,6 +90,18 @@ final class WKUserContentControllerTests: XCTestCase {
         XCTAssertEqual(result?[3] as? String, "refused")
     }
 
+    func testReplyHandlerNeverCalledRejectsThePromise() async throws {
+        let session = Session(handlerName: nil)
+        let replier = Replier()
+        replier.ignoresMessages = true
+        session.controller.addScriptMessageHandler(replier, contentWorld: .page, name: "ask")
+        await session.load("<p>x</p>", in: self)
+        let outcome = try await session.webView.callAsyncJavaScript(
+            "try { await window.webkit.messageHandlers.ask.postMessage(1); return 'resolved' } catch (e) { return e.message }",
+            contentWorld: .page) as? String
+        XCTAssertEqual(outcome, "WKWebView API client did not respond to this postMessage")
+    }
+
     func testRemovalReleasesTheHandlerWhileTheControllerLives() async {
         let session = Session(handlerName: nil)
         weak var handler: MessageCollector?

@@ -26,13 +26,16 @@ open class WKWebView {
     private var activeNavigationFailed = false
     private var timeoutItem: DispatchWorkItem?
     static var liveCount = 0
+    /// Lets tests see what a view does when the environment cannot be prepared.
+    static var preparationFailureForTesting: WebKitGTKEnvironmentError?
 
     /// Creates a view; if WebKitGTK cannot start, every load fails with the environment error instead of crashing.
     public init(frame: CGRect, configuration: WKWebViewConfiguration) {
         self.frame = frame
         configurationCopy = configuration.copy()
         controller = configuration.userContentController
-        do {
+        do throws(WebKitGTKEnvironmentError) {
+            if let failure = Self.preparationFailureForTesting { throw failure }
             try WebKitGTKEnvironment.prepare()
             environmentError = nil
         } catch {

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import Glibc
 import XCTest
 @testable import WebKitGTK
 
@@ -124,9 +125,6 @@ final class Session {
         webView.navigationDelegate = nil
     }
 }
-#endif
-#if os(Linux)
-import Glibc
 
 /// Process helpers for tests: free ports, the web processes we started, CPU time used.
 enum ProcessProbe {

@@ -32,6 +32,24 @@ final class WKWebViewTests: XCTestCase {
         XCTAssertEqual(session.webView.url?.absoluteString, "https://example.test/")
     }
 
+    func testUnpreparedEnvironmentFailsEveryLoadInsteadOfCrashing() async {
+        let failure = WebKitGTKEnvironmentError(code: .xvfbMissing, field: "Xvfb", rule: "not on PATH", remedy: "apt-get install xvfb")
+        WKWebView.preparationFailureForTesting = failure
+        defer { WKWebView.preparationFailureForTesting = nil }
+        let session = Session()
+        let failed = expectation(description: "didFailProvisionalNavigation with the environment error")
+        session.recorder.failedProvisionally = failed
+        session.webView.loadHTMLString("<p>x</p>", baseURL: nil)
+        await fulfillment(of: [failed], timeout: 5)
+        XCTAssertEqual(session.recorder.provisionalError as? WebKitGTKEnvironmentError, failure)
+        do {
+            _ = try await session.webView.evaluateJavaScript("1")
+            XCTFail("scripts cannot run without an engine")
+        } catch {
+            XCTAssertEqual(error as? WebKitGTKEnvironmentError, failure)
+        }
+    }
+
     func testPageWithSyntaxErrorStillFinishes() async {
         let session = Session()
         await session.load("<script>function (</script><p>still here</p>", in: self)

@@ -35,7 +35,9 @@ final class MainContextDriver: @unchecked Sendable {
         started = true
         _ = g_main_context_acquire(context)
         pipe(&kickPipe)
-        for fd in kickPipe { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        for fd in kickPipe {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
         let thread = Thread { [self] in watch() }
         thread.name = "WebKitGTK main-context watcher"
         thread.start()
@@ -86,7 +88,9 @@ final class MainContextDriver: @unchecked Sendable {
 
     private func arm(_ fds: [GPollFD], timeout: Int32) {
         lock.lock()
-        armedFDs = fds.map { var fd = $0; fd.revents = 0; return fd }
+        armedFDs = fds.map {
+            var fd = $0; fd.revents = 0; return fd
+        }
         armedTimeout = timeout
         generation += 1
         let interrupt = watcherPolling

@@ -57,7 +57,9 @@ public enum WebKitGTKEnvironment {
                 WebKitGTKEnvironmentError(
                     code: .displayUnavailable, field: "DISPLAY",
                     rule: "GTK could not open the display",
-                    remedy: "unset DISPLAY to let WebKitGTK start Xvfb (Debian package xvfb), or point DISPLAY at a running X server"))
+                    remedy:
+                        "unset DISPLAY to let WebKitGTK start Xvfb (Debian package xvfb), or point DISPLAY at a running X server"
+                ))
         }
         MainContextDriver.shared.start()
         return .success(())
@@ -83,7 +85,9 @@ enum Xvfb {
                 WebKitGTKEnvironmentError(
                     code: .xvfbMissing, field: "Xvfb",
                     rule: "no DISPLAY is set and Xvfb is not on PATH",
-                    remedy: "install it with `sudo apt-get install xvfb` (and libwebkit2gtk-4.1-dev to build), or set DISPLAY"))
+                    remedy:
+                        "install it with `sudo apt-get install xvfb` (and libwebkit2gtk-4.1-dev to build), or set DISPLAY"
+                ))
         }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return .failure(failed("pipe() failed: errno \(errno)")) }

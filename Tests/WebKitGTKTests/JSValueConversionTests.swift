@@ -11,8 +11,12 @@ final class JSValueConversionTests: XCTestCase {
         let session = Session()
         let done = expectation(description: "the sentinel message arrived after the probes")
         session.collector.onMessage = { message in if (message.body as? String) == "sentinel" { done.fulfill() } }
-        let posts = expressions.map { "try { window.webkit.messageHandlers.bridge.postMessage(\($0)) } catch (e) { window.webkit.messageHandlers.bridge.postMessage('threw ' + e.name) }" }
-        await session.load("<script>\(posts.joined(separator: ";\n"));\nwindow.webkit.messageHandlers.bridge.postMessage('sentinel')</script>", in: self)
+        let posts = expressions.map {
+            "try { window.webkit.messageHandlers.bridge.postMessage(\($0)) } catch (e) { window.webkit.messageHandlers.bridge.postMessage('threw ' + e.name) }"
+        }
+        await session.load(
+            "<script>\(posts.joined(separator: ";\n"));\nwindow.webkit.messageHandlers.bridge.postMessage('sentinel')</script>",
+            in: self)
         await fulfillment(of: [done], timeout: 5)
         session.tearDown()
         return Array(session.collector.bodies.dropLast())
@@ -24,7 +28,9 @@ final class JSValueConversionTests: XCTestCase {
     }
 
     func testScalarsConvertAsApplesConverter() async {
-        let bodies = await bodies(for: ["null", "true", "false", "0", "42", "1.5", "NaN", "-0", "Infinity", "-Infinity", "'text'", "''"])
+        let bodies = await bodies(for: [
+            "null", "true", "false", "0", "42", "1.5", "NaN", "-0", "Infinity", "-Infinity", "'text'", "''",
+        ])
         XCTAssertEqual(bodies.count, 12)
         guard bodies.count == 12 else { return }
         XCTAssertTrue(bodies[0] is NSNull)
@@ -34,7 +40,9 @@ final class JSValueConversionTests: XCTestCase {
         XCTAssertEqual((bodies[2] as? NSNumber)?.boolValue, false)
         for index in 3...9 {
             let number = bodies[index] as? NSNumber
-            XCTAssertEqual(number.map { String(cString: $0.objCType) }, "d", "numbers are double-backed, integers too (row \(index))")
+            XCTAssertEqual(
+                number.map { String(cString: $0.objCType) }, "d",
+                "numbers are double-backed, integers too (row \(index))")
             XCTAssertFalse(isBoolean(bodies[index]))
         }
         XCTAssertEqual((bodies[3] as? NSNumber)?.doubleValue, 0)
@@ -52,14 +60,17 @@ final class JSValueConversionTests: XCTestCase {
         let bodies = await bodies(for: ["undefined", "10n"])
         XCTAssertEqual(bodies.count, 2)
         for body in bodies {
-            XCTAssertTrue(Mirror(reflecting: body).displayStyle == .optional && "\(body)" == "nil", "expected a boxed nil, got \(type(of: body))")
+            XCTAssertTrue(
+                Mirror(reflecting: body).displayStyle == .optional && "\(body)" == "nil",
+                "expected a boxed nil, got \(type(of: body))")
         }
     }
 
     func testDateBecomesDate() async {
         let bodies = await bodies(for: ["new Date(1500)", "new Date(NaN)"])
         XCTAssertEqual((bodies.first as? Date)?.timeIntervalSince1970, 1.5)
-        XCTAssertTrue((bodies.last as? Date)?.timeIntervalSince1970.isNaN ?? false, "an invalid Date stays a Date (NaN time)")
+        XCTAssertTrue(
+            (bodies.last as? Date)?.timeIntervalSince1970.isNaN ?? false, "an invalid Date stays a Date (NaN time)")
     }
 
     func testArraysDropUndefinedElementsAndHoles() async {
@@ -81,12 +92,15 @@ final class JSValueConversionTests: XCTestCase {
         let plain = bodies.first as? [String: Any]
         XCTAssertEqual(plain?.keys.sorted(), ["a", "c", "nested"])
         XCTAssertEqual((plain?["nested"] as? [String: Any])?["d"] as? String, "e")
-        XCTAssertEqual((bodies[1] as? [String: Any])?.keys.sorted(), ["v"], "the prototype (and its getter) is lost in the clone")
+        XCTAssertEqual(
+            (bodies[1] as? [String: Any])?.keys.sorted(), ["v"], "the prototype (and its getter) is lost in the clone")
         XCTAssertEqual((bodies[2] as? [String: Any])?.keys.sorted(), ["shown"])
     }
 
     func testMapSetRegExpErrorBecomeEmptyDictionariesAndTypedArraysIndexKeyed() async {
-        let bodies = await bodies(for: ["new Map([[1, 2]])", "new Set([1])", "/re/g", "new Error('boom')", "new Uint8Array([7, 8])"])
+        let bodies = await bodies(for: [
+            "new Map([[1, 2]])", "new Set([1])", "/re/g", "new Error('boom')", "new Uint8Array([7, 8])",
+        ])
         XCTAssertEqual(bodies.count, 5)
         for index in 0..<4 { XCTAssertEqual((bodies[index] as? [String: Any])?.count, 0, "row \(index)") }
         let typed = bodies[4] as? [String: Any]
@@ -113,27 +127,32 @@ final class JSValueConversionTests: XCTestCase {
         XCTAssertEqual(bodies.first as? String, "kept")
         let session = Session()
         await session.load("<p>x</p>", in: self)
-        let outcome = try await session.webView.callAsyncJavaScript(
-            """
-            const p = window.webkit.messageHandlers.bridge.postMessage(() => 1);
-            let settled = 'pending';
-            p.then(() => { settled = 'resolved' }, e => { settled = 'rejected ' + e.name });
-            // Messages are handled in order, so once a later one resolves the dropped one had its chance.
-            await window.webkit.messageHandlers.bridge.postMessage('later');
-            return [p instanceof Promise, settled]
-            """, contentWorld: .page) as? [Any]
+        let outcome =
+            try await session.webView.callAsyncJavaScript(
+                """
+                const p = window.webkit.messageHandlers.bridge.postMessage(() => 1);
+                let settled = 'pending';
+                p.then(() => { settled = 'resolved' }, e => { settled = 'rejected ' + e.name });
+                // Messages are handled in order, so once a later one resolves the dropped one had its chance.
+                await window.webkit.messageHandlers.bridge.postMessage('later');
+                return [p instanceof Promise, settled]
+                """, contentWorld: .page) as? [Any]
         XCTAssertEqual(outcome?.first as? NSNumber, true)
         XCTAssertEqual(outcome?.last as? String, "pending")
     }
 
     func testDeepNestingIsRefusedNotCrashed() async {
-        let bodies = await bodies(for: ["(() => { let v = 1; for (let i = 0; i < 5000; i++) v = [v]; return v })()", "'after'"])
+        let bodies = await bodies(for: [
+            "(() => { let v = 1; for (let i = 0; i < 5000; i++) v = [v]; return v })()", "'after'",
+        ])
         XCTAssertEqual(bodies.last as? String, "after")
         XCTAssertEqual(bodies.count, 1, "a body deeper than \(JSValueConversion.maximumDepth) levels is dropped")
     }
 
     func testLiteralsRenderEveryAllowedType() async throws {
-        XCTAssertEqual(try JavaScriptLiteral.render(["b": true, "a": [1.5, NSNull(), "q\"\n"]] as [String: Any]), #"{"a":[1.5,null,"q\"\n"],"b":true}"#)
+        XCTAssertEqual(
+            try JavaScriptLiteral.render(["b": true, "a": [1.5, NSNull(), "q\"\n"]] as [String: Any]),
+            #"{"a":[1.5,null,"q\"\n"],"b":true}"#)
         XCTAssertEqual(try JavaScriptLiteral.render(NSNumber(value: Double.nan)), "NaN")
         XCTAssertEqual(try JavaScriptLiteral.render(-0.0), "-0")
         XCTAssertEqual(try JavaScriptLiteral.render(Date(timeIntervalSince1970: 1)), "new Date(1000.0)")

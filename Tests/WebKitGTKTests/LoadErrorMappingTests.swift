@@ -7,27 +7,45 @@ import XCTest
 final class LoadErrorMappingTests: XCTestCase {
     func testNetworkFailuresMapToURLErrorCodes() {
         let io = cwk_io_error_quark()
-        XCTAssertEqual(LoadErrorMapping.map(domain: io, code: Int32(G_IO_ERROR_CONNECTION_REFUSED.rawValue), message: "").1, NSURLErrorCannotConnectToHost)
-        XCTAssertEqual(LoadErrorMapping.map(domain: io, code: Int32(G_IO_ERROR_TIMED_OUT.rawValue), message: "").1, NSURLErrorTimedOut)
-        XCTAssertEqual(LoadErrorMapping.map(domain: cwk_resolver_error_quark(), code: Int32(G_RESOLVER_ERROR_NOT_FOUND.rawValue), message: "").1, NSURLErrorCannotFindHost)
-        XCTAssertEqual(LoadErrorMapping.map(domain: cwk_tls_error_quark(), code: 0, message: "").1, NSURLErrorServerCertificateUntrusted)
-        XCTAssertEqual(LoadErrorMapping.map(domain: cwk_network_error_quark(), code: Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue), message: "").1, NSURLErrorCancelled)
+        XCTAssertEqual(
+            LoadErrorMapping.map(domain: io, code: Int32(G_IO_ERROR_CONNECTION_REFUSED.rawValue), message: "").1,
+            NSURLErrorCannotConnectToHost)
+        XCTAssertEqual(
+            LoadErrorMapping.map(domain: io, code: Int32(G_IO_ERROR_TIMED_OUT.rawValue), message: "").1,
+            NSURLErrorTimedOut)
+        XCTAssertEqual(
+            LoadErrorMapping.map(
+                domain: cwk_resolver_error_quark(), code: Int32(G_RESOLVER_ERROR_NOT_FOUND.rawValue), message: ""
+            ).1, NSURLErrorCannotFindHost)
+        XCTAssertEqual(
+            LoadErrorMapping.map(domain: cwk_tls_error_quark(), code: 0, message: "").1,
+            NSURLErrorServerCertificateUntrusted)
+        XCTAssertEqual(
+            LoadErrorMapping.map(
+                domain: cwk_network_error_quark(), code: Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue), message: ""
+            ).1, NSURLErrorCancelled)
     }
 
     func testPolicyErrorsKeepWebKitsDomain() {
-        let (domain, code) = LoadErrorMapping.map(domain: cwk_policy_error_quark(), code: 102, message: "Frame load interrupted")
+        let (domain, code) = LoadErrorMapping.map(
+            domain: cwk_policy_error_quark(), code: 102, message: "Frame load interrupted")
         XCTAssertEqual(domain, "WebKitErrorDomain")
         XCTAssertEqual(code, 102)
     }
 
     func testGenericTransportErrorsAreClassifiedByMessage() {
-        XCTAssertEqual(LoadErrorMapping.classify("Could not connect: Connection refused"), NSURLErrorCannotConnectToHost)
-        XCTAssertEqual(LoadErrorMapping.classify("Error resolving “nowhere.invalid”: Name or service not known"), NSURLErrorCannotFindHost)
+        XCTAssertEqual(
+            LoadErrorMapping.classify("Could not connect: Connection refused"), NSURLErrorCannotConnectToHost)
+        XCTAssertEqual(
+            LoadErrorMapping.classify("Error resolving “nowhere.invalid”: Name or service not known"),
+            NSURLErrorCannotFindHost)
         XCTAssertEqual(LoadErrorMapping.classify("Unacceptable TLS certificate"), NSURLErrorSecureConnectionFailed)
     }
 
     func testOriginalErrorIsKeptInUserInfo() {
-        let error = LoadErrorMapping.nsError(domain: cwk_io_error_quark(), code: Int32(G_IO_ERROR_CONNECTION_REFUSED.rawValue), message: "refused", failingURL: "http://127.0.0.1:1/")
+        let error = LoadErrorMapping.nsError(
+            domain: cwk_io_error_quark(), code: Int32(G_IO_ERROR_CONNECTION_REFUSED.rawValue), message: "refused",
+            failingURL: "http://127.0.0.1:1/")
         XCTAssertEqual(error.userInfo[WebKitGTKErrorDomainKey] as? String, "g-io-error-quark")
         XCTAssertEqual(error.userInfo[WebKitGTKErrorCodeKey] as? Int, Int(G_IO_ERROR_CONNECTION_REFUSED.rawValue))
         XCTAssertEqual(error.userInfo[NSURLErrorFailingURLErrorKey] as? URL, URL(string: "http://127.0.0.1:1/"))

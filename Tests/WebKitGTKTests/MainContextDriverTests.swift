@@ -14,7 +14,8 @@ final class MainContextDriverSynchronousWaitTests: XCTestCase {
             let received = test.expectation(description: "message during wait(for:)")
             session.recorder.finished = finished
             session.collector.received = received
-            session.webView.loadHTMLString("<script>webkit.messageHandlers.bridge.postMessage('sync')</script>", baseURL: nil)
+            session.webView.loadHTMLString(
+                "<script>webkit.messageHandlers.bridge.postMessage('sync')</script>", baseURL: nil)
             test.wait(for: [received, finished], timeout: 10, enforceOrder: true)
             XCTAssertEqual(session.collector.bodies.first as? String, "sync")
             session.tearDown()
@@ -35,12 +36,15 @@ final class MainContextDriverSynchronousWaitTests: XCTestCase {
             let cpuBefore = ProcessProbe.cpuSeconds()
             let servicesBefore = MainContextDriver.shared.services
             let start = Date()
-            session.webView.evaluateJavaScript("setTimeout(() => webkit.messageHandlers.bridge.postMessage('late'), 1000), 1")
+            session.webView.evaluateJavaScript(
+                "setTimeout(() => webkit.messageHandlers.bridge.postMessage('late'), 1000), 1")
             test.wait(for: [received], timeout: 10)
             let wall = Date().timeIntervalSince(start)
             let cpu = ProcessProbe.cpuSeconds() - cpuBefore
             let services = MainContextDriver.shared.services - servicesBefore
-            print("idle wait: \(String(format: "%.3f", cpu)) s CPU over \(String(format: "%.3f", wall)) s wall, \(services) GLib service passes")
+            print(
+                "idle wait: \(String(format: "%.3f", cpu)) s CPU over \(String(format: "%.3f", wall)) s wall, \(services) GLib service passes"
+            )
             XCTAssertGreaterThan(wall, 0.9, "the page timer fired early")
             XCTAssertLessThan(cpu / wall, 0.05, "the process was busy while idle: \(cpu) s CPU in \(wall) s")
             XCTAssertLessThan(services, 100, "the GLib context was serviced \(services) times in one idle second")

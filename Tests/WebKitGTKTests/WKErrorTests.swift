@@ -15,7 +15,10 @@ final class WKErrorTests: XCTestCase {
     }
 
     func testBridgesToNSErrorInWKErrorDomain() {
-        let error = WKError.javaScriptException(engineMessage: "about:blank:8:46: Error: Invalid native message", domain: "WebKitJavascriptError", code: 699) as NSError
+        let error =
+            WKError.javaScriptException(
+                engineMessage: "about:blank:8:46: Error: Invalid native message", domain: "WebKitJavascriptError",
+                code: 699) as NSError
         XCTAssertEqual(error.domain, "WKErrorDomain")
         XCTAssertEqual(error.code, 4)
         XCTAssertEqual(error.userInfo[WKJavaScriptExceptionMessage] as? String, "Error: Invalid native message")
@@ -27,11 +30,16 @@ final class WKErrorTests: XCTestCase {
 
     func testExceptionTextWithColonsInTheSourceURL() {
         let text = ExceptionText("http://127.0.0.1:8080/page.html:12:3: TypeError: a: b")
-        XCTAssertEqual(text, ExceptionText(sourceURL: "http://127.0.0.1:8080/page.html", line: 12, column: 3, message: "TypeError: a: b"))
+        XCTAssertEqual(
+            text,
+            ExceptionText(sourceURL: "http://127.0.0.1:8080/page.html", line: 12, column: 3, message: "TypeError: a: b")
+        )
     }
 
     func testExceptionTextWithoutPositionKeepsTheWholeMessage() {
-        XCTAssertEqual(ExceptionText("Error: async boom"), ExceptionText(sourceURL: nil, line: nil, column: nil, message: "Error: async boom"))
+        XCTAssertEqual(
+            ExceptionText("Error: async boom"),
+            ExceptionText(sourceURL: nil, line: nil, column: nil, message: "Error: async boom"))
     }
 }
 

@@ -11,7 +11,8 @@ final class WKWebViewTests: XCTestCase {
         let session = Session()
         let received = expectation(description: "the parse-time message reached the handler")
         session.collector.received = received
-        await session.load("<script>window.webkit.messageHandlers.bridge.postMessage({kind: 'ready', version: 1})</script>", in: self)
+        await session.load(
+            "<script>window.webkit.messageHandlers.bridge.postMessage({kind: 'ready', version: 1})</script>", in: self)
         await fulfillment(of: [received], timeout: 5)
         XCTAssertEqual(session.recorder.events, ["start", "commit", "message", "finish"])
         let body = session.collector.bodies.first as? [String: Any]
@@ -33,7 +34,8 @@ final class WKWebViewTests: XCTestCase {
     }
 
     func testUnpreparedEnvironmentFailsEveryLoadInsteadOfCrashing() async {
-        let failure = WebKitGTKEnvironmentError(code: .xvfbMissing, field: "Xvfb", rule: "not on PATH", remedy: "apt-get install xvfb")
+        let failure = WebKitGTKEnvironmentError(
+            code: .xvfbMissing, field: "Xvfb", rule: "not on PATH", remedy: "apt-get install xvfb")
         WKWebView.preparationFailureForTesting = failure
         defer { WKWebView.preparationFailureForTesting = nil }
         let session = Session()
@@ -112,7 +114,8 @@ final class WKWebViewTests: XCTestCase {
             XCTAssertEqual(error.code, 4)
             XCTAssertEqual(error.userInfo[WKJavaScriptExceptionMessage] as? String, "Error: Invalid native message")
             XCTAssertEqual(error.userInfo[WKJavaScriptExceptionLineNumber] as? NSNumber, 2)
-            XCTAssertEqual(error.userInfo[WKJavaScriptExceptionColumnNumber] as? NSNumber, 44)  // JSC reports the end of the throw expression
+            // JSC reports the column at the end of the throwing expression.
+            XCTAssertEqual(error.userInfo[WKJavaScriptExceptionColumnNumber] as? NSNumber, 44)
             XCTAssertTrue(error.localizedDescription.contains("Invalid native message"), error.localizedDescription)
         }
     }
@@ -121,7 +124,9 @@ final class WKWebViewTests: XCTestCase {
         let session = Session()
         await session.load("<p>x</p>", in: self)
         var matched = false
-        do { _ = try await session.webView.evaluateJavaScript("null.x") } catch WKError.javaScriptExceptionOccurred { matched = true } catch {}
+        do { _ = try await session.webView.evaluateJavaScript("null.x") } catch WKError.javaScriptExceptionOccurred {
+            matched = true
+        } catch {}
         XCTAssertTrue(matched, "catch WKError.javaScriptExceptionOccurred must match, as with Apple's bridged error")
     }
 
@@ -159,10 +164,14 @@ final class WKWebViewTests: XCTestCase {
     func testCallAsyncJavaScriptPassesArgumentsAndAwaitsPromises() async throws {
         let session = Session()
         await session.load("<p>x</p>", in: self)
-        let result = try await session.webView.callAsyncJavaScript(
-            "return await new Promise(r => setTimeout(() => r([count + 1, name, missing, typeof when, flag, when.getTime()]), 0))",
-            arguments: ["count": 41, "name": "a\"b\n", "missing": NSNull(), "when": Date(timeIntervalSince1970: 2), "flag": true],
-            contentWorld: .page) as? [Any]
+        let result =
+            try await session.webView.callAsyncJavaScript(
+                "return await new Promise(r => setTimeout(() => r([count + 1, name, missing, typeof when, flag, when.getTime()]), 0))",
+                arguments: [
+                    "count": 41, "name": "a\"b\n", "missing": NSNull(), "when": Date(timeIntervalSince1970: 2),
+                    "flag": true,
+                ],
+                contentWorld: .page) as? [Any]
         XCTAssertEqual(result?[0] as? NSNumber, 42)
         XCTAssertEqual(result?[1] as? String, "a\"b\n")
         XCTAssertTrue(result?[2] is NSNull)
@@ -189,11 +198,14 @@ final class WKWebViewTests: XCTestCase {
         let session = Session()
         await session.load("<p>x</p>", in: self)
         do {
-            _ = try await session.webView.callAsyncJavaScript("return 1", arguments: ["bad": URL(string: "https://x.test")!], contentWorld: .page)
+            _ = try await session.webView.callAsyncJavaScript(
+                "return 1", arguments: ["bad": URL(string: "https://x.test")!], contentWorld: .page)
             XCTFail("a URL argument is not allowed")
         } catch {
             XCTAssertEqual((error as? WKError)?.code, .javaScriptExceptionOccurred)
-            XCTAssertTrue(((error as NSError).userInfo[WKJavaScriptExceptionMessage] as? String ?? "").hasPrefix("Function argument values must be"))
+            XCTAssertTrue(
+                ((error as NSError).userInfo[WKJavaScriptExceptionMessage] as? String ?? "").hasPrefix(
+                    "Function argument values must be"))
         }
     }
 
@@ -225,8 +237,12 @@ final class WKWebViewTests: XCTestCase {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         listen(fd, 8)
         let session = Session()
         let failed = expectation(description: "didFailProvisionalNavigation with a timeout")

@@ -8,7 +8,8 @@ final class WebKitGTKEnvironmentTests: XCTestCase {
     func testPrepareProvidesADisplayAndIsIdempotent() async throws {
         try WebKitGTKEnvironment.prepare()
         let display = try XCTUnwrap(WebKitGTKEnvironment.display)
-        XCTAssertTrue(display.hasPrefix(":"), "DISPLAY should be an X display, got a value of \(display.count) characters")
+        XCTAssertTrue(
+            display.hasPrefix(":"), "DISPLAY should be an X display, got a value of \(display.count) characters")
         try WebKitGTKEnvironment.prepare()
         XCTAssertEqual(WebKitGTKEnvironment.display, display)
     }

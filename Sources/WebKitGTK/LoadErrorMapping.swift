@@ -33,7 +33,14 @@ enum LoadErrorMapping {
                     ? NSURLErrorDNSLookupFailed : NSURLErrorCannotFindHost
             )
         }
-        if domain == cwk_tls_error_quark() { return (NSURLErrorDomain, NSURLErrorServerCertificateUntrusted) }
+        if domain == cwk_tls_error_quark() {
+            // A certificate problem is "untrusted"; a handshake or protocol failure is a failed secure connection.
+            let badCertificate = UInt32(code) == G_TLS_ERROR_BAD_CERTIFICATE.rawValue
+            return (
+                NSURLErrorDomain,
+                badCertificate ? NSURLErrorServerCertificateUntrusted : NSURLErrorSecureConnectionFailed
+            )
+        }
         if domain == cwk_io_error_quark() {
             switch UInt32(code) {
             case G_IO_ERROR_CONNECTION_REFUSED.rawValue: return (NSURLErrorDomain, NSURLErrorCannotConnectToHost)

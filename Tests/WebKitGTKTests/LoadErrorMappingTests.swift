@@ -6,24 +6,17 @@ import XCTest
 
 final class LoadErrorMappingTests: XCTestCase {
     func testNetworkFailuresMapToURLErrorCodes() {
+        func code(_ domain: GQuark, _ value: UInt32) -> Int {
+            LoadErrorMapping.map(domain: domain, code: Int32(value), message: "").1
+        }
         let io = cwk_io_error_quark()
+        XCTAssertEqual(code(io, G_IO_ERROR_CONNECTION_REFUSED.rawValue), NSURLErrorCannotConnectToHost)
+        XCTAssertEqual(code(io, G_IO_ERROR_TIMED_OUT.rawValue), NSURLErrorTimedOut)
+        XCTAssertEqual(code(cwk_resolver_error_quark(), G_RESOLVER_ERROR_NOT_FOUND.rawValue), NSURLErrorCannotFindHost)
         XCTAssertEqual(
-            LoadErrorMapping.map(domain: io, code: Int32(G_IO_ERROR_CONNECTION_REFUSED.rawValue), message: "").1,
-            NSURLErrorCannotConnectToHost)
-        XCTAssertEqual(
-            LoadErrorMapping.map(domain: io, code: Int32(G_IO_ERROR_TIMED_OUT.rawValue), message: "").1,
-            NSURLErrorTimedOut)
-        XCTAssertEqual(
-            LoadErrorMapping.map(
-                domain: cwk_resolver_error_quark(), code: Int32(G_RESOLVER_ERROR_NOT_FOUND.rawValue), message: ""
-            ).1, NSURLErrorCannotFindHost)
-        XCTAssertEqual(
-            LoadErrorMapping.map(domain: cwk_tls_error_quark(), code: 0, message: "").1,
-            NSURLErrorServerCertificateUntrusted)
-        XCTAssertEqual(
-            LoadErrorMapping.map(
-                domain: cwk_network_error_quark(), code: Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue), message: ""
-            ).1, NSURLErrorCancelled)
+            code(cwk_tls_error_quark(), G_TLS_ERROR_BAD_CERTIFICATE.rawValue), NSURLErrorServerCertificateUntrusted)
+        XCTAssertEqual(code(cwk_tls_error_quark(), G_TLS_ERROR_MISC.rawValue), NSURLErrorSecureConnectionFailed)
+        XCTAssertEqual(code(cwk_network_error_quark(), WEBKIT_NETWORK_ERROR_CANCELLED.rawValue), NSURLErrorCancelled)
     }
 
     func testPolicyErrorsKeepWebKitsDomain() {

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import Glibc
 import XCTest
 @testable import WebKitGTK
 
@@ -25,8 +26,14 @@ final class WebKitGTKEnvironmentTests: XCTestCase {
 
     func testStartingXvfbReportsADisplayNumber() async throws {
         guard Xvfb.executable() != nil else { throw XCTSkip("Xvfb is not installed") }
-        let display = try Xvfb.start().get()
-        XCTAssertTrue(display.dropFirst().allSatisfy(\.isNumber) && display.hasPrefix(":"))
+        let server = try Xvfb.start().get()
+        defer {
+            kill(server.pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(server.pid, &status, 0)
+        }
+        XCTAssertTrue(server.display.dropFirst().allSatisfy(\.isNumber) && server.display.hasPrefix(":"))
+        XCTAssertNotEqual(server.display, WebKitGTKEnvironment.display, "a second server must pick a free display")
     }
 }
 #endif

@@ -218,9 +218,10 @@ final class WKWebViewTests: XCTestCase {
         session.recorder.terminated = terminated
         for pid in pids { kill(pid, SIGKILL) }
         await fulfillment(of: [terminated], timeout: 10)
-        do {
-            _ = try await session.webView.evaluateJavaScript("1")
-        } catch {}  // the dead view may fail or reload; it must not hang
+        // The dead view may answer with a result or an error, but it must answer.
+        let answered = expectation(description: "a script on the dead view completed")
+        session.webView.evaluateJavaScript("1") { _, _ in answered.fulfill() }
+        await fulfillment(of: [answered], timeout: 10)
         let next = Session()
         let received = expectation(description: "a fresh session after the crash gets its message")
         next.collector.received = received

@@ -96,6 +96,17 @@ final class Replier: WKScriptMessageHandlerWithReply {
     }
 }
 
+/// Replies through the `async` form of the protocol.
+@MainActor
+final class AsyncReplier: WKScriptMessageHandlerWithReply {
+    func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
+    ) async -> (Any?, String?) {
+        await Task.yield()
+        return ((message.body as? String).map { "async " + $0 }, nil)
+    }
+}
+
 /// One web view with its own controller, a collector named "bridge" and a navigation recorder.
 @MainActor
 final class Session {

@@ -95,6 +95,15 @@ final class WKUserContentControllerTests: XCTestCase {
         XCTAssertEqual(result?[3] as? String, "refused")
     }
 
+    func testAsyncReplyFormSettlesThePagePromise() async throws {
+        let session = Session(handlerName: nil)
+        session.controller.addScriptMessageHandler(AsyncReplier(), contentWorld: .page, name: "ask")
+        await session.load("<p>x</p>", in: self)
+        let result = try await session.webView.callAsyncJavaScript(
+            "return await window.webkit.messageHandlers.ask.postMessage('hi')", contentWorld: .page)
+        XCTAssertEqual(result as? String, "async hi")
+    }
+
     func testReplyHandlerNeverCalledRejectsThePromise() async throws {
         let session = Session(handlerName: nil)
         let replier = Replier()

@@ -4,6 +4,10 @@
 #include <gtk/gtk.h>
 #include <glib.h>
 #include <poll.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 /* Helpers for what Swift cannot import: GObject macros, variadic constructors, typed signal callbacks. */
 
@@ -87,4 +91,23 @@ static inline GQuark cwk_tls_error_quark(void) { return G_TLS_ERROR; }
 static inline GQuark cwk_io_error_quark(void) { return G_IO_ERROR; }
 static inline GQuark cwk_resolver_error_quark(void) { return G_RESOLVER_ERROR; }
 
+
+/* Starts `path` with `argv`, its fd 3 being `fd`, stdout/stderr on /dev/null, and SIGTERM when the
+   forking thread dies, so a crashed test run does not leave the display server behind.
+   Returns the child pid, or -1. Only async-signal-safe calls run in the child. */
+static inline pid_t cwk_spawn_display_server(const char *path, char *const argv[], int fd) {
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    pid_t parent = getpid();
+    pid_t child = fork();
+    if (child != 0) {
+        if (devnull >= 0) close(devnull);
+        return child;
+    }
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(127);
+    if (fd != 3) { dup2(fd, 3); } else { fcntl(3, F_SETFD, 0); }
+    if (devnull >= 0) { dup2(devnull, 1); dup2(devnull, 2); }
+    execv(path, argv);
+    _exit(127);
+}
 #endif

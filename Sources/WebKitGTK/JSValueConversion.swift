@@ -23,7 +23,9 @@ enum JSValueConversion {
         return try convert(value, depth: 0, visiting: &visiting)
     }
 
-    private static func convert(_ value: JSValueRef, depth: Int, visiting: inout Set<JSValueRef>) throws(Failure) -> Any? {
+    private static func convert(_ value: JSValueRef, depth: Int, visiting: inout Set<JSValueRef>) throws(Failure)
+        -> Any?
+    {
         if jsc_value_is_undefined(value) != 0 { return nil }
         if jsc_value_is_null(value) != 0 { return NSNull() }
         if jsc_value_is_boolean(value) != 0 { return NSNumber(value: jsc_value_to_boolean(value) != 0) }
@@ -33,7 +35,9 @@ enum JSValueConversion {
         guard jsc_value_is_object(value) != 0 else { throw .unsupportedType(typeName(value)) }
         guard depth < maximumDepth else { throw .tooDeep }
         if jsc_value_object_is_instance_of(value, "Date") != 0 {
-            guard let time = jsc_value_object_invoke_methodv(value, "getTime", 0, nil) else { throw .unsupportedType("Date") }
+            guard let time = jsc_value_object_invoke_methodv(value, "getTime", 0, nil) else {
+                throw .unsupportedType("Date")
+            }
             defer { g_object_unref(UnsafeMutableRawPointer(time)) }
             return Date(timeIntervalSince1970: jsc_value_to_double(time) / 1000)
         }
@@ -47,7 +51,9 @@ enum JSValueConversion {
             for index in 0..<length {
                 guard let element = jsc_value_object_get_property_at_index(value, guint(index)) else { continue }
                 defer { g_object_unref(UnsafeMutableRawPointer(element)) }
-                if let converted = try convert(element, depth: depth + 1, visiting: &visiting) { array.append(converted) }
+                if let converted = try convert(element, depth: depth + 1, visiting: &visiting) {
+                    array.append(converted)
+                }
             }
             return array
         }
@@ -115,7 +121,9 @@ enum JavaScriptLiteral {
             return "[" + parts.joined(separator: ",") + "]"
         case let dictionary as [String: Any]:
             var parts: [String] = []
-            for (key, element) in dictionary.sorted(by: { $0.key < $1.key }) { parts.append("\(quote(key)):\(try render(element))") }
+            for (key, element) in dictionary.sorted(by: { $0.key < $1.key }) {
+                parts.append("\(quote(key)):\(try render(element))")
+            }
             return "{" + parts.joined(separator: ",") + "}"
         case let bool as Bool: return bool ? "true" : "false"
         case let int as Int: return number(Double(int))
@@ -147,7 +155,11 @@ enum JavaScriptLiteral {
             case "\u{2028}": result += "\\u2028"
             case "\u{2029}": result += "\\u2029"
             default:
-                if scalar.value < 0x20 { result += String(format: "\\u%04x", scalar.value) } else { result.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 {
+                    result += String(format: "\\u%04x", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result + "\""

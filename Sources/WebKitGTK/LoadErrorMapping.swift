@@ -27,9 +27,20 @@ enum LoadErrorMapping {
 
     static func map(domain: GQuark, code: Int32, message: String) -> (String, Int) {
         if domain == cwk_resolver_error_quark() {
-            return (NSURLErrorDomain, code == Int32(G_RESOLVER_ERROR_TEMPORARY_FAILURE.rawValue) ? NSURLErrorDNSLookupFailed : NSURLErrorCannotFindHost)
+            return (
+                NSURLErrorDomain,
+                code == Int32(G_RESOLVER_ERROR_TEMPORARY_FAILURE.rawValue)
+                    ? NSURLErrorDNSLookupFailed : NSURLErrorCannotFindHost
+            )
         }
-        if domain == cwk_tls_error_quark() { return (NSURLErrorDomain, NSURLErrorServerCertificateUntrusted) }
+        if domain == cwk_tls_error_quark() {
+            // A certificate problem is "untrusted"; a handshake or protocol failure is a failed secure connection.
+            let badCertificate = UInt32(code) == G_TLS_ERROR_BAD_CERTIFICATE.rawValue
+            return (
+                NSURLErrorDomain,
+                badCertificate ? NSURLErrorServerCertificateUntrusted : NSURLErrorSecureConnectionFailed
+            )
+        }
         if domain == cwk_io_error_quark() {
             switch UInt32(code) {
             case G_IO_ERROR_CONNECTION_REFUSED.rawValue: return (NSURLErrorDomain, NSURLErrorCannotConnectToHost)
@@ -46,8 +57,10 @@ enum LoadErrorMapping {
         if domain == cwk_network_error_quark() {
             switch code {
             case Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue): return (NSURLErrorDomain, NSURLErrorCancelled)
-            case Int32(WEBKIT_NETWORK_ERROR_UNKNOWN_PROTOCOL.rawValue): return (NSURLErrorDomain, NSURLErrorUnsupportedURL)
-            case Int32(WEBKIT_NETWORK_ERROR_FILE_DOES_NOT_EXIST.rawValue): return (NSURLErrorDomain, NSURLErrorFileDoesNotExist)
+            case Int32(WEBKIT_NETWORK_ERROR_UNKNOWN_PROTOCOL.rawValue):
+                return (NSURLErrorDomain, NSURLErrorUnsupportedURL)
+            case Int32(WEBKIT_NETWORK_ERROR_FILE_DOES_NOT_EXIST.rawValue):
+                return (NSURLErrorDomain, NSURLErrorFileDoesNotExist)
             default: return (NSURLErrorDomain, classify(message))
             }
         }
@@ -58,11 +71,15 @@ enum LoadErrorMapping {
     /// WebKitGTK often reports transport failures as a generic network error; fall back on the message.
     static func classify(_ message: String) -> Int {
         let text = message.lowercased()
-        if text.contains("could not connect") || text.contains("connection refused") { return NSURLErrorCannotConnectToHost }
+        if text.contains("could not connect") || text.contains("connection refused") {
+            return NSURLErrorCannotConnectToHost
+        }
         if text.contains("resolve") || text.contains("name or service not known") || text.contains("not found") {
             return NSURLErrorCannotFindHost
         }
-        if text.contains("certificate") || text.contains("tls") || text.contains("ssl") { return NSURLErrorSecureConnectionFailed }
+        if text.contains("certificate") || text.contains("tls") || text.contains("ssl") {
+            return NSURLErrorSecureConnectionFailed
+        }
         if text.contains("timed out") || text.contains("timeout") { return NSURLErrorTimedOut }
         return NSURLErrorUnknown
     }

@@ -24,6 +24,8 @@ final class MainContextDriver: @unchecked Sendable {
     private let context = g_main_context_default()
     private var started = false
     private var depth = 0
+    /// Service passes run so far (for measuring wake-ups).
+    nonisolated(unsafe) var services = 0
     private var kickPipe: [Int32] = [-1, -1]
 
     /// Acquires the default context for the main thread and starts the watcher.
@@ -33,7 +35,9 @@ final class MainContextDriver: @unchecked Sendable {
         started = true
         _ = g_main_context_acquire(context)
         pipe(&kickPipe)
-        for fd in kickPipe { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        for fd in kickPipe {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
         let thread = Thread { [self] in watch() }
         thread.name = "WebKitGTK main-context watcher"
         thread.start()
@@ -56,6 +60,7 @@ final class MainContextDriver: @unchecked Sendable {
         servicePending = false
         lock.unlock()
         guard started else { return }
+        services += 1
         depth += 1
         defer { depth -= 1 }
         var fds = [GPollFD](repeating: GPollFD(), count: 16)
@@ -83,7 +88,9 @@ final class MainContextDriver: @unchecked Sendable {
 
     private func arm(_ fds: [GPollFD], timeout: Int32) {
         lock.lock()
-        armedFDs = fds.map { var fd = $0; fd.revents = 0; return fd }
+        armedFDs = fds.map {
+            var fd = $0; fd.revents = 0; return fd
+        }
         armedTimeout = timeout
         generation += 1
         let interrupt = watcherPolling

@@ -28,9 +28,11 @@ final class SharedWebProcess {
         let view = cwk_web_view_new(nil, manager, context)!
         anchorManager = manager
         anchor = view
-        anchorSignal = cwk_connect_terminated(view, { _, _, _ in
-            MainActor.assumeIsolated { SharedWebProcess.shared.anchorTerminated() }
-        }, nil, nil)
+        anchorSignal = cwk_connect_terminated(
+            view,
+            { _, _, _ in
+                MainActor.assumeIsolated { SharedWebProcess.shared.anchorTerminated() }
+            }, nil, nil)
         // Start the process now, so the first session does not pay for it alone.
         webkit_web_view_load_html(view, "", "about:blank")
         MainContextDriver.shared.scheduleService()

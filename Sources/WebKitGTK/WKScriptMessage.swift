@@ -73,10 +73,46 @@ public protocol WKScriptMessageHandler: AnyObject {
 }
 
 /// Receives messages a page posts to a named handler and replies to the page's Promise.
+///
+/// Implement either the reply-handler form or the `async` form, as with Apple's protocol.
 @MainActor
 public protocol WKScriptMessageHandlerWithReply: AnyObject {
     func userContentController(
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage,
         replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void)
+
+    func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
+    ) async -> (Any?, String?)
 }
+
+extension WKScriptMessageHandlerWithReply {
+    public func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage,
+        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        Task { @MainActor in
+            let reply = await self.userContentController(userContentController, didReceive: message)
+            replyHandler(reply.0, reply.1)
+        }
+    }
+
+    public func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
+    ) async -> (Any?, String?) {
+        let reply = await withCheckedContinuation { (continuation: CheckedContinuation<ReplyValue, Never>) in
+            self.userContentController(userContentController, didReceive: message) { value, error in
+                continuation.resume(returning: ReplyValue(value: value, errorMessage: error))
+            }
+        }
+        return (reply.value, reply.errorMessage)
+    }
+}
+
+/// A reply, boxed so it can cross a continuation (it is only used on the main actor).
+struct ReplyValue: @unchecked Sendable {
+    let value: Any?
+    let errorMessage: String?
+}
+
 #endif

@@ -50,8 +50,11 @@ open class WKUserContentController {
     }
 
     /// Registers a handler in a content world; a duplicate name is a programmer error, as on Apple's platforms.
-    open func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String) {
-        do { try register(.plain(scriptMessageHandler), world: world, name: name) } catch { preconditionFailure(error.message) }
+    open func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String)
+    {
+        do { try register(.plain(scriptMessageHandler), world: world, name: name) } catch {
+            preconditionFailure(error.message)
+        }
     }
 
     /// Registers a handler whose reply settles the page's Promise; a duplicate name is a programmer error.
@@ -108,13 +111,17 @@ open class WKUserContentController {
     /// Names of the registered handlers.
     var handlerNames: [String] { registrations.keys.sorted() }
 
-    private func register(_ handler: Registration.Handler, world: WKContentWorld, name: String) throws(WKScriptMessageHandlerRegistrationError) {
+    private func register(_ handler: Registration.Handler, world: WKContentWorld, name: String)
+        throws(WKScriptMessageHandlerRegistrationError)
+    {
         guard !name.isEmpty else {
-            throw WKScriptMessageHandlerRegistrationError(name: name, message: "Attempt to add script message handler with an empty name.")
+            throw WKScriptMessageHandlerRegistrationError(
+                name: name, message: "Attempt to add script message handler with an empty name.")
         }
         guard registrations[name] == nil else {
             throw WKScriptMessageHandlerRegistrationError(
-                name: name, message: "Attempt to add script message handler with name '\(name)' when one already exists.")
+                name: name,
+                message: "Attempt to add script message handler with name '\(name)' when one already exists.")
         }
         // Connect before registering, as WebKitGTK asks; the closure holds only a weak route back.
         let route = Unmanaged.passRetained(MessageRoute(controller: self, name: name)).toOpaque()
@@ -122,29 +129,41 @@ open class WKUserContentController {
         let registered: gboolean
         switch handler {
         case .plain:
-            signalID = cwk_connect_script_message(manager, "script-message-received::\(name)", { _, result, data in
-                guard let result, let data else { return }
-                let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
-                MainActor.assumeIsolated { route.controller?.deliver(name: route.name, value: webkit_javascript_result_get_js_value(result), reply: nil) }
-            }, route, releaseRoute)
-            registered = world.name.map { webkit_user_content_manager_register_script_message_handler_in_world(manager, name, $0) }
+            signalID = cwk_connect_script_message(
+                manager, "script-message-received::\(name)",
+                { _, result, data in
+                    guard let result, let data else { return }
+                    let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                    MainActor.assumeIsolated {
+                        route.controller?.deliver(
+                            name: route.name, value: webkit_javascript_result_get_js_value(result), reply: nil)
+                    }
+                }, route, releaseRoute)
+            registered =
+                world.name.map {
+                    webkit_user_content_manager_register_script_message_handler_in_world(manager, name, $0)
+                }
                 ?? webkit_user_content_manager_register_script_message_handler(manager, name)
         case .withReply:
-            signalID = cwk_connect_script_message_reply(manager, "script-message-with-reply-received::\(name)", { _, value, reply, data in
-                guard let value, let reply, let data else { return 0 }
-                let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
-                return MainActor.assumeIsolated {
-                    guard let controller = route.controller else { return 0 }
-                    controller.deliver(name: route.name, value: value, reply: reply)
-                    return 1
-                }
-            }, route, releaseRoute)
-            registered = webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, world.name)
+            signalID = cwk_connect_script_message_reply(
+                manager, "script-message-with-reply-received::\(name)",
+                { _, value, reply, data in
+                    guard let value, let reply, let data else { return 0 }
+                    let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                    return MainActor.assumeIsolated {
+                        guard let controller = route.controller else { return 0 }
+                        controller.deliver(name: route.name, value: value, reply: reply)
+                        return 1
+                    }
+                }, route, releaseRoute)
+            registered = webkit_user_content_manager_register_script_message_handler_with_reply(
+                manager, name, world.name)
         }
         guard registered != 0 else {
             g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), signalID)
             throw WKScriptMessageHandlerRegistrationError(
-                name: name, message: "Attempt to add script message handler with name '\(name)' when one already exists.")
+                name: name,
+                message: "Attempt to add script message handler with name '\(name)' when one already exists.")
         }
         registrations[name] = Registration(handler: handler, world: world, signalID: signalID)
         MainContextDriver.shared.scheduleService()
@@ -165,12 +184,18 @@ open class WKUserContentController {
         let body: Any
         do { body = try JSValueConversion.foundationValue(value) as Any } catch {
             // Apple drops a message whose body cannot be converted; with a reply, settle the Promise instead of leaving it pending.
-            if let reply { webkit_script_message_reply_return_error_message(reply, "The message body could not be converted: \(error)") }
+            if let reply {
+                webkit_script_message_reply_return_error_message(
+                    reply, "The message body could not be converted: \(error)")
+            }
             return
         }
         let webView = webViews.first
-        let frame = WKFrameInfo(isMainFrame: true, request: webView?.currentRequest ?? URLRequest(url: URL(string: "about:blank")!), webView: webView)
-        let message = WKScriptMessage(body: body, webView: webView, frameInfo: frame, name: name, world: registration.world)
+        let frame = WKFrameInfo(
+            isMainFrame: true, request: webView?.currentRequest ?? URLRequest(url: URL(string: "about:blank")!),
+            webView: webView)
+        let message = WKScriptMessage(
+            body: body, webView: webView, frameInfo: frame, name: name, world: registration.world)
         switch registration.handler {
         case .plain(let handler):
             handler.userContentController(self, didReceive: message)
@@ -195,13 +220,17 @@ final class ReplyBox: Sendable {
     isolated deinit {
         // Apple rejects a Promise whose reply block was never called.
         if let reply {
-            webkit_script_message_reply_return_error_message(reply, "WKWebView API client did not respond to this postMessage")
+            webkit_script_message_reply_return_error_message(
+                reply, "WKWebView API client did not respond to this postMessage")
             webkit_script_message_reply_unref(reply)
         }
     }
 
     func send(_ value: Any?, _ errorMessage: String?) {
-        precondition(!sent, "replyHandler passed to userContentController:didReceiveScriptMessage:replyHandler: should not be called twice")
+        precondition(
+            !sent,
+            "replyHandler passed to userContentController:didReceiveScriptMessage:replyHandler: should not be called twice"
+        )
         sent = true
         guard let reply else { return }
         self.reply = nil

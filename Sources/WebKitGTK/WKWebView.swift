@@ -26,13 +26,16 @@ open class WKWebView {
     private var activeNavigationFailed = false
     private var timeoutItem: DispatchWorkItem?
     static var liveCount = 0
+    /// Lets tests see what a view does when the environment cannot be prepared.
+    static var preparationFailureForTesting: WebKitGTKEnvironmentError?
 
     /// Creates a view; if WebKitGTK cannot start, every load fails with the environment error instead of crashing.
     public init(frame: CGRect, configuration: WKWebViewConfiguration) {
         self.frame = frame
         configurationCopy = configuration.copy()
         controller = configuration.userContentController
-        do {
+        do throws(WebKitGTKEnvironmentError) {
+            if let failure = Self.preparationFailureForTesting { throw failure }
             try WebKitGTKEnvironment.prepare()
             environmentError = nil
         } catch {
@@ -81,7 +84,9 @@ open class WKWebView {
         let engineRequest = webkit_uri_request_new(url.absoluteString)!
         defer { g_object_unref(UnsafeMutableRawPointer(engineRequest)) }
         if let headers = webkit_uri_request_get_http_headers(engineRequest) {
-            for (name, value) in request.allHTTPHeaderFields ?? [String: String]() { soup_message_headers_replace(headers, name, value) }
+            for (name, value) in request.allHTTPHeaderFields ?? [String: String]() {
+                soup_message_headers_replace(headers, name, value)
+            }
         }
         webkit_web_view_load_request(view, engineRequest)
         armTimeout(request.timeoutInterval, navigation: navigation)
@@ -120,7 +125,8 @@ open class WKWebView {
             DispatchQueue.main.async { [weak self] in
                 MainActor.assumeIsolated {
                     guard let self else { return }
-                    self.navigationDelegate?.webView(self, didFailProvisionalNavigation: navigation, withError: environmentError)
+                    self.navigationDelegate?.webView(
+                        self, didFailProvisionalNavigation: navigation, withError: environmentError)
                 }
             }
         }
@@ -147,7 +153,9 @@ open class WKWebView {
         webkit_web_view_stop_loading(view)
         let error = NSError(
             domain: NSURLErrorDomain, code: NSURLErrorTimedOut,
-            userInfo: [NSLocalizedDescriptionKey: "The request timed out.", "NSErrorFailingURLStringKey": failing as Any])
+            userInfo: [
+                NSLocalizedDescriptionKey: "The request timed out.", "NSErrorFailingURLStringKey": failing as Any,
+            ])
         navigationDelegate?.webView(self, didFailProvisionalNavigation: navigation, withError: error)
     }
 
@@ -157,25 +165,37 @@ open class WKWebView {
         let route = Unmanaged.passRetained(ViewRoute(self))
         self.route = route
         let data = route.toOpaque()
-        signalIDs.append(cwk_connect_load_changed(view, { _, event, data in
-            MainActor.assumeIsolated { ViewRoute.webView(data)?.loadChanged(event) }
-        }, data, nil))
-        signalIDs.append(cwk_connect_load_failed(view, { _, event, uri, error, data in
-            MainActor.assumeIsolated {
-                guard let webView = ViewRoute.webView(data), let error else { return 0 }
-                webView.loadFailed(event, uri: uri.map { String(cString: $0) }, error: error.pointee)
-                return 1  // handled: no stock error page
-            }
-        }, data, nil))
-        signalIDs.append(cwk_connect_terminated(view, { _, _, data in
-            MainActor.assumeIsolated { ViewRoute.webView(data)?.processTerminated() }
-        }, data, nil))
-        signalIDs.append(cwk_connect_decide_policy(view, { _, decision, type, data in
-            MainActor.assumeIsolated {
-                guard let webView = ViewRoute.webView(data), let decision else { return 0 }
-                return webView.decidePolicy(decision, type: type) ? 1 : 0
-            }
-        }, data, nil))
+        signalIDs.append(
+            cwk_connect_load_changed(
+                view,
+                { _, event, data in
+                    MainActor.assumeIsolated { ViewRoute.webView(data)?.loadChanged(event) }
+                }, data, nil))
+        signalIDs.append(
+            cwk_connect_load_failed(
+                view,
+                { _, event, uri, error, data in
+                    MainActor.assumeIsolated {
+                        guard let webView = ViewRoute.webView(data), let error else { return 0 }
+                        webView.loadFailed(event, uri: uri.map { String(cString: $0) }, error: error.pointee)
+                        return 1  // handled: no stock error page
+                    }
+                }, data, nil))
+        signalIDs.append(
+            cwk_connect_terminated(
+                view,
+                { _, _, data in
+                    MainActor.assumeIsolated { ViewRoute.webView(data)?.processTerminated() }
+                }, data, nil))
+        signalIDs.append(
+            cwk_connect_decide_policy(
+                view,
+                { _, decision, type, data in
+                    MainActor.assumeIsolated {
+                        guard let webView = ViewRoute.webView(data), let decision else { return 0 }
+                        return webView.decidePolicy(decision, type: type) ? 1 : 0
+                    }
+                }, data, nil))
     }
 
     private func loadChanged(_ event: WebKitLoadEvent) {
@@ -205,7 +225,8 @@ open class WKWebView {
         guard !activeNavigationFailed else { return }
         activeNavigationFailed = true
         let message = error.message.map { String(cString: $0) } ?? ""
-        let nsError = LoadErrorMapping.nsError(domain: error.domain, code: error.code, message: message, failingURL: uri)
+        let nsError = LoadErrorMapping.nsError(
+            domain: error.domain, code: error.code, message: message, failingURL: uri)
         if event == WEBKIT_LOAD_COMMITTED {
             navigationDelegate?.webView(self, didFail: activeNavigation, withError: nsError)
         } else {
@@ -218,7 +239,9 @@ open class WKWebView {
         navigationDelegate?.webViewWebContentProcessDidTerminate(self)
     }
 
-    private func decidePolicy(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>, type: WebKitPolicyDecisionType) -> Bool {
+    private func decidePolicy(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>, type: WebKitPolicyDecisionType)
+        -> Bool
+    {
         guard type == WEBKIT_POLICY_DECISION_TYPE_RESPONSE, let delegate = navigationDelegate else { return false }
         let responseDecision = cwk_response_decision(decision)
         guard let engineResponse = webkit_response_policy_decision_get_response(responseDecision) else { return false }
@@ -233,24 +256,33 @@ open class WKWebView {
     }
 
     static func urlResponse(_ response: UnsafeMutablePointer<WebKitURIResponse>) -> URLResponse {
-        let url = webkit_uri_response_get_uri(response).flatMap { URL(string: String(cString: $0)) } ?? URL(string: "about:blank")!
+        let url =
+            webkit_uri_response_get_uri(response).flatMap { URL(string: String(cString: $0)) } ?? URL(
+                string: "about:blank")!
         let status = Int(webkit_uri_response_get_status_code(response))
         if url.scheme == "http" || url.scheme == "https" || status > 0 {
             var headers: [String: String] = [:]
             withUnsafeMutablePointer(to: &headers) { pointer in
-                cwk_response_headers(response, { name, value, data in
-                    guard let name, let value, let data else { return }
-                    let headers = data.assumingMemoryBound(to: [String: String].self)
-                    let key = String(cString: name)
-                    headers.pointee[key] = headers.pointee[key].map { "\($0), \(String(cString: value))" } ?? String(cString: value)
-                }, pointer)
+                cwk_response_headers(
+                    response,
+                    { name, value, data in
+                        guard let name, let value, let data else { return }
+                        let headers = data.assumingMemoryBound(to: [String: String].self)
+                        let key = String(cString: name)
+                        headers.pointee[key] =
+                            headers.pointee[key].map { "\($0), \(String(cString: value))" } ?? String(cString: value)
+                    }, pointer)
             }
-            if let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers) {
+            if let response = HTTPURLResponse(
+                url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+            {
                 return response
             }
         }
         let mime = webkit_uri_response_get_mime_type(response).map { String(cString: $0) }
-        return URLResponse(url: url, mimeType: mime, expectedContentLength: Int(webkit_uri_response_get_content_length(response)), textEncodingName: nil)
+        return URLResponse(
+            url: url, mimeType: mime, expectedContentLength: Int(webkit_uri_response_get_content_length(response)),
+            textEncodingName: nil)
     }
 
     // MARK: JavaScript
@@ -275,7 +307,9 @@ open class WKWebView {
     }
 
     /// Evaluates a script in a content world of the main frame (other frames are not supported by this engine binding).
-    open func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil, contentWorld: WKContentWorld) async throws -> Any? {
+    open func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil, contentWorld: WKContentWorld)
+        async throws -> Any?
+    {
         try await withCheckedThrowingContinuation { continuation in
             run(.evaluate(javaScript), world: contentWorld) { continuation.resume(with: $0) }
         }.value
@@ -283,21 +317,26 @@ open class WKWebView {
 
     /// Runs a function body with the arguments as named parameters; a returned Promise is awaited.
     open func callAsyncJavaScript(
-        _ functionBody: String, arguments: [String: Any] = [:], in frame: WKFrameInfo? = nil, contentWorld: WKContentWorld
+        _ functionBody: String, arguments: [String: Any] = [:], in frame: WKFrameInfo? = nil,
+        contentWorld: WKContentWorld
     ) async throws -> Any? {
         let names = arguments.keys.sorted()
         var values: [String] = []
         for name in names {
             guard let literal = try? JavaScriptLiteral.render(arguments[name]!) else {
-                throw WKError(.javaScriptExceptionOccurred, userInfo: [
-                    WKJavaScriptExceptionMessage: JavaScriptLiteral.unsupportedArgumentMessage,
-                    NSLocalizedDescriptionKey: "A JavaScript exception occurred: \(JavaScriptLiteral.unsupportedArgumentMessage)",
-                ])
+                throw WKError(
+                    .javaScriptExceptionOccurred,
+                    userInfo: [
+                        WKJavaScriptExceptionMessage: JavaScriptLiteral.unsupportedArgumentMessage,
+                        NSLocalizedDescriptionKey:
+                            "A JavaScript exception occurred: \(JavaScriptLiteral.unsupportedArgumentMessage)",
+                    ])
             }
             values.append(literal)
         }
         // Kept on the body's first line so reported line numbers match the caller's body.
-        let wrapped = "return await (async function(\(names.joined(separator: ","))) {\(functionBody)\n}).call(this\(values.map { ", " + $0 }.joined()));"
+        let wrapped =
+            "return await (async function(\(names.joined(separator: ","))) {\(functionBody)\n}).call(this\(values.map { ", " + $0 }.joined()));"
         return try await withCheckedThrowingContinuation { continuation in
             run(.callAsync(wrapped), world: contentWorld) { continuation.resume(with: $0) }
         }.value
@@ -308,7 +347,10 @@ open class WKWebView {
         case callAsync(String)
     }
 
-    private func run(_ script: Script, world: WKContentWorld, completion: @escaping @MainActor (Result<ResultValue, any Error>) -> Void) {
+    private func run(
+        _ script: Script, world: WKContentWorld,
+        completion: @escaping @MainActor (Result<ResultValue, any Error>) -> Void
+    ) {
         guard let view else {
             let error: any Error = environmentError ?? WKError(.webViewInvalidated)
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(.failure(error)) } }
@@ -361,9 +403,13 @@ final class ScriptCompletion {
         do {
             completion(.success(ResultValue(value: try JSValueConversion.foundationValue(value))))
         } catch {
-            completion(.failure(WKError(.javaScriptResultTypeIsUnsupported, userInfo: [
-                NSLocalizedDescriptionKey: WKError.describe(.javaScriptResultTypeIsUnsupported),
-            ])))
+            completion(
+                .failure(
+                    WKError(
+                        .javaScriptResultTypeIsUnsupported,
+                        userInfo: [
+                            NSLocalizedDescriptionKey: WKError.describe(.javaScriptResultTypeIsUnsupported)
+                        ])))
         }
     }
 
@@ -373,18 +419,24 @@ final class ScriptCompletion {
         if error.domain == cwk_javascript_error_quark() {
             switch error.code {
             case Int32(WEBKIT_JAVASCRIPT_ERROR_INVALID_RESULT.rawValue):
-                return WKError(.javaScriptResultTypeIsUnsupported, userInfo: [
-                    NSLocalizedDescriptionKey: WKError.describe(.javaScriptResultTypeIsUnsupported),
-                    WebKitGTKErrorDomainKey: domain, WebKitGTKErrorCodeKey: Int(error.code), WebKitGTKErrorMessageKey: message,
-                ])
+                return WKError(
+                    .javaScriptResultTypeIsUnsupported,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: WKError.describe(.javaScriptResultTypeIsUnsupported),
+                        WebKitGTKErrorDomainKey: domain, WebKitGTKErrorCodeKey: Int(error.code),
+                        WebKitGTKErrorMessageKey: message,
+                    ])
             default:
                 return WKError.javaScriptException(engineMessage: message, domain: domain, code: Int(error.code))
             }
         }
-        return WKError(.unknown, userInfo: [
-            NSLocalizedDescriptionKey: message, WebKitGTKErrorDomainKey: domain, WebKitGTKErrorCodeKey: Int(error.code),
-            WebKitGTKErrorMessageKey: message,
-        ])
+        return WKError(
+            .unknown,
+            userInfo: [
+                NSLocalizedDescriptionKey: message, WebKitGTKErrorDomainKey: domain,
+                WebKitGTKErrorCodeKey: Int(error.code),
+                WebKitGTKErrorMessageKey: message,
+            ])
     }
 }
 

@@ -48,7 +48,10 @@ public enum WebKitGTKEnvironment {
         let environment = ProcessInfo.processInfo.environment
         if (environment["DISPLAY"] ?? "").isEmpty {
             switch Xvfb.start() {
-            case .success(let display): setenv("DISPLAY", display, 1)
+            case .success(let server):
+                setenv("DISPLAY", server.display, 1)
+                Xvfb.pid = server.pid
+                atexit { if Xvfb.pid > 0 { kill(Xvfb.pid, SIGTERM) } }
             case .failure(let error): return .failure(error)
             }
         }
@@ -57,7 +60,9 @@ public enum WebKitGTKEnvironment {
                 WebKitGTKEnvironmentError(
                     code: .displayUnavailable, field: "DISPLAY",
                     rule: "GTK could not open the display",
-                    remedy: "unset DISPLAY to let WebKitGTK start Xvfb (Debian package xvfb), or point DISPLAY at a running X server"))
+                    remedy:
+                        "unset DISPLAY to let WebKitGTK start Xvfb (Debian package xvfb), or point DISPLAY at a running X server"
+                ))
         }
         MainContextDriver.shared.start()
         return .success(())
@@ -77,36 +82,31 @@ enum Xvfb {
         return nil
     }
 
-    static func start(timeout: Int32 = 10_000) -> Result<String, WebKitGTKEnvironmentError> {
+    /// Starts a server and waits for its display number; the caller owns the returned process.
+    static func start(timeout: Int32 = 10_000) -> Result<(display: String, pid: pid_t), WebKitGTKEnvironmentError> {
         guard let xvfb = executable() else {
             return .failure(
                 WebKitGTKEnvironmentError(
                     code: .xvfbMissing, field: "Xvfb",
                     rule: "no DISPLAY is set and Xvfb is not on PATH",
-                    remedy: "install it with `sudo apt-get install xvfb` (and libwebkit2gtk-4.1-dev to build), or set DISPLAY"))
+                    remedy:
+                        "install it with `sudo apt-get install xvfb` (and libwebkit2gtk-4.1-dev to build), or set DISPLAY"
+                ))
         }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return .failure(failed("pipe() failed: errno \(errno)")) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
         defer { close(readEnd) }
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Give the child the pipe as fd 3, and silence its chatter.
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 3)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // -terminate: the server exits when our last connection closes, even if we crash.
-        let arguments = [xvfb, "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", "1280x1024x24", "-terminate"]
+        let arguments = [
+            xvfb, "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", "1280x1024x24", "-terminate",
+        ]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, xvfb, &actions, nil, &argv, environ)
+        // -terminate and the parent-death signal: the server goes away with us, even if we crash.
+        let child = cwk_spawn_display_server(xvfb, &argv, writeEnd)
         close(writeEnd)
-        guard spawned == 0 else { return .failure(failed("posix_spawn failed: errno \(spawned)")) }
-        pid = child
-        atexit { if Xvfb.pid > 0 { kill(Xvfb.pid, SIGTERM) } }
+        guard child > 0 else { return .failure(failed("starting Xvfb failed: errno \(errno)")) }
         // Wait for the event (the display number on the pipe), with an explicit deadline.
         var text = ""
         let deadline = Date().addingTimeInterval(Double(timeout) / 1000)
@@ -128,7 +128,7 @@ enum Xvfb {
         guard !number.isEmpty, number.allSatisfy(\.isNumber) else {
             return .failure(failed("Xvfb reported an unreadable display number"))
         }
-        return .success(":\(number)")
+        return .success((":\(number)", child))
     }
 
     private static func failed(_ rule: String) -> WebKitGTKEnvironmentError {

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import Glibc
 import XCTest
 @testable import WebKitGTK
 
@@ -34,7 +35,9 @@ final class NavigationRecorder: WKNavigationDelegate {
         committedError = error
         failed?.fulfill()
     }
-    func webView(_ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error) {
+    func webView(
+        _ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error
+    ) {
         events.append("failProvisional")
         provisionalError = error
         failedProvisionally?.fulfill()
@@ -82,12 +85,25 @@ final class MessageCollector: WKScriptMessageHandler {
 @MainActor
 final class Replier: WKScriptMessageHandlerWithReply {
     var reply: (Any) -> (Any?, String?) = { ($0, nil) }
+    var ignoresMessages = false
     func userContentController(
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage,
         replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
     ) {
+        if ignoresMessages { return }
         let (value, error) = reply(message.body)
         replyHandler(value, error)
+    }
+}
+
+/// Replies through the `async` form of the protocol.
+@MainActor
+final class AsyncReplier: WKScriptMessageHandlerWithReply {
+    func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
+    ) async -> (Any?, String?) {
+        await Task.yield()
+        return ((message.body as? String).map { "async " + $0 }, nil)
     }
 }
 
@@ -122,9 +138,6 @@ final class Session {
         webView.navigationDelegate = nil
     }
 }
-#endif
-#if os(Linux)
-import Glibc
 
 /// Process helpers for tests: free ports, the web processes we started, CPU time used.
 enum ProcessProbe {
@@ -137,8 +150,12 @@ enum ProcessProbe {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         return UInt16(bigEndian: address.sin_port)
     }
 
@@ -147,7 +164,8 @@ enum ProcessProbe {
         var parent: [pid_t: pid_t] = [:]
         var name: [pid_t: String] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
                 let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
             else { continue }
             name[pid] = String(stat[stat.index(after: open)..<close])
@@ -165,7 +183,9 @@ enum ProcessProbe {
 
     /// CPU seconds (user + system) this process has used.
     static func cpuSeconds() -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
         let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
         let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -186,11 +206,16 @@ final class TinyHTTPServer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         port = UInt16(bigEndian: address.sin_port)
         listen(fd, 8)
-        let response = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/html\r\nContent-Length: \(body.utf8.count)\r\nX-Probe: yes\r\nConnection: close\r\n\r\n\(body)"
+        let response =
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/html\r\nContent-Length: \(body.utf8.count)\r\nX-Probe: yes\r\nConnection: close\r\n\r\n\(body)"
         let listener = fd
         Thread {
             while true {

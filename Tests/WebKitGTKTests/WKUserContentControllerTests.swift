@@ -5,7 +5,7 @@ import XCTest
 
 @MainActor
 final class WKUserContentControllerTests: XCTestCase {
-    func testRegisteringTheSameNameTwiceIsRefusedWithApplesMessage() {
+    func testRegisteringTheSameNameTwiceIsRefusedWithApplesMessage() async {
         let controller = WKUserContentController()
         controller.add(MessageCollector(), name: "bridge")
         XCTAssertThrowsError(try controller.addRefusingDuplicates(MessageCollector(), name: "bridge")) { error in
@@ -13,11 +13,12 @@ final class WKUserContentControllerTests: XCTestCase {
                 (error as? WKScriptMessageHandlerRegistrationError)?.message,
                 "Attempt to add script message handler with name 'bridge' when one already exists.")
         }
-        XCTAssertThrowsError(try controller.addRefusingDuplicates(Replier(), name: "bridge"), "plain and reply handlers share names")
+        XCTAssertThrowsError(
+            try controller.addRefusingDuplicates(Replier(), name: "bridge"), "plain and reply handlers share names")
         XCTAssertEqual(controller.handlerNames, ["bridge"])
     }
 
-    func testEmptyNameIsRefused() {
+    func testEmptyNameIsRefused() async {
         XCTAssertThrowsError(try WKUserContentController().addRefusingDuplicates(MessageCollector(), name: ""))
     }
 
@@ -25,13 +26,14 @@ final class WKUserContentControllerTests: XCTestCase {
         let session = Session()
         await session.load("<script>window.held = window.webkit.messageHandlers.bridge</script>", in: self)
         session.controller.removeScriptMessageHandler(forName: "bridge")
-        let outcome = try await session.webView.callAsyncJavaScript(
-            """
-            const out = [typeof window.webkit?.messageHandlers?.bridge];
-            try { window.webkit.messageHandlers.bridge.postMessage(1); out.push('sent') } catch (e) { out.push(e.name) }
-            try { await window.held.postMessage(2); out.push('resolved') } catch (e) { out.push(e.name) }
-            return out
-            """, contentWorld: .page) as? [String]
+        let outcome =
+            try await session.webView.callAsyncJavaScript(
+                """
+                const out = [typeof window.webkit?.messageHandlers?.bridge];
+                try { window.webkit.messageHandlers.bridge.postMessage(1); out.push('sent') } catch (e) { out.push(e.name) }
+                try { await window.held.postMessage(2); out.push('resolved') } catch (e) { out.push(e.name) }
+                return out
+                """, contentWorld: .page) as? [String]
         XCTAssertEqual(outcome, ["undefined", "TypeError", "InvalidAccessError"])
         XCTAssertTrue(session.collector.bodies.isEmpty, "a removed handler must not receive messages")
     }
@@ -62,7 +64,9 @@ final class WKUserContentControllerTests: XCTestCase {
         let received = expectation(description: "all 10,000 messages arrived")
         session.collector.expectedCount = 10_000
         session.collector.received = received
-        await session.load("<script>for (let i = 0; i < 10000; i++) window.webkit.messageHandlers.bridge.postMessage(i)</script>", in: self)
+        await session.load(
+            "<script>for (let i = 0; i < 10000; i++) window.webkit.messageHandlers.bridge.postMessage(i)</script>",
+            in: self)
         await fulfillment(of: [received], timeout: 30)
         let numbers = session.collector.bodies.compactMap { ($0 as? NSNumber)?.intValue }
         XCTAssertEqual(numbers, Array(0..<10_000))
@@ -78,16 +82,53 @@ final class WKUserContentControllerTests: XCTestCase {
         }
         session.controller.addScriptMessageHandler(replier, contentWorld: .page, name: "ask")
         await session.load("<p>x</p>", in: self)
-        let result = try await session.webView.callAsyncJavaScript(
-            """
-            const ok = await window.webkit.messageHandlers.ask.postMessage('hi');
-            let failure; try { await window.webkit.messageHandlers.ask.postMessage('fail') } catch (e) { failure = e.message }
-            return [ok.echo, ok.ok === true, ok.n, failure]
-            """, contentWorld: .page) as? [Any]
+        let result =
+            try await session.webView.callAsyncJavaScript(
+                """
+                const ok = await window.webkit.messageHandlers.ask.postMessage('hi');
+                let failure; try { await window.webkit.messageHandlers.ask.postMessage('fail') } catch (e) { failure = e.message }
+                return [ok.echo, ok.ok === true, ok.n, failure]
+                """, contentWorld: .page) as? [Any]
         XCTAssertEqual(result?[0] as? String, "hi")
         XCTAssertEqual(result?[1] as? NSNumber, true)
         XCTAssertEqual(result?[2] as? NSNumber, 1.5)
         XCTAssertEqual(result?[3] as? String, "refused")
+    }
+
+    func testAsyncReplyFormSettlesThePagePromise() async throws {
+        let session = Session(handlerName: nil)
+        session.controller.addScriptMessageHandler(AsyncReplier(), contentWorld: .page, name: "ask")
+        await session.load("<p>x</p>", in: self)
+        let result = try await session.webView.callAsyncJavaScript(
+            "return await window.webkit.messageHandlers.ask.postMessage('hi')", contentWorld: .page)
+        XCTAssertEqual(result as? String, "async hi")
+    }
+
+    func testReplyHandlerNeverCalledRejectsThePromise() async throws {
+        let session = Session(handlerName: nil)
+        let replier = Replier()
+        replier.ignoresMessages = true
+        session.controller.addScriptMessageHandler(replier, contentWorld: .page, name: "ask")
+        await session.load("<p>x</p>", in: self)
+        let outcome =
+            try await session.webView.callAsyncJavaScript(
+                "try { await window.webkit.messageHandlers.ask.postMessage(1); return 'resolved' } catch (e) { return e.message }",
+                contentWorld: .page) as? String
+        XCTAssertEqual(outcome, "WKWebView API client did not respond to this postMessage")
+    }
+
+    func testRemovalReleasesTheHandlerWhileTheControllerLives() async {
+        let session = Session(handlerName: nil)
+        weak var handler: MessageCollector?
+        do {
+            let collector = MessageCollector()
+            handler = collector
+            session.controller.add(collector, name: "probe")
+        }
+        XCTAssertNotNil(handler, "the controller retains its handlers strongly")
+        await session.load("<script>webkit.messageHandlers.probe.postMessage(1)</script>", in: self)
+        session.controller.removeScriptMessageHandler(forName: "probe")
+        XCTAssertNil(handler, "removeScriptMessageHandler(forName:) must release the handler")
     }
 
     func testHandlerIsReleasedAfterRemovalAndViewRelease() async {
@@ -115,7 +156,8 @@ final class WKUserContentControllerTests: XCTestCase {
             views.append(WeakBox(session.webView))
             let received = expectation(description: "session \(index) ready")
             session.collector.received = received
-            await session.load("<script>webkit.messageHandlers.bridge.postMessage({kind: 'ready', n: \(index)})</script>", in: self)
+            await session.load(
+                "<script>webkit.messageHandlers.bridge.postMessage({kind: 'ready', n: \(index)})</script>", in: self)
             await fulfillment(of: [received], timeout: 5)
             let echoed = try await session.webView.evaluateJavaScript("\(index) + 1") as? NSNumber
             XCTAssertEqual(echoed?.intValue, index + 1)

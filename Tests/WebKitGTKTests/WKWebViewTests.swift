@@ -11,7 +11,8 @@ final class WKWebViewTests: XCTestCase {
         let session = Session()
         let received = expectation(description: "the parse-time message reached the handler")
         session.collector.received = received
-        await session.load("<script>window.webkit.messageHandlers.bridge.postMessage({kind: 'ready', version: 1})</script>", in: self)
+        await session.load(
+            "<script>window.webkit.messageHandlers.bridge.postMessage({kind: 'ready', version: 1})</script>", in: self)
         await fulfillment(of: [received], timeout: 5)
         XCTAssertEqual(session.recorder.events, ["start", "commit", "message", "finish"])
         let body = session.collector.bodies.first as? [String: Any]
@@ -30,6 +31,25 @@ final class WKWebViewTests: XCTestCase {
         await fulfillment(of: [finished], timeout: 10)
         XCTAssertEqual(session.recorder.navigations, [ObjectIdentifier(navigation!), ObjectIdentifier(navigation!)])
         XCTAssertEqual(session.webView.url?.absoluteString, "https://example.test/")
+    }
+
+    func testUnpreparedEnvironmentFailsEveryLoadInsteadOfCrashing() async {
+        let failure = WebKitGTKEnvironmentError(
+            code: .xvfbMissing, field: "Xvfb", rule: "not on PATH", remedy: "apt-get install xvfb")
+        WKWebView.preparationFailureForTesting = failure
+        defer { WKWebView.preparationFailureForTesting = nil }
+        let session = Session()
+        let failed = expectation(description: "didFailProvisionalNavigation with the environment error")
+        session.recorder.failedProvisionally = failed
+        session.webView.loadHTMLString("<p>x</p>", baseURL: nil)
+        await fulfillment(of: [failed], timeout: 5)
+        XCTAssertEqual(session.recorder.provisionalError as? WebKitGTKEnvironmentError, failure)
+        do {
+            _ = try await session.webView.evaluateJavaScript("1")
+            XCTFail("scripts cannot run without an engine")
+        } catch {
+            XCTAssertEqual(error as? WebKitGTKEnvironmentError, failure)
+        }
     }
 
     func testPageWithSyntaxErrorStillFinishes() async {
@@ -94,7 +114,8 @@ final class WKWebViewTests: XCTestCase {
             XCTAssertEqual(error.code, 4)
             XCTAssertEqual(error.userInfo[WKJavaScriptExceptionMessage] as? String, "Error: Invalid native message")
             XCTAssertEqual(error.userInfo[WKJavaScriptExceptionLineNumber] as? NSNumber, 2)
-            XCTAssertEqual(error.userInfo[WKJavaScriptExceptionColumnNumber] as? NSNumber, 44)  // JSC reports the end of the throw expression
+            // JSC reports the column at the end of the throwing expression.
+            XCTAssertEqual(error.userInfo[WKJavaScriptExceptionColumnNumber] as? NSNumber, 44)
             XCTAssertTrue(error.localizedDescription.contains("Invalid native message"), error.localizedDescription)
         }
     }
@@ -103,7 +124,9 @@ final class WKWebViewTests: XCTestCase {
         let session = Session()
         await session.load("<p>x</p>", in: self)
         var matched = false
-        do { _ = try await session.webView.evaluateJavaScript("null.x") } catch WKError.javaScriptExceptionOccurred { matched = true } catch {}
+        do { _ = try await session.webView.evaluateJavaScript("null.x") } catch WKError.javaScriptExceptionOccurred {
+            matched = true
+        } catch {}
         XCTAssertTrue(matched, "catch WKError.javaScriptExceptionOccurred must match, as with Apple's bridged error")
     }
 
@@ -141,10 +164,14 @@ final class WKWebViewTests: XCTestCase {
     func testCallAsyncJavaScriptPassesArgumentsAndAwaitsPromises() async throws {
         let session = Session()
         await session.load("<p>x</p>", in: self)
-        let result = try await session.webView.callAsyncJavaScript(
-            "return await new Promise(r => setTimeout(() => r([count + 1, name, missing, typeof when, flag, when.getTime()]), 0))",
-            arguments: ["count": 41, "name": "a\"b\n", "missing": NSNull(), "when": Date(timeIntervalSince1970: 2), "flag": true],
-            contentWorld: .page) as? [Any]
+        let result =
+            try await session.webView.callAsyncJavaScript(
+                "return await new Promise(r => setTimeout(() => r([count + 1, name, missing, typeof when, flag, when.getTime()]), 0))",
+                arguments: [
+                    "count": 41, "name": "a\"b\n", "missing": NSNull(), "when": Date(timeIntervalSince1970: 2),
+                    "flag": true,
+                ],
+                contentWorld: .page) as? [Any]
         XCTAssertEqual(result?[0] as? NSNumber, 42)
         XCTAssertEqual(result?[1] as? String, "a\"b\n")
         XCTAssertTrue(result?[2] is NSNull)
@@ -171,11 +198,14 @@ final class WKWebViewTests: XCTestCase {
         let session = Session()
         await session.load("<p>x</p>", in: self)
         do {
-            _ = try await session.webView.callAsyncJavaScript("return 1", arguments: ["bad": URL(string: "https://x.test")!], contentWorld: .page)
+            _ = try await session.webView.callAsyncJavaScript(
+                "return 1", arguments: ["bad": URL(string: "https://x.test")!], contentWorld: .page)
             XCTFail("a URL argument is not allowed")
         } catch {
             XCTAssertEqual((error as? WKError)?.code, .javaScriptExceptionOccurred)
-            XCTAssertTrue(((error as NSError).userInfo[WKJavaScriptExceptionMessage] as? String ?? "").hasPrefix("Function argument values must be"))
+            XCTAssertTrue(
+                ((error as NSError).userInfo[WKJavaScriptExceptionMessage] as? String ?? "").hasPrefix(
+                    "Function argument values must be"))
         }
     }
 
@@ -188,9 +218,10 @@ final class WKWebViewTests: XCTestCase {
         session.recorder.terminated = terminated
         for pid in pids { kill(pid, SIGKILL) }
         await fulfillment(of: [terminated], timeout: 10)
-        do {
-            _ = try await session.webView.evaluateJavaScript("1")
-        } catch {}  // the dead view may fail or reload; it must not hang
+        // The dead view may answer with a result or an error, but it must answer.
+        let answered = expectation(description: "a script on the dead view completed")
+        session.webView.evaluateJavaScript("1") { _, _ in answered.fulfill() }
+        await fulfillment(of: [answered], timeout: 10)
         let next = Session()
         let received = expectation(description: "a fresh session after the crash gets its message")
         next.collector.received = received
@@ -207,8 +238,12 @@ final class WKWebViewTests: XCTestCase {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         listen(fd, 8)
         let session = Session()
         let failed = expectation(description: "didFailProvisionalNavigation with a timeout")

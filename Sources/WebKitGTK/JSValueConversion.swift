@@ -58,19 +58,39 @@ enum JSValueConversion {
             return array
         }
         var dictionary: [String: Any] = [:]
-        if let keys = jsc_value_object_enumerate_properties(value) {
-            defer { g_strfreev(keys) }
-            var index = 0
-            while let key = keys[index] {
-                index += 1
-                guard let member = jsc_value_object_get_property(value, key) else { continue }
-                defer { g_object_unref(UnsafeMutableRawPointer(member)) }
-                if let converted = try convert(member, depth: depth + 1, visiting: &visiting) {
-                    dictionary[String(cString: key)] = converted
-                }
+        for key in ownKeys(value) {
+            guard let member = jsc_value_object_get_property(value, key) else { continue }
+            defer { g_object_unref(UnsafeMutableRawPointer(member)) }
+            if let converted = try convert(member, depth: depth + 1, visiting: &visiting) {
+                dictionary[key] = converted
             }
         }
         return dictionary
+    }
+
+    /// The object's own enumerable string keys, as `Object.keys` gives them.
+    ///
+    /// `jsc_value_object_enumerate_properties` also lists inherited keys, so a body whose own `__proto__` key
+    /// became its prototype in the clone would lend that object's fields to the body.
+    private static func ownKeys(_ value: JSValueRef) -> [String] {
+        // The value lives in WebKit's own deserialization context, so its `Object.keys` is not the page's.
+        guard let context = jsc_value_get_context(value), let global = jsc_context_get_global_object(context) else {
+            return []
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(global)) }
+        guard let object = jsc_value_object_get_property(global, "Object") else { return [] }
+        defer { g_object_unref(UnsafeMutableRawPointer(object)) }
+        var arguments: [JSValueRef?] = [value]
+        let keys = arguments.withUnsafeMutableBufferPointer {
+            jsc_value_object_invoke_methodv(object, "keys", 1, $0.baseAddress)
+        }
+        guard let keys else { return [] }
+        defer { g_object_unref(UnsafeMutableRawPointer(keys)) }
+        return (0..<arrayLength(keys)).compactMap { index in
+            guard let key = jsc_value_object_get_property_at_index(keys, guint(index)) else { return nil }
+            defer { g_object_unref(UnsafeMutableRawPointer(key)) }
+            return string(key)
+        }
     }
 
     private static func arrayLength(_ value: JSValueRef) -> Int {

@@ -160,17 +160,9 @@ final class BadInputCorpusTests: XCTestCase {
         XCTAssertEqual(Sentinel.leaks(in: Sentinel.reported(by: report)), [], "a message value appeared in the report")
     }
 
-    #if os(Linux)
-    /// KNOWN ENGINE BUG (WebKitGTK target, not BridgeTesting): skipped unless `WEBBRIDGE_KNOWN_BUGS=1`.
-    ///
-    /// An own `__proto__` key (what `JSON.parse` makes of `"__proto__"`) reaches native as the body's prototype,
-    /// and the engine's body conversion copies inherited enumerable properties, so the nested object's fields
-    /// appear as top-level fields: `{"kind": "ready", "__proto__": {"version": 1}}` passes as a valid ready.
-    func testKnownEngineBugOwnProtoKeyMustNotLendItsFieldsToTheBody() async throws {
-        try XCTSkipUnless(
-            ProcessInfo.processInfo.environment["WEBBRIDGE_KNOWN_BUGS"] == "1",
-            "KNOWN ENGINE BUG: an own __proto__ key's fields become top-level body fields (set WEBBRIDGE_KNOWN_BUGS=1 to run)"
-        )
+    /// An own `__proto__` key (what `JSON.parse` makes of `"__proto__"`) becomes the clone's prototype; its fields
+    /// must not appear as the body's own: `{"kind": "ready", "__proto__": {"version": 1}}` is not a ready.
+    func testOwnProtoKeyDoesNotLendItsFieldsToTheBody() async throws {
         let session = BridgeSession()
         defer { session.tearDown() }
         session.loadHTMLString(try fixturePosting(#"JSON.parse('{"kind": "ready", "__proto__": {"version": 1}}')"#))
@@ -181,5 +173,4 @@ final class BadInputCorpusTests: XCTestCase {
         XCTAssertTrue(
             violations.contains(BadInput.Expected("version", .missingField, "Missing")), "\(violations)")
     }
-    #endif
 }

@@ -1,3 +1,8 @@
+#if canImport(WebKit)
+import WebKit
+#else
+import WebKitGTK
+#endif
 import BridgeContract
 import Foundation
 #if canImport(FoundationNetworking)
@@ -232,9 +237,14 @@ extension BridgeSession {
     private func deliverOnLiveProcess(
         script: String, expecting expected: String?, timeout: TimeInterval
     ) async -> BridgeFailure? {
+        var returnedUnsupported = false
         switch await evaluate(script, timeout: timeout) {
         case .timedOut:
             return BridgeFailure(.pageDidNotAccept, "the receiver call did not complete within \(BridgeCheck.seconds(timeout))")
+        case .error(let error) where Self.isUnsupportedResult(error):
+            // The receiver ran without throwing but returned what cannot come back (an async receiver's Promise):
+            // whether it accepted shows at the observation point.
+            returnedUnsupported = true
         case .error(let error):
             return BridgeFailure(.pageDidNotAccept, javaScriptErrorText(error))
         case .value:
@@ -249,7 +259,11 @@ extension BridgeSession {
             return BridgeFailure(.pageDidNotAccept, "reading \(BridgeCheck.observationPoint) failed: \(javaScriptErrorText(error))")
         case .value(let value):
             guard let encoded = value as? String else {
-                return BridgeFailure(.pageDidNotAccept, "\(BridgeCheck.observationPoint) was not set")
+                let promise =
+                    returnedUnsupported
+                    ? " (the receiver returned a value that cannot cross the bridge, such as a Promise; if it rejected, evaluateJavaScript cannot show why)"
+                    : ""
+                return BridgeFailure(.pageDidNotAccept, "\(BridgeCheck.observationPoint) was not set\(promise)")
             }
             if encoded == URIComponent.encode(expected) { return nil }
             let found = encoded.removingPercentEncoding ?? encoded
@@ -258,6 +272,14 @@ extension BridgeSession {
                 "\(BridgeCheck.observationPoint) differs from the sent text (sent String of \(expected.utf16.count) UTF-16 units, found String of \(found.utf16.count))"
             )
         }
+    }
+}
+
+extension BridgeSession {
+    /// Whether an evaluation failed only because its result cannot be returned to native code.
+    static func isUnsupportedResult(_ error: any Error) -> Bool {
+        let error = error as NSError
+        return error.domain == WKErrorDomain && error.code == WKError.Code.javaScriptResultTypeIsUnsupported.rawValue
     }
 }
 

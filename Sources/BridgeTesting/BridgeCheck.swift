@@ -5,9 +5,6 @@ import WebKitGTK
 #endif
 import BridgeContract
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What one check runs against and how long it waits for each event.
 public struct CheckConfiguration: Sendable {

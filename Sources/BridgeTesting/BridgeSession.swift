@@ -5,9 +5,6 @@ import WebKitGTK
 #endif
 import BridgeContract
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What a session saw, in the order it happened; the hook for XCTest expectations and the CLI.
 public enum BridgeEvent {

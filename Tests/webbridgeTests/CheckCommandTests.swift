@@ -112,6 +112,15 @@ final class CheckCommandTests: XCTestCase {
         }
     }
 
+    func testADisplayThatCannotBeOpenedExitsThreeNamingTheRemedy() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = ":987"  // no X server answers there
+        let result = try CLI.run(["check"], environment: environment)
+        XCTAssertEqual(result.status, 3, result.stdout + result.stderr)
+        XCTAssertTrue(result.stderr.contains("GTK could not open the display"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Remedy: unset DISPLAY"), result.stderr)
+    }
+
     func testHelpDescribesEveryOption() throws {
         let result = try CLI.run(["check", "--help"])
         XCTAssertEqual(result.status, 0)

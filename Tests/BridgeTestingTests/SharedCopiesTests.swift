@@ -25,6 +25,10 @@ final class SharedCopiesTests: XCTestCase {
             "Tests/BridgeTestingTests/BridgeContractTests.swift",
             "Examples/Client/ClientTests/BridgeContractTests.swift",
         ])
+        try assertSameBytes([
+            "Tests/BridgeTestingTests/BridgePageIntegrationTests.swift",
+            "Examples/Client/ClientTests/BridgePageIntegrationTests.swift",
+        ])
     }
 
     func testTheFixtureIsTheProductsPageByteForByte() throws {

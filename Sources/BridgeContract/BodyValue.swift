@@ -42,7 +42,9 @@ indirect enum BodyValue {
         } else if let date = value as? Date {
             self = .date(date)
         } else if let dictionary = value as? [String: Any] {
-            self = depth >= BodyValue.maxDepth ? .tooDeep : .object(dictionary.mapValues { BodyValue($0, depth: depth + 1) })
+            self =
+                depth >= BodyValue.maxDepth
+                ? .tooDeep : .object(dictionary.mapValues { BodyValue($0, depth: depth + 1) })
         } else if let array = value as? [Any] {
             self = depth >= BodyValue.maxDepth ? .tooDeep : .array(array.map { BodyValue($0, depth: depth + 1) })
         } else if value is [AnyHashable: Any] {
@@ -83,7 +85,9 @@ indirect enum BodyValue {
             if fields.isEmpty { return "{}" }
             if depth >= maxDepth { return "{…}" }
             let keys = fields.keys.sorted()
-            var parts = keys.prefix(maxItems).map { "\(BodyValue.displayKey($0)): \(fields[$0]!.structure(depth: depth + 1))" }
+            var parts = keys.prefix(maxItems).map {
+                "\(BodyValue.displayKey($0)): \(fields[$0]!.structure(depth: depth + 1))"
+            }
             if keys.count > maxItems { parts.append("… \(keys.count - maxItems) more") }
             return "{" + parts.joined(separator: ", ") + "}"
         case .array(let items):

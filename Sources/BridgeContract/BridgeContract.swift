@@ -32,7 +32,9 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// The request-id field, when acknowledgements must carry the id of their request.
     public var requestID: RequestIDSpec?
 
-    public init(version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil) {
+    public init(
+        version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil
+    ) {
         self.version = version
         self.handler = handler
         self.receiver = receiver
@@ -129,7 +131,9 @@ public struct BridgeContract: Codable, Sendable, Equatable {
             ContractFileError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
         }
         if version < 1 {
-            throw invalid("version", "the contract version must be 1 or more", "start at 1 and bump it on every incompatible change")
+            throw invalid(
+                "version", "the contract version must be 1 or more",
+                "start at 1 and bump it on every incompatible change")
         }
         if handler.isEmpty {
             throw invalid("handler", "the handler name is empty", "name the message handler, e.g. \"bridge\"")
@@ -141,7 +145,9 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         }
         if let requestID {
             if requestID.field.isEmpty || requestID.field == "kind" {
-                throw invalid("requestID.field", "the request-id field must be a non-empty name other than kind", "name it, e.g. \"id\"")
+                throw invalid(
+                    "requestID.field", "the request-id field must be a non-empty name other than kind",
+                    "name it, e.g. \"id\"")
             }
         }
         var seen = Set<String>()
@@ -151,7 +157,8 @@ public struct BridgeContract: Codable, Sendable, Equatable {
                 throw invalid("\(path).kind", "the kind is empty", "give every message a non-empty kind")
             }
             if !seen.insert(message.kind).inserted {
-                throw invalid("\(path).kind", "kind \"\(message.kind)\" is declared twice", "give each message its own kind")
+                throw invalid(
+                    "\(path).kind", "kind \"\(message.kind)\" is declared twice", "give each message its own kind")
             }
             for name in message.fields.keys where name == "kind" || name == requestID?.field || name.isEmpty {
                 throw invalid(
@@ -165,9 +172,11 @@ public struct BridgeContract: Codable, Sendable, Equatable {
                         "\(path).acknowledges", "acknowledges needs a request-id field",
                         "add \"requestID\": {\"field\": \"id\"} to the contract")
                 }
-                guard let request = messages.first(where: { $0.kind == target }), request.direction != message.direction else {
+                guard let request = messages.first(where: { $0.kind == target }), request.direction != message.direction
+                else {
                     throw invalid(
-                        "\(path).acknowledges", "acknowledges \"\(target)\", which is not a message of the other direction",
+                        "\(path).acknowledges",
+                        "acknowledges \"\(target)\", which is not a message of the other direction",
                         "name the kind of a message sent the other way")
                 }
             }
@@ -177,13 +186,17 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// Whether `text` is a dotted JavaScript name, the only receiver form ever written into a script.
     static func isScriptPath(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return !parts.isEmpty && parts.allSatisfy { part in
-            guard let first = part.unicodeScalars.first else { return false }
-            func isIdentifier(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
-                scalar.isASCII && (scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic || (!first && ("0"..."9").contains(scalar)))
+        return !parts.isEmpty
+            && parts.allSatisfy { part in
+                guard let first = part.unicodeScalars.first else { return false }
+                func isIdentifier(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
+                    scalar.isASCII
+                        && (scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic
+                            || (!first && ("0"..."9").contains(scalar)))
+                }
+                return isIdentifier(first, first: true)
+                    && part.unicodeScalars.dropFirst().allSatisfy { isIdentifier($0, first: false) }
             }
-            return isIdentifier(first, first: true) && part.unicodeScalars.dropFirst().allSatisfy { isIdentifier($0, first: false) }
-        }
     }
 }
 
@@ -321,7 +334,8 @@ public struct FieldSpec: Codable, Sendable, Equatable {
     static func check(_ fields: [String: FieldSpec], path: String) throws(ContractFileError) {
         for (name, spec) in fields.sorted(by: { $0.key < $1.key }) {
             if name.isEmpty {
-                throw ContractFileError(code: .invalidValue, path: path, problem: "a field name is empty", remedy: "name every field")
+                throw ContractFileError(
+                    code: .invalidValue, path: path, problem: "a field name is empty", remedy: "name every field")
             }
             try spec.type.check(path: "\(path).\(name)")
         }
@@ -371,7 +385,9 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
     func check(path: String) throws(ContractFileError) {
         switch self {
         case .constant(.number(let value)) where !value.isFinite:
-            throw ContractFileError(code: .invalidValue, path: "\(path).value", problem: "a constant number must be finite", remedy: "use a finite number")
+            throw ContractFileError(
+                code: .invalidValue, path: "\(path).value", problem: "a constant number must be finite",
+                remedy: "use a finite number")
         case .array(let items): try items.check(path: "\(path).items")
         case .object(let fields): try FieldSpec.check(fields, path: "\(path).fields")
         default: break
@@ -423,7 +439,11 @@ public enum ConstantValue: Codable, Sendable, Equatable, CustomStringConvertible
         case .string(let text): try container.encode(text)
         case .boolean(let flag): try container.encode(flag)
         case .number(let number):
-            if let integer = Int(exactly: number) { try container.encode(integer) } else { try container.encode(number) }
+            if let integer = Int(exactly: number) {
+                try container.encode(integer)
+            } else {
+                try container.encode(number)
+            }
         }
     }
 
@@ -439,7 +459,8 @@ public enum ConstantValue: Codable, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .string(let text):
-            let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
+            let data =
+                (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
             return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
         case .boolean(let flag): return flag ? "true" : "false"
         case .number(let number):

@@ -68,9 +68,11 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
         } else if !passes {
             let fields = failures.map(\.path).joined(separator: ", ")
             lines.append(
-                "FAIL: \(failures.count) incompatible change\(failures.count == 1 ? "" : "s") without a version bump (\(fields)). Remedy: \(remedy).")
+                "FAIL: \(failures.count) incompatible change\(failures.count == 1 ? "" : "s") without a version bump (\(fields)). Remedy: \(remedy)."
+            )
         } else if lockIsStale {
-            lines.append("pass: the changes are allowed; run `webbridge contract lock` and commit the lock to record them")
+            lines.append(
+                "pass: the changes are allowed; run `webbridge contract lock` and commit the lock to record them")
         }
         return lines.joined(separator: "\n")
     }
@@ -102,18 +104,23 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
                 continue
             }
             if updated.direction != message.direction {
-                breaking(message.kind, "direction changed from \(message.direction.rawValue) to \(updated.direction.rawValue)")
+                breaking(
+                    message.kind,
+                    "direction changed from \(message.direction.rawValue) to \(updated.direction.rawValue)")
             }
             if updated.acknowledges != message.acknowledges {
                 breaking(
                     "\(message.kind).acknowledges",
-                    "acknowledges changed from \(message.acknowledges.map(quoted) ?? "nothing") to \(updated.acknowledges.map(quoted) ?? "nothing")")
+                    "acknowledges changed from \(message.acknowledges.map(quoted) ?? "nothing") to \(updated.acknowledges.map(quoted) ?? "nothing")"
+                )
             }
             compareFields(message.fields, updated.fields, prefix: "\(message.kind).", into: &changes)
         }
         for message in new.messages where !old.messages.contains(where: { $0.kind == message.kind }) {
             changes.append(
-                ContractChange(path: message.kind, summary: "new message kind (\(message.direction.rawValue))", compatibility: .compatible))
+                ContractChange(
+                    path: message.kind, summary: "new message kind (\(message.direction.rawValue))",
+                    compatibility: .compatible))
         }
         return changes
     }
@@ -131,7 +138,9 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
                 breaking(path, "field removed (was \(before.type))")
             case (nil, let added?):
                 if added.optional {
-                    changes.append(ContractChange(path: path, summary: "new optional field (\(added.type))", compatibility: .compatible))
+                    changes.append(
+                        ContractChange(
+                            path: path, summary: "new optional field (\(added.type))", compatibility: .compatible))
                 } else {
                     breaking(path, "new required field (\(added.type))")
                 }
@@ -140,7 +149,8 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
                     breaking(
                         path,
                         after.optional
-                            ? "field became optional: receivers built against the lock expect it" : "field became required")
+                            ? "field became optional: receivers built against the lock expect it"
+                            : "field became required")
                 }
                 compareTypes(before.type, after.type, path: path, into: &changes)
             case (nil, nil):
@@ -149,18 +159,23 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func compareTypes(_ old: FieldType, _ new: FieldType, path: String, into changes: inout [ContractChange]) {
+    private static func compareTypes(
+        _ old: FieldType, _ new: FieldType, path: String, into changes: inout [ContractChange]
+    ) {
         switch (old, new) {
         case _ where old == new:
             return
         case (.constant(let before), .constant(let after)) where before.typeName == after.typeName:
-            changes.append(ContractChange(path: path, summary: "constant changed from \(before) to \(after)", compatibility: .incompatible))
+            changes.append(
+                ContractChange(
+                    path: path, summary: "constant changed from \(before) to \(after)", compatibility: .incompatible))
         case (.object(let before), .object(let after)):
             compareFields(before, after, prefix: path + ".", into: &changes)
         case (.array(let before), .array(let after)):
             compareTypes(before, after, path: path + "[]", into: &changes)
         default:
-            changes.append(ContractChange(path: path, summary: "type changed from \(old) to \(new)", compatibility: .incompatible))
+            changes.append(
+                ContractChange(path: path, summary: "type changed from \(old) to \(new)", compatibility: .incompatible))
         }
     }
 

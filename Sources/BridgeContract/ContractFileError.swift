@@ -94,7 +94,8 @@ extension ContractFileError {
             self.init(
                 code: .wrongType, path: jsonPath(context.codingPath),
                 problem: "expected \(ContractFileError.jsonTypeName(type))",
-                remedy: "write a \(ContractFileError.jsonTypeName(type)) here; see Docs/CONTRACT.md for the file format")
+                remedy: "write a \(ContractFileError.jsonTypeName(type)) here; see Docs/CONTRACT.md for the file format"
+            )
         case .valueNotFound(let type, let context):
             self.init(
                 code: .wrongType, path: jsonPath(context.codingPath),
@@ -113,7 +114,8 @@ extension ContractFileError {
                     remedy: "see Docs/CONTRACT.md for the allowed values")
             }
         @unknown default:
-            self.init(code: .invalidValue, path: "", problem: "the file can't be decoded", remedy: "see Docs/CONTRACT.md")
+            self.init(
+                code: .invalidValue, path: "", problem: "the file can't be decoded", remedy: "see Docs/CONTRACT.md")
         }
     }
 
@@ -138,7 +140,8 @@ extension ContractFileError {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ContractFileError(code: .unreadable, file: url.path, path: "", problem: "\(what) can't be read", remedy: remedy)
+            throw ContractFileError(
+                code: .unreadable, file: url.path, path: "", problem: "\(what) can't be read", remedy: remedy)
         }
         do {
             return try decode(data)
@@ -156,7 +159,8 @@ extension ContractFileError {
         } catch let error as DecodingError {
             throw ContractFileError(error)
         } catch {
-            throw ContractFileError(code: .notJSON, path: "", problem: "the file is not valid JSON", remedy: "fix the JSON syntax")
+            throw ContractFileError(
+                code: .notJSON, path: "", problem: "the file is not valid JSON", remedy: "fix the JSON syntax")
         }
     }
 }

@@ -63,13 +63,16 @@ public struct ContractViolation: Error, Sendable, Equatable, CustomStringConvert
         case .notFinite:
             return "\(sender) must send \(path) as a finite number (not NaN or Infinity)"
         case .constantMismatch:
-            return "\(sender) must send \(path) = \(expected.split(separator: " ", maxSplits: 1).last ?? ""); if the protocol changed, update the contract and bump its version"
+            return
+                "\(sender) must send \(path) = \(expected.split(separator: " ", maxSplits: 1).last ?? ""); if the protocol changed, update the contract and bump its version"
         case .unknownKind:
-            return "\(sender) must send a kind the contract declares for \(direction.rawValue), or the kind must be added to the contract"
+            return
+                "\(sender) must send a kind the contract declares for \(direction.rawValue), or the kind must be added to the contract"
         case .wrongDirection:
             return "this kind travels the other way; \(sender) must send a \(direction.rawValue) kind"
         case .unexpectedField:
-            return "\(sender) must not send \(path), or the contract must declare it (as optional for a compatible change); lenient mode ignores it"
+            return
+                "\(sender) must not send \(path), or the contract must declare it (as optional for a compatible change); lenient mode ignores it"
         case .emptyRequestID:
             return "\(sender) must send the id of the request in \(path)"
         }

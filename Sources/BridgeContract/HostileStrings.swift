@@ -55,4 +55,3 @@ public enum HostileStrings {
         String(repeating: "x", count: 1 << 20),  // 1 MB
     ]
 }
-

@@ -79,7 +79,8 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
         case .object(let fields):
             var result: [String: Any] = [:]
             for (name, field) in fields {
-                result[name] = try jsonObject(field, path: path.isEmpty ? BodyValue.displayKey(name) : "\(path).\(BodyValue.displayKey(name))")
+                result[name] = try jsonObject(
+                    field, path: path.isEmpty ? BodyValue.displayKey(name) : "\(path).\(BodyValue.displayKey(name))")
             }
             return result
         case .date, .undefined, .unsupported, .tooDeep:
@@ -116,7 +117,8 @@ public struct ReceiverCallError: Error, Sendable, Equatable, CustomStringConvert
     public var remedy: String {
         switch code {
         case .violatesContract: "send a message the contract declares for native-to-page, or change the contract"
-        case .notEncodable: "send only strings, finite numbers, booleans, null, arrays and objects (encode dates as numbers or strings)"
+        case .notEncodable:
+            "send only strings, finite numbers, booleans, null, arrays and objects (encode dates as numbers or strings)"
         case .invalidReceiver: "name the receiver with identifiers separated by dots, e.g. window.bridgeReceive"
         }
     }

@@ -90,7 +90,8 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, Cu
 
     /// A message with these values; `requestIDField` names the id's field in the description.
     public init(
-        kind: String, direction: Direction, requestID: String? = nil, requestIDField: String? = nil, fields: [String: FieldValue]
+        kind: String, direction: Direction, requestID: String? = nil, requestIDField: String? = nil,
+        fields: [String: FieldValue]
     ) {
         self.kind = kind
         self.direction = direction
@@ -115,11 +116,14 @@ extension BridgeContract {
     /// Checks a body as WebKit hands it to a message handler (or as the native side builds one).
     ///
     /// Returns the typed message, or every violation found (path, rule, expected and found type).
-    public func validate(_ body: Any?, direction: Direction = .pageToNative, mode: ValidationMode = .strict) -> Validation {
+    public func validate(_ body: Any?, direction: Direction = .pageToNative, mode: ValidationMode = .strict)
+        -> Validation
+    {
         let value = BodyValue(body)
         var violations: [ContractViolation] = []
         func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
-            violations.append(ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
+            violations.append(
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
         }
         guard case .object(let object) = value else {
             violation("body", .bodyNotObject, "Object", value.typeName)
@@ -157,11 +161,13 @@ extension BridgeContract {
                 violation(idField, .wrongType, "String (request id)", other.typeName)
             }
         }
-        let fields = FieldChecker(mode: mode, record: violation).check(object, against: spec.fields, reserved: reserved, prefix: "")
+        let fields = FieldChecker(mode: mode, record: violation).check(
+            object, against: spec.fields, reserved: reserved, prefix: "")
         guard violations.isEmpty else { return .invalid(violations) }
         return .valid(
             ValidatedMessage(
-                kind: kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field, fields: fields))
+                kind: kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
+                fields: fields))
     }
 }
 
@@ -170,7 +176,9 @@ private struct FieldChecker {
     let mode: ValidationMode
     let record: (String, ContractViolation.Rule, String, String) -> Void
 
-    func check(_ object: [String: BodyValue], against specs: [String: FieldSpec], reserved: Set<String>, prefix: String) -> [String: FieldValue] {
+    func check(_ object: [String: BodyValue], against specs: [String: FieldSpec], reserved: Set<String>, prefix: String)
+        -> [String: FieldValue]
+    {
         var typed: [String: FieldValue] = [:]
         for (name, spec) in specs.sorted(by: { $0.key < $1.key }) {
             let path = prefix + BodyValue.displayKey(name)
@@ -204,7 +212,8 @@ private struct FieldChecker {
                 return nil
             }
             // Beyond 2^53 a JS number is no longer an exact integer.
-            guard number.rounded() == number, abs(number) <= 9_007_199_254_740_991, let integer = Int(exactly: number) else {
+            guard number.rounded() == number, abs(number) <= 9_007_199_254_740_991, let integer = Int(exactly: number)
+            else {
                 record(path, .notInteger, type.description, "Number")
                 return nil
             }
@@ -230,7 +239,11 @@ private struct FieldChecker {
             var typed: [FieldValue] = []
             var complete = true
             for (index, item) in items.enumerated() {
-                if let checked = check(item, as: itemType, path: "\(path)[\(index)]") { typed.append(checked) } else { complete = false }
+                if let checked = check(item, as: itemType, path: "\(path)[\(index)]") {
+                    typed.append(checked)
+                } else {
+                    complete = false
+                }
             }
             return complete ? .array(typed) : nil
         case (.object(let specs), .object(let fields)):

@@ -1,10 +1,11 @@
+import BridgeContract
+import Foundation
+
 #if canImport(WebKit)
 import WebKit
 #else
 import WebKitGTK
 #endif
-import BridgeContract
-import Foundation
 
 /// What one check runs against and how long it waits for each event.
 public struct CheckConfiguration: Sendable {
@@ -137,7 +138,8 @@ public enum BridgeCheck {
             case nil where session.webContentProcessTerminated:
                 return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))
             case nil:
-                return .fail(BridgeFailure(.pageLoadDidNotFinish, "webView(_:didFinish:) did not come within \(within)"))
+                return .fail(
+                    BridgeFailure(.pageLoadDidNotFinish, "webView(_:didFinish:) did not come within \(within)"))
             }
         }
         let host = LoadError.host(of: url)
@@ -163,7 +165,9 @@ public enum BridgeCheck {
             return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))
         case nil:
             guard let status = session.httpStatusCode else {
-                return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.Cause.timeout.rawValue) from \(host) (waited \(within))"))
+                return .fail(
+                    BridgeFailure(
+                        .pageUnreachable, "\(LoadError.Cause.timeout.rawValue) from \(host) (waited \(within))"))
             }
             return .fail(
                 BridgeFailure(
@@ -194,7 +198,8 @@ public enum BridgeCheck {
     private static func send(_ configuration: CheckConfiguration, in session: BridgeSession) async -> DirectionVerdict {
         let call: ReceiverCall
         do {
-            call = try ReceiverCall(contract: configuration.contract, message: ["kind": "sync", "value": configuration.value])
+            call = try ReceiverCall(
+                contract: configuration.contract, message: ["kind": "sync", "value": configuration.value])
         } catch {
             return .fail(BridgeFailure(.pageDidNotAccept, "the native message could not be built: \(error)"))
         }
@@ -218,7 +223,9 @@ extension BridgeSession {
     ///
     /// The comparison reads the text back percent-encoded, so NUL, U+2028 and lone surrogates survive the trip
     /// and a mismatch is reported without the value.
-    public func deliver(_ call: ReceiverCall, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
+    public func deliver(_ call: ReceiverCall, expecting expected: String?, timeout: TimeInterval) async
+        -> BridgeFailure?
+    {
         await deliver(script: call.script, expecting: expected, timeout: timeout)
     }
 
@@ -237,7 +244,8 @@ extension BridgeSession {
         var returnedUnsupported = false
         switch await evaluate(script, timeout: timeout) {
         case .timedOut:
-            return BridgeFailure(.pageDidNotAccept, "the receiver call did not complete within \(BridgeCheck.seconds(timeout))")
+            return BridgeFailure(
+                .pageDidNotAccept, "the receiver call did not complete within \(BridgeCheck.seconds(timeout))")
         case .error(let error) where Self.isUnsupportedResult(error):
             // The receiver ran without throwing but returned what cannot come back (an async receiver's Promise):
             // whether it accepted shows at the observation point.
@@ -248,12 +256,16 @@ extension BridgeSession {
             break
         }
         guard let expected else { return nil }
-        let readBack = "(function(v){return v === undefined ? null : encodeURIComponent(v)})(\(BridgeCheck.observationPoint))"
+        let readBack =
+            "(function(v){return v === undefined ? null : encodeURIComponent(v)})(\(BridgeCheck.observationPoint))"
         switch await evaluate(readBack, timeout: timeout) {
         case .timedOut:
-            return BridgeFailure(.pageDidNotAccept, "reading \(BridgeCheck.observationPoint) did not complete within \(BridgeCheck.seconds(timeout))")
+            return BridgeFailure(
+                .pageDidNotAccept,
+                "reading \(BridgeCheck.observationPoint) did not complete within \(BridgeCheck.seconds(timeout))")
         case .error(let error):
-            return BridgeFailure(.pageDidNotAccept, "reading \(BridgeCheck.observationPoint) failed: \(javaScriptErrorText(error))")
+            return BridgeFailure(
+                .pageDidNotAccept, "reading \(BridgeCheck.observationPoint) failed: \(javaScriptErrorText(error))")
         case .value(let value):
             guard let encoded = value as? String else {
                 let promise =

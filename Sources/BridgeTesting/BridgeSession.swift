@@ -1,10 +1,11 @@
+import BridgeContract
+import Foundation
+
 #if canImport(WebKit)
 import WebKit
 #else
 import WebKitGTK
 #endif
-import BridgeContract
-import Foundation
 
 /// What a session saw, in the order it happened; the hook for XCTest expectations and the CLI.
 public enum BridgeEvent {
@@ -188,7 +189,8 @@ public final class BridgeSession: NSObject {
                 let id = validated.requestID
             {
                 let correlation = correlator.settle(rawID: id)
-                acknowledgements.append(Acknowledgement(kind: validated.kind, requestID: RequestID(rawValue: id), correlation: correlation))
+                acknowledgements.append(
+                    Acknowledgement(kind: validated.kind, requestID: RequestID(rawValue: id), correlation: correlation))
                 record(.acknowledged, "\(validated.kind): \(correlation)")
                 emit(.acknowledgement(validated, correlation))
             } else {

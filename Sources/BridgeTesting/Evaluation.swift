@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(WebKit)
 import WebKit
 #else
 import WebKitGTK
 #endif
-import Foundation
 
 /// How a script evaluation ended.
 public enum EvaluationOutcome {

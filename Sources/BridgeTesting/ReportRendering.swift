@@ -27,7 +27,8 @@ public enum ReportRendering {
     private static func verdictLine(_ name: String, _ verdict: DirectionVerdict) -> String {
         let status = verdict.status.rawValue.uppercased()
         let detail = verdict.failure?.description ?? verdict.note
-        return "  \(name)  \(status.padding(toLength: 9, withPad: " ", startingAt: 0))\(detail)".trimmingTrailingSpaces()
+        return "  \(name)  \(status.padding(toLength: 9, withPad: " ", startingAt: 0))\(detail)"
+            .trimmingTrailingSpaces()
     }
 
     /// The closing line: the verdict over every session and the first failure's category.
@@ -68,11 +69,13 @@ public enum ReportRendering {
                 case .fail:
                     failures += 1
                     let failure = verdict.failure ?? BridgeFailure(.nativeDidNotReceive, "")
-                    body = "<failure type=\"\(xml(failure.category.rawValue))\" message=\"\(xml(failure.description))\"/>"
+                    body =
+                        "<failure type=\"\(xml(failure.category.rawValue))\" message=\"\(xml(failure.description))\"/>"
                 case .notRun:
                     if let loadFailure = report.load.failure {
                         failures += 1
-                        body = "<failure type=\"\(xml(loadFailure.category.rawValue))\" message=\"\(xml(loadFailure.description))\"/>"
+                        body =
+                            "<failure type=\"\(xml(loadFailure.category.rawValue))\" message=\"\(xml(loadFailure.description))\"/>"
                     } else {
                         skipped += 1
                         body = "<skipped message=\"\(xml(verdict.note))\"/>"

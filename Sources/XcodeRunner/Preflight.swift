@@ -119,23 +119,30 @@ public struct Preflight: Sendable {
         if !missing.contains(where: { !pinFields.contains($0.0) }) {
             checks.append(PreflightCheck("config", .passed, "every job field is set"))
         }
-        return checks + missing.map { field in
-            if !mac && pinFields.contains(field.0) {
-                return PreflightCheck("config", .notRun, "\(field.0) is not pinned yet ('webbridge xcode pin' runs on the Mac)")
+        return checks
+            + missing.map { field in
+                if !mac && pinFields.contains(field.0) {
+                    return PreflightCheck(
+                        "config", .notRun, "\(field.0) is not pinned yet ('webbridge xcode pin' runs on the Mac)")
+                }
+                return PreflightCheck("config", .failed, "\(field.0) is missing", remedy: field.2)
             }
-            return PreflightCheck("config", .failed, "\(field.0) is missing", remedy: field.2)
-        }
     }
 
     func schemeChecks() -> [PreflightCheck] {
         guard let project = config.project, let scheme = config.scheme, let target = config.testTarget else {
-            return [PreflightCheck("scheme", .failed, "not checked: needs project, scheme and testTarget", remedy: "complete the config")]
+            return [
+                PreflightCheck(
+                    "scheme", .failed, "not checked: needs project, scheme and testTarget",
+                    remedy: "complete the config")
+            ]
         }
         let file = resolve(project).appendingPathComponent("xcshareddata/xcschemes/\(scheme).xcscheme")
         guard let data = FileManager.default.contents(atPath: file.path) else {
             return [
                 PreflightCheck(
-                    "scheme", .failed, "scheme '\(scheme)' is not shared (no \(project)/xcshareddata/xcschemes/\(scheme).xcscheme)",
+                    "scheme", .failed,
+                    "scheme '\(scheme)' is not shared (no \(project)/xcshareddata/xcschemes/\(scheme).xcscheme)",
                     remedy: "in Xcode: Product > Scheme > Manage Schemes…, tick Shared, commit the .xcscheme")
             ]
         }
@@ -189,19 +196,26 @@ public struct Preflight: Sendable {
             }
             let plan: TestPlanFile
             do { plan = try TestPlanFile(data: data, source: url.lastPathComponent) } catch {
-                return [PreflightCheck("scheme", .failed, "\(url.lastPathComponent): \(error.rule)", remedy: error.remedy)]
+                return [
+                    PreflightCheck("scheme", .failed, "\(url.lastPathComponent): \(error.rule)", remedy: error.remedy)
+                ]
             }
             guard let entry = plan.targets.first(where: { $0.name == target }) else { continue }
             if !entry.enabled {
                 return [
                     PreflightCheck(
-                        "scheme", .failed, "test plan \(url.lastPathComponent) of scheme '\(scheme)' has '\(target)' disabled",
+                        "scheme", .failed,
+                        "test plan \(url.lastPathComponent) of scheme '\(scheme)' has '\(target)' disabled",
                         remedy: "enable \(target) in the test plan")
                 ]
             }
             let skipped = skippedChecks(entry.skippedTests, in: "test plan \(url.lastPathComponent)", target: target)
             if !skipped.isEmpty { return skipped }
-            return [PreflightCheck("scheme", .passed, "'\(scheme)' is shared and its test plan \(url.lastPathComponent) tests '\(target)'")]
+            return [
+                PreflightCheck(
+                    "scheme", .passed,
+                    "'\(scheme)' is shared and its test plan \(url.lastPathComponent) tests '\(target)'")
+            ]
         }
         let unread = missing.isEmpty ? "" : " (not found: \(missing.joined(separator: ", ")))"
         return [
@@ -213,7 +227,8 @@ public struct Preflight: Sendable {
 
     func fixtureCheck() -> PreflightCheck {
         guard let project = config.project, let target = config.testTarget, let fixture = config.fixture else {
-            return PreflightCheck("fixture", .failed, "not checked: needs project, testTarget and fixture", remedy: "complete the config")
+            return PreflightCheck(
+                "fixture", .failed, "not checked: needs project, testTarget and fixture", remedy: "complete the config")
         }
         let parsed: ProjectFile
         do { parsed = try ProjectFile(projectFolder: resolve(project)) } catch {
@@ -222,7 +237,8 @@ public struct Preflight: Sendable {
         switch parsed.membership(of: fixture, inTarget: target) {
         case nil:
             return PreflightCheck(
-                "fixture", .failed, "no target '\(target)' in \(project) (targets: \(parsed.targetNames.joined(separator: ", ")))",
+                "fixture", .failed,
+                "no target '\(target)' in \(project) (targets: \(parsed.targetNames.joined(separator: ", ")))",
                 remedy: "set testTarget to the unit-test target's name")
         case .inTargetResources?:
             // The reference alone isn't enough: a file missing on disk fails the build ("Build input file cannot be found").
@@ -231,7 +247,8 @@ public struct Preflight: Sendable {
             if !locations.isEmpty && missing.count == locations.count {
                 let shown = missing.map { relative($0) }.joined(separator: ", ")
                 return PreflightCheck(
-                    "fixture", .failed, "\(fixture) is in the Resources phase of '\(target)' but missing on disk (\(shown))",
+                    "fixture", .failed,
+                    "\(fixture) is in the Resources phase of '\(target)' but missing on disk (\(shown))",
                     remedy: "add the file at that path, or fix its location in Xcode's File inspector")
             }
             return PreflightCheck("fixture", .passed, "\(fixture) is in the Resources phase of '\(target)'")
@@ -262,7 +279,10 @@ public struct Preflight: Sendable {
                     remedy: "choose another --result-bundle path, or move the old one away yourself"))
         }
         if checks.isEmpty {
-            checks.append(PreflightCheck("result bundle", .passed, "\(artifacts.first?.resultBundle.lastPathComponent ?? "bundle") does not exist yet"))
+            checks.append(
+                PreflightCheck(
+                    "result bundle", .passed,
+                    "\(artifacts.first?.resultBundle.lastPathComponent ?? "bundle") does not exist yet"))
         }
         return checks
     }
@@ -278,13 +298,17 @@ public struct Preflight: Sendable {
             return PreflightCheck("xcode", .failed, error.rule, remedy: error.remedy)
         }
         guard let version = config.xcodeVersion, let build = config.xcodeBuild else {
-            return PreflightCheck("xcode", .failed, "no Xcode pinned; running \(running.display)", remedy: "run 'webbridge xcode pin' on the Mac")
+            return PreflightCheck(
+                "xcode", .failed, "no Xcode pinned; running \(running.display)",
+                remedy: "run 'webbridge xcode pin' on the Mac")
         }
         let pinned = XcodeVersion(version: version, build: build)
         if running == pinned { return PreflightCheck("xcode", .passed, "running \(running.display), as pinned") }
         return PreflightCheck(
             "xcode", .failed, "running \(running.display), pinned \(pinned.display)",
-            remedy: "select the pinned Xcode ('sudo xcode-select -s /Applications/Xcode_\(version).app') or pin again deliberately")
+            remedy:
+                "select the pinned Xcode ('sudo xcode-select -s /Applications/Xcode_\(version).app') or pin again deliberately"
+        )
     }
 
     /// Checks that `udid` exists, is available and has the pinned runtime.
@@ -299,7 +323,9 @@ public struct Preflight: Sendable {
         do {
             let output = try tools.capture("xcrun", ["simctl", "list", "devices", "-j"])
             guard output.status == 0 else {
-                return PreflightCheck(label, .failed, "xcrun simctl exited with \(output.status)", remedy: "check 'xcrun simctl list devices' by hand")
+                return PreflightCheck(
+                    label, .failed, "xcrun simctl exited with \(output.status)",
+                    remedy: "check 'xcrun simctl list devices' by hand")
             }
             list = try SimulatorList(json: Data(output.stdout.utf8), source: "xcrun simctl list devices -j")
         } catch {

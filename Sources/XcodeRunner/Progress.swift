@@ -41,7 +41,8 @@ public struct ProgressTracker: Sendable, Equatable {
             expectBundlePath = false
         }
         if trimmed.hasPrefix("Test session results") { expectBundlePath = true }
-        if trimmed.hasPrefix("Testing started") || trimmed.hasPrefix("Test Suite '") || trimmed.hasPrefix("Test suite '")
+        if trimmed.hasPrefix("Testing started") || trimmed.hasPrefix("Test Suite '")
+            || trimmed.hasPrefix("Test suite '")
             || trimmed.hasPrefix("◇ Test run started")
         {
             phase = .testing
@@ -55,7 +56,8 @@ public struct ProgressTracker: Sendable, Equatable {
         } else if trimmed.hasPrefix("✔ Test ") && !trimmed.hasPrefix("✔ Test run") && trimmed.contains(" passed") {
             passed += 1
             phase = .testing
-        } else if trimmed.hasPrefix("✘ Test ") && !trimmed.hasPrefix("✘ Test run") && trimmed.contains(" failed after") {
+        } else if trimmed.hasPrefix("✘ Test ") && !trimmed.hasPrefix("✘ Test run") && trimmed.contains(" failed after")
+        {
             failed += 1
             phase = .testing
         }

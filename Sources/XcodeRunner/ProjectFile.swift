@@ -62,7 +62,9 @@ public struct ProjectFile: @unchecked Sendable {
     }
 
     private func targetID(named name: String) -> String? {
-        objects.first { ($0.value["isa"] as? String)?.hasSuffix("Target") == true && $0.value["name"] as? String == name }?.key
+        objects.first {
+            ($0.value["isa"] as? String)?.hasSuffix("Target") == true && $0.value["name"] as? String == name
+        }?.key
     }
 
     /// The file name a file reference or variant group stands for.
@@ -76,7 +78,9 @@ public struct ProjectFile: @unchecked Sendable {
     private func references(to fileName: String) -> Set<String> {
         var result: Set<String> = []
         for (id, object) in objects {
-            guard let kind = object["isa"] as? String, kind == "PBXFileReference" || kind == "PBXVariantGroup" else { continue }
+            guard let kind = object["isa"] as? String, kind == "PBXFileReference" || kind == "PBXVariantGroup" else {
+                continue
+            }
             if self.fileName(id) == fileName { result.insert(id) }
         }
         return result
@@ -113,7 +117,9 @@ public struct ProjectFile: @unchecked Sendable {
                 hidden.append(self.fileName(group) ?? group)
                 continue
             }
-            if containsFile(named: fileName, under: folder), !excludes(group: group, target: targetID, fileName: fileName) {
+            if containsFile(named: fileName, under: folder),
+                !excludes(group: group, target: targetID, fileName: fileName)
+            {
                 return .inTargetResources
             }
         }
@@ -123,7 +129,9 @@ public struct ProjectFile: @unchecked Sendable {
                 holders.append(name)
             }
         }
-        if refs.isEmpty && holders.isEmpty { return hidden.isEmpty ? .notInProject : .notVisible(folders: hidden.sorted()) }
+        if refs.isEmpty && holders.isEmpty {
+            return hidden.isEmpty ? .notInProject : .notVisible(folders: hidden.sorted())
+        }
         return .inProjectOnly(targetsWithIt: holders.sorted())
     }
 
@@ -149,7 +157,9 @@ public struct ProjectFile: @unchecked Sendable {
             let tree = object["sourceTree"] as? String ?? "<group>"
             if tree == "SOURCE_ROOT" { break }
             if tree != "<group>" { return nil }
-            guard let parent = objects.first(where: { ($0.value["children"] as? [String])?.contains(current) == true })?.key
+            guard
+                let parent = objects.first(where: { ($0.value["children"] as? [String])?.contains(current) == true })?
+                    .key
             else { break }
             current = parent
         }
@@ -159,7 +169,9 @@ public struct ProjectFile: @unchecked Sendable {
     /// Whether a synchronized folder's exception sets take `fileName` out of `target`.
     private func excludes(group: String, target: String, fileName: String) -> Bool {
         for set in objects[group]?["exceptions"] as? [String] ?? [] where objects[set]?["target"] as? String == target {
-            let names = (objects[set]?["membershipExceptions"] as? [String] ?? []).map { ($0 as NSString).lastPathComponent }
+            let names = (objects[set]?["membershipExceptions"] as? [String] ?? []).map {
+                ($0 as NSString).lastPathComponent
+            }
             if names.contains(fileName) { return true }
         }
         return false

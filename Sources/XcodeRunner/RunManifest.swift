@@ -32,7 +32,8 @@ public struct RunManifest: Codable, Sendable, Equatable {
             return try JSONDecoder().decode(RunManifest.self, from: data)
         } catch {
             throw XcodeRunnerError(
-                .manifestUnreadable, field: url.path, rule: "not a run manifest (a field is missing or has the wrong type)",
+                .manifestUnreadable, field: url.path,
+                rule: "not a run manifest (a field is missing or has the wrong type)",
                 remedy: "pass the .manifest.json printed by 'webbridge xcode test'")
         }
     }

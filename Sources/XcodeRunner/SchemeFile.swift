@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -104,7 +105,8 @@ public struct TestPlanFile: Sendable, Equatable {
 
     /// Parses a test plan; `source` labels errors.
     public init(data: Data, source: String) throws(XcodeRunnerError) {
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let entries = root["testTargets"] as? [Any]
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let entries = root["testTargets"] as? [Any]
         else {
             throw XcodeRunnerError(
                 .configInvalid, field: source, rule: "not a test plan (no \"testTargets\" array in a JSON object)",
@@ -114,13 +116,16 @@ public struct TestPlanFile: Sendable, Equatable {
             guard let entry = entry as? [String: Any], let target = entry["target"] as? [String: Any],
                 let name = target["name"] as? String
             else { return nil }
-            return Target(name: name, enabled: entry["enabled"] as? Bool ?? true, skippedTests: entry["skippedTests"] as? [String] ?? [])
+            return Target(
+                name: name, enabled: entry["enabled"] as? Bool ?? true,
+                skippedTests: entry["skippedTests"] as? [String] ?? [])
         }
     }
 
     /// Where a scheme's `container:` reference points, relative to the folder holding the project.
     public static func url(forReference reference: String, projectFolder: URL) -> URL {
         let path = reference.hasPrefix("container:") ? String(reference.dropFirst("container:".count)) : reference
-        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : projectFolder.deletingLastPathComponent().appendingPathComponent(path)
+        return path.hasPrefix("/")
+            ? URL(fileURLWithPath: path) : projectFolder.deletingLastPathComponent().appendingPathComponent(path)
     }
 }

@@ -140,16 +140,24 @@ public struct SimulatorList: Sendable, Equatable {
     /// The single available simulator of `runtime` and `deviceType`, or an error listing every candidate.
     public func pick(runtime: String, deviceType: String) throws(XcodeRunnerError) -> Simulator {
         let available = simulators.filter(\.isAvailable)
-        let matches = available.filter { self.runtime(runtime, matches: $0) && Self.deviceType(deviceType, matches: $0) }
+        let matches = available.filter {
+            self.runtime(runtime, matches: $0) && Self.deviceType(deviceType, matches: $0)
+        }
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty {
-            var near = available.filter { self.runtime(runtime, matches: $0) || Self.deviceType(deviceType, matches: $0) }
+            var near = available.filter {
+                self.runtime(runtime, matches: $0) || Self.deviceType(deviceType, matches: $0)
+            }
             if near.isEmpty { near = available }
-            let list = near.isEmpty ? " (no available simulators at all)" : ":\n" + near.map { "  " + $0.listing }.joined(separator: "\n")
+            let list =
+                near.isEmpty
+                ? " (no available simulators at all)" : ":\n" + near.map { "  " + $0.listing }.joined(separator: "\n")
             throw XcodeRunnerError(
                 .noMatchingSimulator, field: "--runtime/--device-type",
                 rule: "no available simulator has exactly this runtime and device type; candidates\(list)",
-                remedy: "pass the exact runtime identifier and device type of one candidate, or create one with 'xcrun simctl create'")
+                remedy:
+                    "pass the exact runtime identifier and device type of one candidate, or create one with 'xcrun simctl create'"
+            )
         }
         throw XcodeRunnerError(
             .severalMatchingSimulators, field: "--runtime/--device-type",

@@ -129,7 +129,8 @@ public struct TestResults: Sendable, Equatable {
             let mine = outcomes[name]
             let theirs = other.outcomes[name]
             guard mine != theirs else { return nil }
-            return "\(name): \(left) \(mine?.description ?? "did not run"), \(right) \(theirs?.description ?? "did not run")"
+            return
+                "\(name): \(left) \(mine?.description ?? "did not run"), \(right) \(theirs?.description ?? "did not run")"
         }
     }
 }
@@ -147,7 +148,9 @@ public struct ResultReader: Sendable {
 
     public func read(_ bundle: URL) throws(XcodeRunnerError) -> TestResults {
         if xcodeMajor >= 16 {
-            let output = try run(["xcresulttool", "get", "test-results", "tests", "--path", bundle.path, "--format", "json"])
+            let output = try run([
+                "xcresulttool", "get", "test-results", "tests", "--path", bundle.path, "--format", "json",
+            ])
             return try TestResults(json: Data(output.utf8), source: bundle.lastPathComponent)
         }
         // Before Xcode 16 there is no --legacy flag: `get` prints the root record, `--id` each tests summary.

@@ -22,7 +22,8 @@ public struct ToolRunner: Sendable {
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(tool)
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+                !isDirectory.boolValue,
                 FileManager.default.isExecutableFile(atPath: candidate.path)
             {
                 return candidate
@@ -37,7 +38,9 @@ public struct ToolRunner: Sendable {
     func missing(_ tool: String) -> XcodeRunnerError {
         XcodeRunnerError(
             .toolMissing, field: tool, rule: "\(tool) is not on PATH (it exists only on a Mac with Xcode)",
-            remedy: "run this on the cloud Mac, or select Xcode with 'sudo xcode-select -s /Applications/Xcode_<version>.app'")
+            remedy:
+                "run this on the cloud Mac, or select Xcode with 'sudo xcode-select -s /Applications/Xcode_<version>.app'"
+        )
     }
 
     func makeProcess(_ tool: String, _ arguments: [String], in folder: URL?) throws(XcodeRunnerError) -> Process {
@@ -65,7 +68,8 @@ public struct ToolRunner: Sendable {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         do { try process.run() } catch {
-            throw XcodeRunnerError(.toolFailed, field: tool, rule: "could not start", remedy: "check that \(tool) is executable")
+            throw XcodeRunnerError(
+                .toolFailed, field: tool, rule: "could not start", remedy: "check that \(tool) is executable")
         }
         // Drain both pipes on other threads so neither can fill up and block the tool.
         let outData = DataBox()
@@ -79,7 +83,9 @@ public struct ToolRunner: Sendable {
             throw XcodeRunnerError(
                 .toolFailed, field: ([tool] + arguments.prefix(3)).joined(separator: " "),
                 rule: "did not finish within \(String(format: "%g", timeout)) s and was stopped",
-                remedy: "run it by hand; for simctl, 'sudo killall -9 com.apple.CoreSimulator.CoreSimulatorService' restarts the service")
+                remedy:
+                    "run it by hand; for simctl, 'sudo killall -9 com.apple.CoreSimulator.CoreSimulatorService' restarts the service"
+            )
         }
         // Once the tool has exited, its pipes close unless a child of it holds them; don't wait on such a child forever.
         _ = drained.wait(timeout: .now() + 5)
@@ -98,7 +104,8 @@ public struct ToolRunner: Sendable {
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch {
-            throw XcodeRunnerError(.toolFailed, field: tool, rule: "could not start", remedy: "check that \(tool) is executable")
+            throw XcodeRunnerError(
+                .toolFailed, field: tool, rule: "could not start", remedy: "check that \(tool) is executable")
         }
         let reader = pipe.fileHandleForReading
         while true {

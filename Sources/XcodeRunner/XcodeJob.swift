@@ -39,7 +39,9 @@ public struct XcodeJob: Sendable {
     // MARK: pin
 
     /// Picks the one simulator of `runtime` and `deviceType` and writes it, with the running Xcode, into `config`.
-    public func pin(runtime: String, deviceType: String, simctlJSON: Data?, config: JobConfig) throws(XcodeRunnerError) -> PinResult {
+    public func pin(runtime: String, deviceType: String, simctlJSON: Data?, config: JobConfig) throws(XcodeRunnerError)
+        -> PinResult
+    {
         let data: Data
         if let simctlJSON {
             data = simctlJSON
@@ -52,7 +54,8 @@ public struct XcodeJob: Sendable {
             }
             data = Data(output.stdout.utf8)
         }
-        let list = try SimulatorList(json: data, source: simctlJSON == nil ? "xcrun simctl list devices available -j" : "--simctl-json")
+        let list = try SimulatorList(
+            json: data, source: simctlJSON == nil ? "xcrun simctl list devices available -j" : "--simctl-json")
         let simulator = try list.pick(runtime: runtime, deviceType: deviceType)
         var updated = config
         updated.runtime = simulator.runtime
@@ -93,24 +96,31 @@ public struct XcodeJob: Sendable {
 
     func plan(config: JobConfig, folder: URL, options: TestOptions) -> [PlannedRun] {
         let udid = config.udid ?? "unpinned"
-        let results = Preflight(config: config, folder: folder, tools: tools).resolve(config.results ?? "webbridge-results")
+        let results = Preflight(config: config, folder: folder, tools: tools).resolve(
+            config.results ?? "webbridge-results")
         let start = now()
         func artifacts(_ udid: String, _ suffix: String) -> RunArtifacts {
             if let explicit = options.resultBundle {
-                return suffix.isEmpty ? RunArtifacts(resultBundle: explicit) : RunArtifacts(resultBundle: explicit).suffixed(suffix)
+                return suffix.isEmpty
+                    ? RunArtifacts(resultBundle: explicit) : RunArtifacts(resultBundle: explicit).suffixed(suffix)
             }
             return .default(results: results, udid: udid, start: start, suffix: suffix)
         }
         if options.aloneThenSuite {
             return [
-                PlannedRun(label: "alone", udid: udid, onlyTesting: config.onlyTesting, artifacts: artifacts(udid, options.resultBundle == nil ? "-alone" : "")),
+                PlannedRun(
+                    label: "alone", udid: udid, onlyTesting: config.onlyTesting,
+                    artifacts: artifacts(udid, options.resultBundle == nil ? "-alone" : "")),
                 PlannedRun(label: "suite", udid: udid, onlyTesting: nil, artifacts: artifacts(udid, "-suite")),
             ]
         }
-        var runs = [PlannedRun(label: udid, udid: udid, onlyTesting: config.onlyTesting, artifacts: artifacts(udid, ""))]
+        var runs = [
+            PlannedRun(label: udid, udid: udid, onlyTesting: config.onlyTesting, artifacts: artifacts(udid, ""))
+        ]
         if let second = options.compareUDID {
             let secondArtifacts = options.resultBundle == nil ? artifacts(second, "") : artifacts(udid, "-\(second)")
-            runs.append(PlannedRun(label: second, udid: second, onlyTesting: config.onlyTesting, artifacts: secondArtifacts))
+            runs.append(
+                PlannedRun(label: second, udid: second, onlyTesting: config.onlyTesting, artifacts: secondArtifacts))
         }
         return runs
     }
@@ -151,7 +161,8 @@ public struct XcodeJob: Sendable {
         }
         var manifests: [(PlannedRun, RunManifest)] = []
         for run in plan(config: config, folder: folder, options: options) {
-            let argv = XcodebuildCommand.test(config: config, udid: run.udid, onlyTesting: run.onlyTesting, resultBundle: run.artifacts.resultBundle)
+            let argv = XcodebuildCommand.test(
+                config: config, udid: run.udid, onlyTesting: run.onlyTesting, resultBundle: run.artifacts.resultBundle)
             do {
                 let manifest = try execute(
                     argv: argv, in: folder, artifacts: run.artifacts, xcode: xcode, runtime: config.runtime ?? "",
@@ -213,7 +224,9 @@ public struct XcodeJob: Sendable {
         var refusals: [String] = []
         let recorded = XcodeVersion(version: old.xcodeVersion, build: old.xcodeBuild)
         if xcode != recorded {
-            refusals.append("xcode: running \(xcode.display), the run used \(recorded.display). Remedy: select that Xcode with xcode-select")
+            refusals.append(
+                "xcode: running \(xcode.display), the run used \(recorded.display). Remedy: select that Xcode with xcode-select"
+            )
         }
         var config = JobConfig()
         config.runtime = old.runtime
@@ -221,15 +234,19 @@ public struct XcodeJob: Sendable {
             .simulatorCheck(udid: old.udid, label: "simulator")
         if simulator.status != .passed { refusals.append(simulator.description) }
         let oldBundle = URL(fileURLWithPath: old.resultBundle)
-        let artifacts = RunArtifacts.default(results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: now(), suffix: "-rerun")
+        let artifacts = RunArtifacts.default(
+            results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: now(), suffix: "-rerun")
         for url in artifacts.all where FileManager.default.fileExists(atPath: url.path) {
             refusals.append("result bundle: \(url.path) already exists and is never overwritten")
         }
-        guard refusals.isEmpty, let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
+        guard refusals.isEmpty,
+            let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
             argv.first == "xcodebuild"
         else {
             for line in refusals { console.note(line) }
-            if refusals.isEmpty { console.note("\(manifestURL.path): argv has no -resultBundlePath to redirect; refusing") }
+            if refusals.isEmpty {
+                console.note("\(manifestURL.path): argv has no -resultBundlePath to redirect; refusing")
+            }
             console.note("webbridge xcode rerun: refused; the environment differs from the recorded run")
             return 3
         }
@@ -253,16 +270,20 @@ public struct XcodeJob: Sendable {
     ) throws(XcodeRunnerError) -> RunManifest {
         let manager = FileManager.default
         do {
-            try manager.createDirectory(at: artifacts.resultBundle.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try manager.createDirectory(
+                at: artifacts.resultBundle.deletingLastPathComponent(), withIntermediateDirectories: true)
             // `.withoutOverwriting` makes creating the log fail rather than truncate an existing one.
             try Data().write(to: artifacts.buildLog, options: .withoutOverwriting)
         } catch {
             throw XcodeRunnerError(
-                .artifactExists, field: artifacts.buildLog.path, rule: "could not create the build log without overwriting",
+                .artifactExists, field: artifacts.buildLog.path,
+                rule: "could not create the build log without overwriting",
                 remedy: "check the results folder is writable and the log does not exist")
         }
         guard let log = try? FileHandle(forWritingTo: artifacts.buildLog) else {
-            throw XcodeRunnerError(.artifactExists, field: artifacts.buildLog.path, rule: "could not open the build log", remedy: "check permissions")
+            throw XcodeRunnerError(
+                .artifactExists, field: artifacts.buildLog.path, rule: "could not open the build log",
+                remedy: "check permissions")
         }
         let start = now()
         console.note("webbridge: " + XcodebuildCommand.display(argv))
@@ -285,11 +306,13 @@ public struct XcodeJob: Sendable {
             try manifest.encoded().write(to: artifacts.manifest, options: .withoutOverwriting)
         } catch {
             throw XcodeRunnerError(
-                .artifactExists, field: artifacts.manifest.path, rule: "could not write the manifest without overwriting",
+                .artifactExists, field: artifacts.manifest.path,
+                rule: "could not write the manifest without overwriting",
                 remedy: "check the results folder is writable")
         }
         console.progress("\(tracker.line); xcodebuild exited with \(status)")
-        console.note(status == 0 ? "webbridge: passed; evidence:" : "webbridge: FAILED (exit \(status)); evidence kept:")
+        console.note(
+            status == 0 ? "webbridge: passed; evidence:" : "webbridge: FAILED (exit \(status)); evidence kept:")
         console.note("  result bundle: \(artifacts.resultBundle.path)")
         console.note("  build log:     \(artifacts.buildLog.path)")
         console.note("  manifest:      \(artifacts.manifest.path)")

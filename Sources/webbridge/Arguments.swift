@@ -8,7 +8,9 @@ struct Arguments {
     let wantsHelp: Bool
 
     /// Parses `argv` given the options that take a value and the flags; anything else is a usage error.
-    init(_ argv: some Sequence<String>, options: Set<String> = [], flags knownFlags: Set<String> = []) throws(UsageError) {
+    init(_ argv: some Sequence<String>, options: Set<String> = [], flags knownFlags: Set<String> = [])
+        throws(UsageError)
+    {
         var iterator = argv.makeIterator()
         var help = false
         while let word = iterator.next() {

@@ -108,7 +108,8 @@ struct CheckOptions {
         }
         self.format = format
         if let text = arguments.value("--url") {
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme),
                 url.host != nil
             else {
                 throw UsageError("--url must be an absolute http:// or https:// URL with a host")

@@ -59,7 +59,9 @@ enum ContractCommand {
 
     private static func usageError(_ message: String) -> ExitStatus {
         printError("webbridge contract: \(message)")
-        printError("Usage: webbridge contract <print|lock|diff|js> [--contract FILE] [--lock FILE]; see 'webbridge contract --help'.")
+        printError(
+            "Usage: webbridge contract <print|lock|diff|js> [--contract FILE] [--lock FILE]; see 'webbridge contract --help'."
+        )
         return .usage
     }
 
@@ -67,7 +69,10 @@ enum ContractCommand {
     private static func contractFile(_ url: URL?) -> Result<URL, Failure> {
         if let url { return .success(url) }
         guard let bundled = BridgeContract.defaultContractURL else {
-            return .failure(Failure(.environment, "the bundled default contract is missing from the installation; pass --contract FILE"))
+            return .failure(
+                Failure(
+                    .environment, "the bundled default contract is missing from the installation; pass --contract FILE")
+            )
         }
         return .success(bundled)
     }
@@ -114,7 +119,9 @@ enum ContractCommand {
         case .success(let (_, loaded)): contract = loaded
         }
         guard let (lockPath, _) = lockFile(contract: contractURL, lock: lockURL) else {
-            return Failure(.environment, "the bundled default contract's lock is missing from the installation; pass --lock FILE").report()
+            return Failure(
+                .environment, "the bundled default contract's lock is missing from the installation; pass --lock FILE"
+            ).report()
         }
         guard FileManager.default.fileExists(atPath: lockPath.path) else {
             return Failure(
@@ -145,7 +152,8 @@ enum ContractCommand {
         }
         guard let (lockPath, writable) = lockFile(contract: contractURL, lock: lockURL), writable else {
             return usageError(
-                "the bundled default contract's lock is committed in the package; pass --contract FILE (its lock goes beside it) or --lock FILE")
+                "the bundled default contract's lock is committed in the package; pass --contract FILE (its lock goes beside it) or --lock FILE"
+            )
         }
         if FileManager.default.fileExists(atPath: lockPath.path) {
             let existing: ContractLock
@@ -154,7 +162,8 @@ enum ContractCommand {
             } catch {
                 return Failure(
                     .contractFailure,
-                    "\(error.description)\nThe existing lock is kept: fix it, or move it away and lock again.").report()
+                    "\(error.description)\nThe existing lock is kept: fix it, or move it away and lock again."
+                ).report()
             }
             let diff = ContractDiff(locked: existing.contract, current: contract)
             guard diff.passes else {
@@ -170,7 +179,10 @@ enum ContractCommand {
         do {
             try ContractLock(contract: contract).jsonData().write(to: lockPath, options: .atomic)
         } catch {
-            return Failure(.environment, "\(lockPath.path): the lock file can't be written. Remedy: check the directory exists and is writable.").report()
+            return Failure(
+                .environment,
+                "\(lockPath.path): the lock file can't be written. Remedy: check the directory exists and is writable."
+            ).report()
         }
         print("\(lockPath.path): locked contract version \(contract.version); commit this file")
         return .pass

@@ -79,7 +79,9 @@ enum XcodeCommand {
         let arguments = try Arguments(argv, options: ["--runtime", "--device-type", "--simctl-json", "--config"])
         if arguments.wantsHelp {
             print("USAGE: webbridge xcode pin --runtime R --device-type D [--simctl-json FILE] [--config FILE]")
-            print("  R: runtime identifier (com.apple.CoreSimulator.SimRuntime.iOS-18-2) or exact display form (iOS 18.2)")
+            print(
+                "  R: runtime identifier (com.apple.CoreSimulator.SimRuntime.iOS-18-2) or exact display form (iOS 18.2)"
+            )
             print("  D: device type identifier or exact name ('iPhone 15' never matches 'iPhone 15 Pro')")
             return .pass
         }
@@ -97,7 +99,9 @@ enum XcodeCommand {
         var simctl: Data?
         if let file = arguments.value("--simctl-json") {
             guard let data = FileManager.default.contents(atPath: file) else {
-                printError("webbridge xcode pin: --simctl-json: cannot read the file. Remedy: pass the saved output of 'xcrun simctl list devices available -j'")
+                printError(
+                    "webbridge xcode pin: --simctl-json: cannot read the file. Remedy: pass the saved output of 'xcrun simctl list devices available -j'"
+                )
                 return .environment
             }
             simctl = data
@@ -109,12 +113,19 @@ enum XcodeCommand {
                 printError("webbridge xcode pin: \(result.simulator.listing); \(xcode.display); written to \(url.path)")
             } else {
                 printError("webbridge xcode pin: \(result.simulator.listing); written to \(url.path)")
-                printError("webbridge xcode pin: Xcode not pinned: xcodebuild is not on PATH (needs a Mac); run pin there before committing")
+                printError(
+                    "webbridge xcode pin: Xcode not pinned: xcodebuild is not on PATH (needs a Mac); run pin there before committing"
+                )
             }
-            let missing = [("project", result.config.project), ("scheme", result.config.scheme), ("testTarget", result.config.testTarget)]
-                .filter { $0.1 == nil }.map(\.0)
+            let missing = [
+                ("project", result.config.project), ("scheme", result.config.scheme),
+                ("testTarget", result.config.testTarget),
+            ]
+            .filter { $0.1 == nil }.map(\.0)
             if !missing.isEmpty {
-                printError("webbridge xcode pin: set \(missing.joined(separator: ", ")) in \(url.lastPathComponent) before 'preflight'")
+                printError(
+                    "webbridge xcode pin: set \(missing.joined(separator: ", ")) in \(url.lastPathComponent) before 'preflight'"
+                )
             }
             print(result.simulator.udid)
             return .pass
@@ -146,10 +157,15 @@ enum XcodeCommand {
     }
 
     static func preflight(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(argv, options: ["--config", "--result-bundle", "--compare-udid"], flags: ["--alone-then-suite"])
+        let arguments = try Arguments(
+            argv, options: ["--config", "--result-bundle", "--compare-udid"], flags: ["--alone-then-suite"])
         if arguments.wantsHelp {
-            print("USAGE: webbridge xcode preflight [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]")
-            print("  Reports every check: ok, FAIL (with the remedy), or 'not run (needs a Mac)'. Exit 0 when nothing failed, 3 otherwise.")
+            print(
+                "USAGE: webbridge xcode preflight [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]"
+            )
+            print(
+                "  Reports every check: ok, FAIL (with the remedy), or 'not run (needs a Mac)'. Exit 0 when nothing failed, 3 otherwise."
+            )
             print("  Takes the options of 'test' so it checks the same result bundles and the second simulator.")
             return .pass
         }
@@ -166,9 +182,12 @@ enum XcodeCommand {
     }
 
     static func test(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(argv, options: ["--config", "--result-bundle", "--compare-udid"], flags: ["--alone-then-suite"])
+        let arguments = try Arguments(
+            argv, options: ["--config", "--result-bundle", "--compare-udid"], flags: ["--alone-then-suite"])
         if arguments.wantsHelp {
-            print("USAGE: webbridge xcode test [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]")
+            print(
+                "USAGE: webbridge xcode test [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]"
+            )
             print("  Exits with xcodebuild's exit code; 1 when the compared runs' outcomes differ; 3 when refused.")
             return .pass
         }
@@ -183,7 +202,9 @@ enum XcodeCommand {
         let arguments = try Arguments(argv)
         if arguments.wantsHelp {
             print("USAGE: webbridge xcode rerun MANIFEST")
-            print("  Repeats the run recorded in MANIFEST into a new result bundle; refuses if Xcode or the simulator differ.")
+            print(
+                "  Repeats the run recorded in MANIFEST into a new result bundle; refuses if Xcode or the simulator differ."
+            )
             return .pass
         }
         try arguments.expectPositionals(atMost: 1)

@@ -18,7 +18,9 @@ struct BridgeContractFileTests {
         #expect(contract.handler == "bridge")
         #expect(contract.receiver == "window.bridgeReceive")
         #expect(contract.requestID == nil)
-        #expect(contract.message("ready", direction: .pageToNative)?.fields == ["version": FieldSpec(.constant(.number(1)))])
+        #expect(
+            contract.message("ready", direction: .pageToNative)?.fields == ["version": FieldSpec(.constant(.number(1)))]
+        )
         #expect(contract.message("sync", direction: .nativeToPage)?.fields == ["value": FieldSpec(.string)])
         #expect(contract.messages.count == 2)
     }
@@ -46,33 +48,53 @@ struct BridgeContractFileTests {
     static let badFiles: [BadFile] = [
         BadFile(name: "not JSON", json: "{", code: .notJSON, path: ""),
         BadFile(name: "a JSON array", json: "[]", code: .wrongType, path: ""),
-        BadFile(name: "missing handler", json: #"{"receiver": "r", "version": 1, "messages": []}"#, code: .missingKey, path: "handler"),
-        BadFile(name: "version a string", json: #"{"handler": "b", "receiver": "r", "version": "1", "messages": []}"#, code: .wrongType, path: "version"),
-        BadFile(name: "version 0", json: #"{"handler": "b", "receiver": "r", "version": 0, "messages": []}"#, code: .invalidValue, path: "version"),
-        BadFile(name: "unknown top-level key", json: file("", extra: #", "verison": 2"#), code: .unknownKey, path: "verison"),
-        BadFile(name: "receiver not a script name", json: #"{"handler": "b", "receiver": "alert(1)", "version": 1, "messages": []}"#, code: .invalidValue, path: "receiver"),
-        BadFile(name: "empty handler", json: #"{"handler": "", "receiver": "r", "version": 1, "messages": []}"#, code: .invalidValue, path: "handler"),
         BadFile(
-            name: "unknown direction", json: file(#"{"kind": "ready", "direction": "up"}"#), code: .invalidValue, path: "messages[0].direction"),
+            name: "missing handler", json: #"{"receiver": "r", "version": 1, "messages": []}"#, code: .missingKey,
+            path: "handler"),
+        BadFile(
+            name: "version a string", json: #"{"handler": "b", "receiver": "r", "version": "1", "messages": []}"#,
+            code: .wrongType, path: "version"),
+        BadFile(
+            name: "version 0", json: #"{"handler": "b", "receiver": "r", "version": 0, "messages": []}"#,
+            code: .invalidValue, path: "version"),
+        BadFile(
+            name: "unknown top-level key", json: file("", extra: #", "verison": 2"#), code: .unknownKey, path: "verison"
+        ),
+        BadFile(
+            name: "receiver not a script name",
+            json: #"{"handler": "b", "receiver": "alert(1)", "version": 1, "messages": []}"#, code: .invalidValue,
+            path: "receiver"),
+        BadFile(
+            name: "empty handler", json: #"{"handler": "", "receiver": "r", "version": 1, "messages": []}"#,
+            code: .invalidValue, path: "handler"),
+        BadFile(
+            name: "unknown direction", json: file(#"{"kind": "ready", "direction": "up"}"#), code: .invalidValue,
+            path: "messages[0].direction"),
         BadFile(
             name: "unknown field type",
             json: file(#"{"kind": "ready", "direction": "page-to-native", "fields": {"version": {"type": "strng"}}}"#),
             code: .invalidValue, path: "messages[0].fields.version.type"),
         BadFile(
             name: "misspelt optional",
-            json: file(#"{"kind": "ready", "direction": "page-to-native", "fields": {"v": {"type": "string", "optinal": true}}}"#),
+            json: file(
+                #"{"kind": "ready", "direction": "page-to-native", "fields": {"v": {"type": "string", "optinal": true}}}"#
+            ),
             code: .unknownKey, path: "messages[0].fields.v.optinal"),
         BadFile(
             name: "constant without value",
-            json: file(#"{"kind": "ready", "direction": "page-to-native", "fields": {"version": {"type": "constant"}}}"#),
+            json: file(
+                #"{"kind": "ready", "direction": "page-to-native", "fields": {"version": {"type": "constant"}}}"#),
             code: .missingKey, path: "messages[0].fields.version.value"),
         BadFile(
             name: "constant an object",
-            json: file(#"{"kind": "ready", "direction": "page-to-native", "fields": {"version": {"type": "constant", "value": {}}}}"#),
+            json: file(
+                #"{"kind": "ready", "direction": "page-to-native", "fields": {"version": {"type": "constant", "value": {}}}}"#
+            ),
             code: .wrongType, path: "messages[0].fields.version.value"),
         BadFile(
             name: "value on a string field",
-            json: file(#"{"kind": "ready", "direction": "page-to-native", "fields": {"v": {"type": "string", "value": 1}}}"#),
+            json: file(
+                #"{"kind": "ready", "direction": "page-to-native", "fields": {"v": {"type": "string", "value": 1}}}"#),
             code: .unknownKey, path: "messages[0].fields.v.value"),
         BadFile(
             name: "array without items",
@@ -88,7 +110,9 @@ struct BridgeContractFileTests {
             code: .invalidValue, path: "messages[0].fields.kind"),
         BadFile(
             name: "acknowledges without a request id",
-            json: file(#"{"kind": "a", "direction": "page-to-native"}, {"kind": "b", "direction": "native-to-page", "acknowledges": "a"}"#),
+            json: file(
+                #"{"kind": "a", "direction": "page-to-native"}, {"kind": "b", "direction": "native-to-page", "acknowledges": "a"}"#
+            ),
             code: .invalidValue, path: "messages[1].acknowledges"),
         BadFile(
             name: "acknowledges a kind of the same direction",
@@ -118,9 +142,10 @@ struct BridgeContractFileTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("bridge.json")
-        #expect(throws: ContractFileError(
-            code: .unreadable, file: url.path, path: "", problem: "the contract file can't be read",
-            remedy: "check that the path exists and is readable")
+        #expect(
+            throws: ContractFileError(
+                code: .unreadable, file: url.path, path: "", problem: "the contract file can't be read",
+                remedy: "check that the path exists and is readable")
         ) { try BridgeContract.load(contentsOf: url) }
         try Data(#"{"version": 1, "handler": 1, "receiver": "r", "messages": []}"#.utf8).write(to: url)
         do {

@@ -100,9 +100,11 @@ struct ContractDiffTests {
     @Test("nested objects and arrays are compared field by field")
     func nested() {
         let locked = edited(readyFields { $0["meta"] = FieldSpec(.object(["a": FieldSpec(.string)]), optional: true) })
-        let current = edited(readyFields {
-            $0["meta"] = FieldSpec(.object(["a": FieldSpec(.integer), "b": FieldSpec(.boolean, optional: true)]), optional: true)
-        })
+        let current = edited(
+            readyFields {
+                $0["meta"] = FieldSpec(
+                    .object(["a": FieldSpec(.integer), "b": FieldSpec(.boolean, optional: true)]), optional: true)
+            })
         #expect(
             ContractDiff(locked: locked, current: current).changes == [
                 incompatible("ready.meta.a", "type changed from String to Integer"),
@@ -183,8 +185,10 @@ struct ContractLockTests {
     @Test("the lock goes beside the contract as <name>.lock.json")
     func defaultURL() {
         #expect(
-            ContractLock.defaultURL(forContract: URL(fileURLWithPath: "/p/web/bridge.json")).path == "/p/web/bridge.lock.json")
-        #expect(ContractLock.defaultURL(forContract: URL(fileURLWithPath: "/p/contract")).path == "/p/contract.lock.json")
+            ContractLock.defaultURL(forContract: URL(fileURLWithPath: "/p/web/bridge.json")).path
+                == "/p/web/bridge.lock.json")
+        #expect(
+            ContractLock.defaultURL(forContract: URL(fileURLWithPath: "/p/contract")).path == "/p/contract.lock.json")
     }
 
     @Test("a lock survives a round trip through its file")
@@ -193,12 +197,23 @@ struct ContractLockTests {
         #expect(try ContractLock(jsonData: lock.jsonData()) == lock)
     }
 
-    @Test("a broken lock names the JSON path inside it", arguments: [
-        (#"{"lockFormat": 1, "contract": {"version": 1, "handler": "b", "receiver": "f", "messages": [{"kind": 1}]}}"#, "contract.messages[0].kind"),
-        (#"{"lockFormat": 9, "contract": {"version": 1, "handler": "b", "receiver": "f", "messages": []}}"#, "lockFormat"),
-        (#"{"lockFormat": 1, "contract": {"version": 1, "handler": "b", "receiver": "1f", "messages": []}}"#, "contract.receiver"),
-        (#"{"lockFormat": 1}"#, "contract"),
-    ])
+    @Test(
+        "a broken lock names the JSON path inside it",
+        arguments: [
+            (
+                #"{"lockFormat": 1, "contract": {"version": 1, "handler": "b", "receiver": "f", "messages": [{"kind": 1}]}}"#,
+                "contract.messages[0].kind"
+            ),
+            (
+                #"{"lockFormat": 9, "contract": {"version": 1, "handler": "b", "receiver": "f", "messages": []}}"#,
+                "lockFormat"
+            ),
+            (
+                #"{"lockFormat": 1, "contract": {"version": 1, "handler": "b", "receiver": "1f", "messages": []}}"#,
+                "contract.receiver"
+            ),
+            (#"{"lockFormat": 1}"#, "contract"),
+        ])
     func brokenLock(_ json: String, _ path: String) {
         do {
             _ = try ContractLock(jsonData: Data(json.utf8))

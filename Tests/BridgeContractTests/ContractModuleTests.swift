@@ -38,7 +38,8 @@ enum Node {
         }
         let stderr = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "node \(script.lastPathComponent) exited \(process.terminationStatus): \(stderr)")
+            throw Failure(
+                description: "node \(script.lastPathComponent) exited \(process.terminationStatus): \(stderr)")
         }
         return String(decoding: try Data(contentsOf: output), as: UTF8.self)
     }
@@ -56,7 +57,10 @@ private func moduleDirectory(_ contract: BridgeContract, runner: String) throws 
 /// JSON-expressible bodies, each checked by both validators (direction, mode, JSON text).
 private let parityCases: [(Direction, ValidationMode, String)] = [
     (.pageToNative, .strict, #"{"kind": "report", "count": 3}"#),
-    (.pageToNative, .strict, #"{"kind": "report", "count": 3.0, "ratio": 0.5, "flag": true, "mode": "fast", "items": [{"name": "a"}], "meta": {"depth": 1}}"#),
+    (
+        .pageToNative, .strict,
+        #"{"kind": "report", "count": 3.0, "ratio": 0.5, "flag": true, "mode": "fast", "items": [{"name": "a"}], "meta": {"depth": 1}}"#
+    ),
     (.pageToNative, .strict, #"{"kind": "report", "count": 1.5}"#),
     (.pageToNative, .strict, #"{"kind": "report", "count": true}"#),
     (.pageToNative, .strict, #"{"kind": "report", "count": "3"}"#),
@@ -118,7 +122,10 @@ struct ContractModuleTests {
                 invalidCount += 1
                 let jsViolations = (js["violations"] as? [[String: String]]) ?? []
                 let swiftViolations = violations.map {
-                    ["path": $0.path, "rule": $0.rule.rawValue, "expected": $0.expected, "found": $0.found, "direction": $0.direction.rawValue]
+                    [
+                        "path": $0.path, "rule": $0.rule.rawValue, "expected": $0.expected, "found": $0.found,
+                        "direction": $0.direction.rawValue,
+                    ]
                 }
                 #expect(jsViolations == swiftViolations, "for \(json)")
             }
@@ -169,7 +176,8 @@ struct ContractModuleTests {
         let output = try Node.run(directory.appendingPathComponent("runner.mjs"))
         #expect(
             output.trimmingCharacters(in: .whitespacesAndNewlines)
-                == #"[1,"bridge","window.bridgeReceive",null,{"PAGE_TO_NATIVE":["ready"],"NATIVE_TO_PAGE":["sync"]},true]"#)
+                == #"[1,"bridge","window.bridgeReceive",null,{"PAGE_TO_NATIVE":["ready"],"NATIVE_TO_PAGE":["sync"]},true]"#
+        )
     }
 
     @Test("postToNative posts a valid message and throws, showing structure only, on an invalid one")
@@ -198,7 +206,9 @@ struct ContractModuleTests {
                 version: expected Number 1, found String (wrong-type, page-to-native)
                 token: expected no such field, found String (unexpected-field, page-to-native)
                 """)
-        #expect(result["structure"] as? String == "{kind: String, list: [String, Number, Boolean, Null], nested: {a: Date}}")
+        #expect(
+            result["structure"] as? String == "{kind: String, list: [String, Number, Boolean, Null], nested: {a: Date}}"
+        )
         #expect(!output.contains("S3CR3T"))
     }
 }

@@ -15,7 +15,9 @@ struct ReceiverCallTests {
         #expect(call.script == "window.bridgeReceive(\(call.argument))")
         // Raw U+2028/9 end a line in older JavaScript, and a raw newline would split the call.
         for terminator: Unicode.Scalar in ["\u{2028}", "\u{2029}", "\u{FEFF}", "\n", "\r", "\u{0}"] {
-            #expect(!call.script.unicodeScalars.contains(terminator), "raw U+\(String(terminator.value, radix: 16)) in the script")
+            #expect(
+                !call.script.unicodeScalars.contains(terminator),
+                "raw U+\(String(terminator.value, radix: 16)) in the script")
         }
         #expect(!call.script.contains("</script>"))
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(call.argument.utf8)) as? [String: Any])
@@ -46,9 +48,13 @@ struct ReceiverCallTests {
 
     @Test("a message that breaks the native-to-page contract is refused with its violations")
     func contractChecked() {
-        #expect(throws: ReceiverCallError(
-            code: .violatesContract,
-            violations: [ContractViolation(path: "value", rule: .wrongType, expected: "String", found: "Number", direction: .nativeToPage)])
+        #expect(
+            throws: ReceiverCallError(
+                code: .violatesContract,
+                violations: [
+                    ContractViolation(
+                        path: "value", rule: .wrongType, expected: "String", found: "Number", direction: .nativeToPage)
+                ])
         ) {
             try ReceiverCall(message: ["kind": "sync", "value": 42])
         }
@@ -57,7 +63,8 @@ struct ReceiverCallTests {
 
     @Test("the raw form renders broken messages for tests, with the given receiver")
     func rawForm() throws {
-        let call = try ReceiverCall(receiver: "window.bridgeReceive", json: ["kind": "sync", "value": 42, "flag": true, "none": NSNull()])
+        let call = try ReceiverCall(
+            receiver: "window.bridgeReceive", json: ["kind": "sync", "value": 42, "flag": true, "none": NSNull()])
         #expect(call.script == #"window.bridgeReceive({"flag":true,"kind":"sync","none":null,"value":42})"#)
         #expect(call.description == "window.bridgeReceive({flag: Boolean, kind: String, none: Null, value: Number})")
     }
@@ -81,16 +88,20 @@ struct ReceiverCallTests {
         }
     }
 
-    @Test("a receiver that is not a dotted JavaScript name is refused", arguments: [
-        "", "alert(1);x", "window..f", "window.f()", "a b", "1abc", "window.f;", "x\u{2028}y", "é",
-    ])
+    @Test(
+        "a receiver that is not a dotted JavaScript name is refused",
+        arguments: [
+            "", "alert(1);x", "window..f", "window.f()", "a b", "1abc", "window.f;", "x\u{2028}y", "é",
+        ])
     func invalidReceiver(_ receiver: String) {
         #expect(throws: ReceiverCallError(code: .invalidReceiver, path: "receiver", found: "String")) {
             try ReceiverCall(receiver: receiver, json: ["kind": "sync"])
         }
     }
 
-    @Test("a valid receiver name is used as given", arguments: ["window.bridgeReceive", "bridgeReceive", "$app._bridge.receive2"])
+    @Test(
+        "a valid receiver name is used as given",
+        arguments: ["window.bridgeReceive", "bridgeReceive", "$app._bridge.receive2"])
     func validReceiver(_ receiver: String) throws {
         #expect(try ReceiverCall(receiver: receiver, json: [:]).script == "\(receiver)({})")
     }

@@ -41,10 +41,14 @@ struct RedactionTests {
                 for mode in [ValidationMode.strict, .lenient] {
                     let result = contract.validate(body, direction: direction, mode: mode)
                     said += [result.description, String(describing: result), String(reflecting: result)]
-                    said += result.violations.flatMap { [$0.description, $0.remedy, $0.path, $0.expected, $0.found, String(reflecting: $0)] }
+                    said += result.violations.flatMap {
+                        [$0.description, $0.remedy, $0.path, $0.expected, $0.found, String(reflecting: $0)]
+                    }
                     if let message = result.message {
                         said += [message.description, String(describing: message), String(reflecting: message)]
-                        said += message.fields.values.flatMap { [String(describing: $0), String(reflecting: $0), "\($0)"] }
+                        said += message.fields.values.flatMap {
+                            [String(describing: $0), String(reflecting: $0), "\($0)"]
+                        }
                     }
                 }
             }
@@ -76,13 +80,17 @@ struct RedactionTests {
         }
     }
 
-    @Test("the structure shows names and types", arguments: [
-        BodyCase("ready") { ["kind": "ready", "version": JS.number(1)] },
-        BodyCase("array") { ["a", JS.number(1), JS.boolean(true), JS.null, Date(timeIntervalSince1970: 0)] },
-        BodyCase("nested") { ["a": ["b": [["c": JS.boolean(false)]]], "e": [:] as [String: Any], "f": [] as [Any]] },
-        BodyCase("scalars") { JS.boolean(true) },
-        BodyCase("undefined") { nil },
-    ])
+    @Test(
+        "the structure shows names and types",
+        arguments: [
+            BodyCase("ready") { ["kind": "ready", "version": JS.number(1)] },
+            BodyCase("array") { ["a", JS.number(1), JS.boolean(true), JS.null, Date(timeIntervalSince1970: 0)] },
+            BodyCase("nested") {
+                ["a": ["b": [["c": JS.boolean(false)]]], "e": [:] as [String: Any], "f": [] as [Any]]
+            },
+            BodyCase("scalars") { JS.boolean(true) },
+            BodyCase("undefined") { nil },
+        ])
     func structure(_ body: BodyCase) {
         let expected = [
             "ready": "{kind: String, version: Number}",

@@ -1,6 +1,7 @@
-@testable import BridgeContract
 import Foundation
 import Testing
+
+@testable import BridgeContract
 
 @Suite("Request-id correlation")
 struct RequestCorrelatorTests {

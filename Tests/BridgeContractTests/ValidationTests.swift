@@ -4,7 +4,8 @@ import Testing
 
 /// A violation as the table states it (direction page-to-native unless given).
 private func violation(
-    _ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String, _ direction: Direction = .pageToNative
+    _ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String,
+    _ direction: Direction = .pageToNative
 ) -> ContractViolation {
     ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction)
 }
@@ -14,7 +15,10 @@ struct InvalidCase: Sendable, CustomStringConvertible {
     let mode: ValidationMode
     let expected: [ContractViolation]
     var description: String { body.name }
-    init(_ name: String, mode: ValidationMode = .strict, _ expected: [ContractViolation], _ make: @escaping @Sendable () -> Any?) {
+    init(
+        _ name: String, mode: ValidationMode = .strict, _ expected: [ContractViolation],
+        _ make: @escaping @Sendable () -> Any?
+    ) {
         body = BodyCase(name, make)
         self.mode = mode
         self.expected = expected
@@ -25,7 +29,9 @@ private let readyKinds = "String, one of: ready"
 
 /// Every rejection of the table for the default contract, page → native, with the exact violation.
 let defaultContractRejections: [InvalidCase] = [
-    InvalidCase("ready without version", [violation("version", .missingField, "Number 1", "Missing")]) { ["kind": "ready"] },
+    InvalidCase("ready without version", [violation("version", .missingField, "Number 1", "Missing")]) {
+        ["kind": "ready"]
+    },
     InvalidCase("version \"1\" (a string)", [violation("version", .wrongType, "Number 1", "String")]) {
         ["kind": "ready", "version": "1"]
     },
@@ -56,15 +62,20 @@ let defaultContractRejections: [InvalidCase] = [
     InvalidCase("version a Date", [violation("version", .wrongType, "Number 1", "Date")]) {
         ["kind": "ready", "version": Date(timeIntervalSince1970: 1)]
     },
-    InvalidCase("kind missing", [violation("kind", .missingField, readyKinds, "Missing")]) { ["version": JS.number(1)] },
+    InvalidCase("kind missing", [violation("kind", .missingField, readyKinds, "Missing")]) {
+        ["version": JS.number(1)]
+    },
     InvalidCase("kind 1", [violation("kind", .wrongType, readyKinds, "Number")]) {
         ["kind": JS.number(1), "version": JS.number(1)]
     },
-    InvalidCase("kind null", [violation("kind", .wrongType, readyKinds, "Null")]) { ["kind": JS.null, "version": JS.number(1)] },
+    InvalidCase("kind null", [violation("kind", .wrongType, readyKinds, "Null")]) {
+        ["kind": JS.null, "version": JS.number(1)]
+    },
     InvalidCase("unknown kind", [violation("kind", .unknownKind, "one of: ready", "String")]) {
         ["kind": "hello", "version": JS.number(1)]
     },
-    InvalidCase("native-to-page kind sent by the page", [violation("kind", .wrongDirection, "one of: ready", "String")]) {
+    InvalidCase("native-to-page kind sent by the page", [violation("kind", .wrongDirection, "one of: ready", "String")])
+    {
         ["kind": "sync", "value": "ok"]
     },
     InvalidCase("body a string", [violation("body", .bodyNotObject, "Object", "String")]) { "ready" },
@@ -147,7 +158,8 @@ struct DefaultContractValidationTests {
         #expect(message["value"] == .string("ok"))
         #expect(message.description == "sync {kind: String, value: String}")
         #expect(
-            BridgeContract.default.validate(["kind": "sync", "value": JS.number(42)], direction: .nativeToPage).violations
+            BridgeContract.default.validate(["kind": "sync", "value": JS.number(42)], direction: .nativeToPage)
+                .violations
                 == [violation("value", .wrongType, "String", "Number", .nativeToPage)])
     }
 }
@@ -174,8 +186,12 @@ let typedContract = BridgeContract(
 @Suite("Validation of every field type")
 struct FieldTypeValidationTests {
     static let rejections: [InvalidCase] = [
-        InvalidCase("integer 1.5", [violation("count", .notInteger, "Integer", "Number")]) { ["kind": "report", "count": JS.number(1.5)] },
-        InvalidCase("integer NaN", [violation("count", .notFinite, "Integer", "Number")]) { ["kind": "report", "count": JS.number(.nan)] },
+        InvalidCase("integer 1.5", [violation("count", .notInteger, "Integer", "Number")]) {
+            ["kind": "report", "count": JS.number(1.5)]
+        },
+        InvalidCase("integer NaN", [violation("count", .notFinite, "Integer", "Number")]) {
+            ["kind": "report", "count": JS.number(.nan)]
+        },
         InvalidCase("integer +Infinity", [violation("count", .notFinite, "Integer", "Number")]) {
             ["kind": "report", "count": JS.number(.infinity)]
         },
@@ -185,7 +201,9 @@ struct FieldTypeValidationTests {
         InvalidCase("integer beyond 2^53", [violation("count", .notInteger, "Integer", "Number")]) {
             ["kind": "report", "count": JS.number(1e300)]
         },
-        InvalidCase("integer true", [violation("count", .wrongType, "Integer", "Boolean")]) { ["kind": "report", "count": JS.boolean(true)] },
+        InvalidCase("integer true", [violation("count", .wrongType, "Integer", "Boolean")]) {
+            ["kind": "report", "count": JS.boolean(true)]
+        },
         InvalidCase("number NaN", [violation("ratio", .notFinite, "Number", "Number")]) {
             ["kind": "report", "count": JS.number(1), "ratio": JS.number(.nan)]
         },
@@ -195,7 +213,9 @@ struct FieldTypeValidationTests {
         InvalidCase("optional field present as null", [violation("flag", .wrongType, "Boolean", "Null")]) {
             ["kind": "report", "count": JS.number(1), "flag": JS.null]
         },
-        InvalidCase("string constant with another value", [violation("mode", .constantMismatch, "String \"fast\"", "String")]) {
+        InvalidCase(
+            "string constant with another value", [violation("mode", .constantMismatch, "String \"fast\"", "String")]
+        ) {
             ["kind": "report", "count": JS.number(1), "mode": "slow"]
         },
         InvalidCase("array element with a wrong field", [violation("items[2].name", .wrongType, "String", "Number")]) {
@@ -204,11 +224,16 @@ struct FieldTypeValidationTests {
         InvalidCase("array element not an object", [violation("items[0]", .wrongType, "Object", "String")]) {
             ["kind": "report", "count": JS.number(1), "items": ["a"]]
         },
-        InvalidCase("nested object: missing and extra", [
-            violation("meta.depth", .missingField, "Integer", "Missing"),
-            violation("meta.other", .unexpectedField, "no such field", "Number"),
-        ]) { ["kind": "report", "count": JS.number(1), "meta": ["other": JS.number(1)]] },
-        InvalidCase("acknowledgement without its request id", [violation("id", .missingField, "String (request id)", "Missing")]) {
+        InvalidCase(
+            "nested object: missing and extra",
+            [
+                violation("meta.depth", .missingField, "Integer", "Missing"),
+                violation("meta.other", .unexpectedField, "no such field", "Number"),
+            ]
+        ) { ["kind": "report", "count": JS.number(1), "meta": ["other": JS.number(1)]] },
+        InvalidCase(
+            "acknowledgement without its request id", [violation("id", .missingField, "String (request id)", "Missing")]
+        ) {
             ["kind": "loaded"]
         },
         InvalidCase("request id a number", [violation("id", .wrongType, "String (request id)", "Number")]) {
@@ -228,7 +253,8 @@ struct FieldTypeValidationTests {
     @Test("every field type is accepted with its typed value")
     func acceptsTypedValues() throws {
         let body: [String: Any] = [
-            "kind": "report", "count": JS.number(3.0), "ratio": JS.number(0.5), "flag": JS.boolean(false), "mode": "fast",
+            "kind": "report", "count": JS.number(3.0), "ratio": JS.number(0.5), "flag": JS.boolean(false),
+            "mode": "fast",
             "items": [["name": "a"]], "meta": ["depth": JS.number(2)],
         ]
         let message = try #require(typedContract.validate(body).message)
@@ -237,7 +263,10 @@ struct FieldTypeValidationTests {
                 "count": .integer(3), "ratio": .number(0.5), "flag": .boolean(false), "mode": .string("fast"),
                 "items": .array([.object(["name": .string("a")])]), "meta": .object(["depth": .integer(2)]),
             ])
-        #expect(message.description == "report {count: Number, flag: Boolean, items: [{name: String}], kind: String, meta: {depth: Number}, mode: String, ratio: Number}")
+        #expect(
+            message.description
+                == "report {count: Number, flag: Boolean, items: [{name: String}], kind: String, meta: {depth: Number}, mode: String, ratio: Number}"
+        )
     }
 
     @Test("an acknowledgement carries its request id")

@@ -35,7 +35,8 @@ final class BridgeCheckTests: XCTestCase {
         let pasted = naive.script.replacingOccurrences(of: "placeholder", with: text)
         XCTAssertNotEqual(pasted, try ReceiverCall(message: ["kind": "sync", "value": text]).script)
         let failure = await session.deliver(script: pasted, expecting: text, timeout: timeout)
-        XCTAssertEqual(failure?.category, .pageDidNotAccept, "a pasted script should break: \(String(describing: failure))")
+        XCTAssertEqual(
+            failure?.category, .pageDidNotAccept, "a pasted script should break: \(String(describing: failure))")
     }
 
     func testAMismatchIsReportedWithoutTheValue() async throws {
@@ -54,7 +55,8 @@ final class BridgeCheckTests: XCTestCase {
             CheckConfiguration(page: .html(try FixtureVariant.throwingReceiver(), baseURL: nil), timeout: timeout))
         XCTAssertEqual(report.pageToNative.status, .pass)
         XCTAssertEqual(report.nativeToPage.failure?.category, .pageDidNotAccept)
-        XCTAssertTrue(report.nativeToPage.failure?.detail.contains("Receiver refused") == true, "\(report.nativeToPage)")
+        XCTAssertTrue(
+            report.nativeToPage.failure?.detail.contains("Receiver refused") == true, "\(report.nativeToPage)")
     }
 
     func testTheFixtureRejectsANumberAsTheSyncValueWithItsOwnError() async throws {

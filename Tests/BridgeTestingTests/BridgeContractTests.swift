@@ -1,11 +1,12 @@
+import BridgeContract
+import BridgeTesting
+import XCTest
+
 #if canImport(WebKit)
 import WebKit
 #else
 import WebKitGTK
 #endif
-import BridgeContract
-import BridgeTesting
-import XCTest
 
 /// The bridge contract, both directions, on the real WebKit engine: the page's ready reaches native code
 /// with the right fields, and the page accepts the native sync message.
@@ -53,7 +54,8 @@ final class BridgeContractTests: XCTestCase {
         session.onScriptMessage = { message in
             // In the contract's order: a dictionary, a String kind, a Number version equal to 1.
             guard let body = message.body as? [String: Any] else {
-                return box.run.fail(.nativeDidNotReceive, "the body is \(messageStructure(message.body)), not a dictionary")
+                return box.run.fail(
+                    .nativeDidNotReceive, "the body is \(messageStructure(message.body)), not a dictionary")
             }
             guard let kind = body["kind"] as? String else {
                 return box.run.fail(.nativeDidNotReceive, "kind is \(messageStructure(body["kind"])), not a String")
@@ -63,7 +65,8 @@ final class BridgeContractTests: XCTestCase {
             }
             // A JS boolean also arrives as an NSNumber: the structure tells them apart.
             guard let version = body["version"], messageStructure(version) == "Number" else {
-                return box.run.fail(.nativeDidNotReceive, "version is \(messageStructure(body["version"])), not a Number")
+                return box.run.fail(
+                    .nativeDidNotReceive, "version is \(messageStructure(body["version"])), not a Number")
             }
             guard (version as? NSNumber)?.doubleValue == 1 else {
                 return box.run.fail(.nativeDidNotReceive, "version is a Number other than 1")
@@ -118,7 +121,8 @@ final class BridgeContractTests: XCTestCase {
         let results = [ready, answered].map { XCTWaiter().wait(for: [$0], timeout: timeout) }
         if results[0] != .completed && box.run.readyCount == 0 {
             let seen = session.rejections.map(\.description).joined(separator: " | ")
-            box.run.fail(.nativeDidNotReceive, seen.isEmpty ? "nothing arrived within \(timeout) s" : "what arrived: \(seen)")
+            box.run.fail(
+                .nativeDidNotReceive, seen.isEmpty ? "nothing arrived within \(timeout) s" : "what arrived: \(seen)")
         }
         if results[1] != .completed {
             box.run.fail(.pageDidNotAccept, "evaluateJavaScript did not complete within \(timeout) s")

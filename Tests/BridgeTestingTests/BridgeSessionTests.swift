@@ -22,7 +22,9 @@ final class BridgeSessionTests: XCTestCase {
         let session = await loadedSession(try FixtureVariant.posting(body), file: file, line: line)
         defer { session.tearDown() }
         let rejected = await session.wait(timeout: timeout) { !session.rejections.isEmpty }
-        XCTAssertTrue(rejected, "native did not receive the page's message: no rejection within \(timeout) s", file: file, line: line)
+        XCTAssertTrue(
+            rejected, "native did not receive the page's message: no rejection within \(timeout) s", file: file,
+            line: line)
         XCTAssertNil(session.ready, "a broken ready was accepted", file: file, line: line)
         let violations = session.rejections.flatMap(\.violations)
         XCTAssertTrue(
@@ -73,7 +75,8 @@ final class BridgeSessionTests: XCTestCase {
         defer { session.tearDown() }
         let events = session.timeline.map(\.event)
         let finishedAt = try XCTUnwrap(events.firstIndex(of: .didFinish))
-        let readyAt = try XCTUnwrap(events.firstIndex(of: .readyReceived), "the fixture's ready should precede didFinish")
+        let readyAt = try XCTUnwrap(
+            events.firstIndex(of: .readyReceived), "the fixture's ready should precede didFinish")
         XCTAssertLessThan(readyAt, finishedAt)
     }
 
@@ -96,6 +99,7 @@ final class BridgeSessionTests: XCTestCase {
             session.tearDown()
             XCTAssertNil(session.webView)
         }
-        XCTAssertNil(releasedSession, "the session outlived its teardown: a retain cycle through the handler or delegate")
+        XCTAssertNil(
+            releasedSession, "the session outlived its teardown: a retain cycle through the handler or delegate")
     }
 }

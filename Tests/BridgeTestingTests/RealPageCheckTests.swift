@@ -27,9 +27,12 @@ final class RealPageCheckTests: XCTestCase {
         let rendered = ReportRendering.text(session: 1, report)
         XCTAssertEqual(report.failures.map(\.category), [.pageUnreachable], rendered, file: file, line: line)
         let detail = report.load.failure?.detail ?? ""
-        XCTAssertTrue(detail.contains(host), "the failure does not name the host \(host): \(detail)", file: file, line: line)
+        XCTAssertTrue(
+            detail.contains(host), "the failure does not name the host \(host): \(detail)", file: file, line: line)
         XCTAssertTrue(detail.contains(cause), "the failure does not say '\(cause)': \(detail)", file: file, line: line)
-        XCTAssertFalse(rendered.contains(RealPageSite.contentSentinel), "page content leaked:\n\(rendered)", file: file, line: line)
+        XCTAssertFalse(
+            rendered.contains(RealPageSite.contentSentinel), "page content leaked:\n\(rendered)", file: file, line: line
+        )
     }
 
     func testTheFixtureServedOverHTTPPasses() async throws {
@@ -70,7 +73,8 @@ final class RealPageCheckTests: XCTestCase {
         defer { server.stop() }
         let report = await check(server.url(RealPageSite.contractBroken), timeout: waitedOut)
         XCTAssertEqual(report.load.status, .pass, ReportRendering.text(session: 1, report))
-        XCTAssertEqual(report.failures.map(\.category), [.nativeDidNotReceive], ReportRendering.text(session: 1, report))
+        XCTAssertEqual(
+            report.failures.map(\.category), [.nativeDidNotReceive], ReportRendering.text(session: 1, report))
         XCTAssertTrue(report.pageToNative.failure?.detail.contains("version: expected Number 1, found String") == true)
     }
 
@@ -114,9 +118,11 @@ final class RealPageCheckTests: XCTestCase {
         defer { server.stop() }
         let report = await check(server.url(RealPageSite.stalledSubresource), timeout: waitedOut)
         let rendered = ReportRendering.text(session: 1, report)
-        XCTAssertTrue(server.waitForRequest(RealPageSite.stalledImage, timeout: timeout), "the image was never requested")
+        XCTAssertTrue(
+            server.waitForRequest(RealPageSite.stalledImage, timeout: timeout), "the image was never requested")
         XCTAssertEqual(report.failures.map(\.category), [.pageLoadDidNotFinish], rendered)
-        XCTAssertTrue(report.load.failure?.detail.contains("127.0.0.1:\(server.port) answered HTTP 200") == true, rendered)
+        XCTAssertTrue(
+            report.load.failure?.detail.contains("127.0.0.1:\(server.port) answered HTTP 200") == true, rendered)
         XCTAssertEqual(report.pageToNative.status, .pass, "the ready came before the stalled image:\n\(rendered)")
         XCTAssertEqual(report.nativeToPage.status, .notRun, rendered)
     }
@@ -125,9 +131,11 @@ final class RealPageCheckTests: XCTestCase {
         let server = try serveSite()
         defer { server.stop() }
         let report = await check(server.url(RealPageSite.missingSubresource))
-        XCTAssertTrue(server.waitForRequest(RealPageSite.missingImage, timeout: timeout), "the image was never requested")
+        XCTAssertTrue(
+            server.waitForRequest(RealPageSite.missingImage, timeout: timeout), "the image was never requested")
         XCTAssertTrue(report.passed, ReportRendering.text(session: 1, report))
-        XCTAssertEqual(report.load.note, "HTTP 200 from 127.0.0.1:\(server.port)", "a subresource's status replaced the page's")
+        XCTAssertEqual(
+            report.load.note, "HTTP 200 from 127.0.0.1:\(server.port)", "a subresource's status replaced the page's")
     }
 
     // MARK: The integration check (BridgePageIntegrationTests) with BRIDGE_PAGE_URL at the loopback server
@@ -139,7 +147,8 @@ final class RealPageCheckTests: XCTestCase {
             "BRIDGE_PAGE_URL": server.url(RealPageSite.fixture).absoluteString, "BRIDGE_PAGE_TIMEOUT": "\(timeout)",
         ])
         XCTAssertNil(failure)
-        XCTAssertEqual(server.requestedPaths, [RealPageSite.fixture], "the integration check did not fetch the page once")
+        XCTAssertEqual(
+            server.requestedPaths, [RealPageSite.fixture], "the integration check did not fetch the page once")
     }
 
     func testTheIntegrationCheckTellsAFailedFetchFromABrokenContract() async throws {

@@ -32,9 +32,12 @@ final class SharedCopiesTests: XCTestCase {
     }
 
     func testTheFixtureIsTheProductsPageByteForByte() throws {
-        let fixture = try String(contentsOf: Self.root.appendingPathComponent("Sources/BridgeTesting/Resources/BridgeFixture.html"), encoding: .utf8)
+        let fixture = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/BridgeTesting/Resources/BridgeFixture.html"),
+            encoding: .utf8)
         // Anchors from the product's source document; a reformatted page would lose them.
-        XCTAssertTrue(fixture.hasPrefix("<!doctype html>\n<html lang=\"en\">\n<meta charset=\"utf-8\">\n<body>\n<script>\n"))
+        XCTAssertTrue(
+            fixture.hasPrefix("<!doctype html>\n<html lang=\"en\">\n<meta charset=\"utf-8\">\n<body>\n<script>\n"))
         XCTAssertTrue(fixture.contains("throw new Error(\"Invalid native message\");"))
         XCTAssertTrue(fixture.hasSuffix("</script>\n</body>\n</html>\n"))
     }

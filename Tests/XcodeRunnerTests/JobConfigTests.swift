@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import XcodeRunner
 
 final class JobConfigTests: XCTestCase {
@@ -8,7 +9,8 @@ final class JobConfigTests: XCTestCase {
     func testAConfigSurvivesAnEncodeDecodeRoundTrip() throws {
         let config = JobConfig(
             xcodeVersion: "16.2", xcodeBuild: "16C5032a", runtime: "com.apple.CoreSimulator.SimRuntime.iOS-18-2",
-            deviceType: "iPhone 16", udid: "218E4ECD-F530-413F-9A8F-65951D3C4DBF", project: "Client.xcodeproj", scheme: "Client",
+            deviceType: "iPhone 16", udid: "218E4ECD-F530-413F-9A8F-65951D3C4DBF", project: "Client.xcodeproj",
+            scheme: "Client",
             testTarget: "ClientTests")
         XCTAssertEqual(try JobConfig.decode(config.encoded(), name: "round trip"), config)
         XCTAssertTrue(String(decoding: config.encoded(), as: UTF8.self).hasSuffix("}\n"))
@@ -30,21 +32,27 @@ final class JobConfigTests: XCTestCase {
             XCTAssertEqual(error?.rule, "expected a string, found number")
             XCTAssertFalse(error?.description.contains("12345") ?? true)
         }
-        XCTAssertThrowsError(try decode(#"{"udid": null}"#)) { XCTAssertEqual(($0 as? XcodeRunnerError)?.rule, "expected a string, found null") }
-        XCTAssertThrowsError(try decode(#"{"udid": ["a"]}"#)) { XCTAssertEqual(($0 as? XcodeRunnerError)?.rule, "expected a string, found array") }
+        XCTAssertThrowsError(try decode(#"{"udid": null}"#)) {
+            XCTAssertEqual(($0 as? XcodeRunnerError)?.rule, "expected a string, found null")
+        }
+        XCTAssertThrowsError(try decode(#"{"udid": ["a"]}"#)) {
+            XCTAssertEqual(($0 as? XcodeRunnerError)?.rule, "expected a string, found array")
+        }
     }
 
     func testBrokenJSONAndNonObjectsAreRefused() {
         XCTAssertThrowsError(try decode("{")) { XCTAssertEqual(($0 as? XcodeRunnerError)?.code, .configUnreadable) }
         XCTAssertThrowsError(try decode("[]")) { XCTAssertEqual(($0 as? XcodeRunnerError)?.code, .configInvalid) }
-        XCTAssertThrowsError(try JobConfig.load(from: URL(fileURLWithPath: "/nonexistent/webbridge-job.json"))) { error in
+        XCTAssertThrowsError(try JobConfig.load(from: URL(fileURLWithPath: "/nonexistent/webbridge-job.json"))) {
+            error in
             XCTAssertEqual((error as? XcodeRunnerError)?.code, .configUnreadable)
             XCTAssertTrue((error as? XcodeRunnerError)?.remedy.contains("webbridge xcode pin") == true)
         }
     }
 
     func testTheExampleClientConfigDecodes() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples/Client/webbridge-job.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Examples/Client/webbridge-job.json")
         let config = try JobConfig.load(from: url.standardizedFileURL)
         XCTAssertEqual(config.scheme, "Client")
         XCTAssertEqual(config.testTarget, "ClientTests")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import XcodeRunner
 
 final class ProgressTests: XCTestCase {
@@ -28,7 +29,8 @@ final class ProgressTests: XCTestCase {
 
     func testXCTestAndSwiftTestingLinesAreBothCounted() throws {
         // 3 XCTest passes + 1 failure, then Swift Testing: 1 pass + 1 failure.
-        XCTAssertEqual(try track("xcbeautify_MixedTestLog_XCTest_plus_SwiftTesting.txt").line, "testing: 4 passed, 2 failed")
+        XCTAssertEqual(
+            try track("xcbeautify_MixedTestLog_XCTest_plus_SwiftTesting.txt").line, "testing: 4 passed, 2 failed")
     }
 
     func testACompileErrorNeverLeavesBuilding() throws {

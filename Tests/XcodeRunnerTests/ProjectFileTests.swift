@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import XcodeRunner
 
 final class ProjectFileTests: XCTestCase {
@@ -26,16 +27,22 @@ final class ProjectFileTests: XCTestCase {
     }
 
     func testAFixtureInTheTestTargetsResourcesIsFound() throws {
-        XCTAssertEqual(try project("ecmaswift_project.pbxproj").membership(of: "index.html", inTarget: "ECMASwiftTests"), .inTargetResources)
-        XCTAssertEqual(try project("ecmaswift_project.pbxproj").membership(of: "app.js", inTarget: "ECMASwiftTests"), .inTargetResources)
         XCTAssertEqual(
-            try project("frequentflyer_project.pbxproj").membership(of: "web_view_controller_test.html", inTarget: "FrequentFlyerTests"),
+            try project("ecmaswift_project.pbxproj").membership(of: "index.html", inTarget: "ECMASwiftTests"),
+            .inTargetResources)
+        XCTAssertEqual(
+            try project("ecmaswift_project.pbxproj").membership(of: "app.js", inTarget: "ECMASwiftTests"),
+            .inTargetResources)
+        XCTAssertEqual(
+            try project("frequentflyer_project.pbxproj").membership(
+                of: "web_view_controller_test.html", inTarget: "FrequentFlyerTests"),
             .inTargetResources)
     }
 
     func testAFixtureOnlyInTheHostAppIsInTheProjectButNotTheTestResources() throws {
         XCTAssertEqual(
-            try project("wvjb_Tests_project.pbxproj").membership(of: "echo.html", inTarget: "WebViewJavascriptBridgeTests"),
+            try project("wvjb_Tests_project.pbxproj").membership(
+                of: "echo.html", inTarget: "WebViewJavascriptBridgeTests"),
             .inProjectOnly(targetsWithIt: ["WebViewJavascriptBridgeTestHost"]))
         XCTAssertEqual(
             try project("yavale_APP_project.pbxproj").membership(of: "index.html", inTarget: "APPTests"),
@@ -43,7 +50,9 @@ final class ProjectFileTests: XCTestCase {
     }
 
     func testAFixtureTheProjectNeverMentionsIsNotInTheProject() throws {
-        XCTAssertEqual(try project("ecmaswift_project.pbxproj").membership(of: "BridgeFixture.html", inTarget: "ECMASwiftTests"), .notInProject)
+        XCTAssertEqual(
+            try project("ecmaswift_project.pbxproj").membership(of: "BridgeFixture.html", inTarget: "ECMASwiftTests"),
+            .notInProject)
         XCTAssertNil(try project("ecmaswift_project.pbxproj").membership(of: "index.html", inTarget: "NoSuchTests"))
     }
 
@@ -57,16 +66,19 @@ final class ProjectFileTests: XCTestCase {
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
         try Data("<html></html>".utf8).write(to: www.appendingPathComponent("webviewTest.html"))
         XCTAssertEqual(
-            try project("xwebview_iOS_project.pbxproj", sourceRoot: root).membership(of: "webviewTest.html", inTarget: "XWebViewTests"),
+            try project("xwebview_iOS_project.pbxproj", sourceRoot: root).membership(
+                of: "webviewTest.html", inTarget: "XWebViewTests"),
             .inTargetResources)
         XCTAssertEqual(
-            try project("xwebview_iOS_project.pbxproj", sourceRoot: root).membership(of: "other.html", inTarget: "XWebViewTests"),
+            try project("xwebview_iOS_project.pbxproj", sourceRoot: root).membership(
+                of: "other.html", inTarget: "XWebViewTests"),
             .notInProject)
     }
 
     func testAnXcode16ResourceListedInTheUITestTargetIsFound() throws {
         XCTAssertEqual(
-            try project("bacons_007-xcode16.pbxproj").membership(of: "Snapshots.xctestplan", inTarget: "ScoreTallyUITests"),
+            try project("bacons_007-xcode16.pbxproj").membership(
+                of: "Snapshots.xctestplan", inTarget: "ScoreTallyUITests"),
             .inTargetResources)
     }
 
@@ -81,10 +93,13 @@ final class ProjectFileTests: XCTestCase {
     }
 
     func testTheExampleClientProjectHasTheFixtureInClientTests() throws {
-        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples/Client/Client.xcodeproj")
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Examples/Client/Client.xcodeproj")
         let parsed = try ProjectFile(projectFolder: example.standardizedFileURL)
         XCTAssertEqual(Set(parsed.targetNames), ["Client", "ClientTests"])
         XCTAssertEqual(parsed.membership(of: "BridgeFixture.html", inTarget: "ClientTests"), .inTargetResources)
-        XCTAssertEqual(parsed.membership(of: "BridgeFixture.html", inTarget: "Client"), .inProjectOnly(targetsWithIt: ["ClientTests"]))
+        XCTAssertEqual(
+            parsed.membership(of: "BridgeFixture.html", inTarget: "Client"),
+            .inProjectOnly(targetsWithIt: ["ClientTests"]))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import XcodeRunner
 
 final class SchemeFileTests: XCTestCase {
@@ -39,7 +40,8 @@ final class SchemeFileTests: XCTestCase {
         let skipped = try XCTUnwrap(wikipedia.testable(named: "WikipediaUnitTests")).skippedTests
         XCTAssertTrue(skipped.contains("WMFSearchFetcherTests"))
         XCTAssertTrue(skipped.contains("MWKHistoryListPerformanceTests/testReadPerformance"))
-        XCTAssertEqual(try scheme("alamofire_Alamofire_iOS.xcscheme").testPlans, ["container:Tests/Test Plans/iOS.xctestplan"])
+        XCTAssertEqual(
+            try scheme("alamofire_Alamofire_iOS.xcscheme").testPlans, ["container:Tests/Test Plans/iOS.xctestplan"])
     }
 
     func testAttributesWithoutSpacesAroundEqualsAreRead() throws {
@@ -58,9 +60,13 @@ final class SchemeFileTests: XCTestCase {
     func testARealTestPlanListsItsTargets() throws {
         let plan = try TestPlanFile(data: Realdata.data("xcscheme/alamofire_iOS.xctestplan"), source: "plan")
         XCTAssertEqual(plan.targets, [.init(name: "Alamofire iOS Tests", enabled: true, skippedTests: [])])
-        XCTAssertThrowsError(try TestPlanFile(data: Realdata.data("xcscheme/alamofire_Alamofire_iOS.xcscheme"), source: "scheme"))
+        XCTAssertThrowsError(
+            try TestPlanFile(data: Realdata.data("xcscheme/alamofire_Alamofire_iOS.xcscheme"), source: "scheme"))
         XCTAssertEqual(
-            TestPlanFile.url(forReference: "container:Tests/Test Plans/iOS.xctestplan", projectFolder: URL(fileURLWithPath: "/r/A.xcodeproj")).path,
+            TestPlanFile.url(
+                forReference: "container:Tests/Test Plans/iOS.xctestplan",
+                projectFolder: URL(fileURLWithPath: "/r/A.xcodeproj")
+            ).path,
             "/r/Tests/Test Plans/iOS.xctestplan")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import XcodeRunner
 
 final class SimulatorListTests: XCTestCase {
@@ -55,7 +56,8 @@ final class SimulatorListTests: XCTestCase {
     func testExactRuntimeIdentifierAndDeviceTypePinOneUDID() throws {
         let parsed = try list("openbakery_simctl-list-xcode16.json")
         let byIdentifiers = try parsed.pick(
-            runtime: "com.apple.CoreSimulator.SimRuntime.iOS-17-5", deviceType: "com.apple.CoreSimulator.SimDeviceType.iPhone-15")
+            runtime: "com.apple.CoreSimulator.SimRuntime.iOS-17-5",
+            deviceType: "com.apple.CoreSimulator.SimDeviceType.iPhone-15")
         XCTAssertEqual(byIdentifiers.udid, "218E4ECD-F530-413F-9A8F-65951D3C4DBF")
         let byNames = try parsed.pick(runtime: "iOS 17.5", deviceType: "iPhone 15")
         XCTAssertEqual(byNames, byIdentifiers)
@@ -64,7 +66,8 @@ final class SimulatorListTests: XCTestCase {
     func testANameThatIsAPrefixOfOthersMatchesOnlyItself() throws {
         // iOS 17.5 holds iPhone 15, iPhone 15 Plus, iPhone 15 Pro and iPhone 15 Pro Max.
         let parsed = try list("openbakery_simctl-list-xcode16.json")
-        let names = parsed.simulators.filter { $0.runtime.hasSuffix("iOS-17-5") && $0.name.hasPrefix("iPhone 15") }.map(\.name)
+        let names = parsed.simulators.filter { $0.runtime.hasSuffix("iOS-17-5") && $0.name.hasPrefix("iPhone 15") }.map(
+            \.name)
         XCTAssertGreaterThan(names.count, 1)
         XCTAssertEqual(try parsed.pick(runtime: "iOS 17.5", deviceType: "iPhone 15").name, "iPhone 15")
         XCTAssertThrowsError(try parsed.pick(runtime: "iOS 17.5", deviceType: "iPhone 15 P")) { error in
@@ -73,13 +76,16 @@ final class SimulatorListTests: XCTestCase {
             // Every candidate is listed with its UDID.
             XCTAssertTrue(error?.rule.contains("218E4ECD-F530-413F-9A8F-65951D3C4DBF") == true)
         }
-        XCTAssertThrowsError(try parsed.pick(runtime: "iOS 17", deviceType: "iPhone 15"), "a runtime prefix must not match")
+        XCTAssertThrowsError(
+            try parsed.pick(runtime: "iOS 17", deviceType: "iPhone 15"), "a runtime prefix must not match")
     }
 
     func testTheSameNameInTwoRuntimesIsDecidedByThePinnedRuntime() throws {
         let parsed = try list("openbakery_simctl-list-xcode16.json")
-        XCTAssertEqual(try parsed.pick(runtime: "iOS 17.5", deviceType: "iPhone 15").udid, "218E4ECD-F530-413F-9A8F-65951D3C4DBF")
-        XCTAssertEqual(try parsed.pick(runtime: "iOS 18.0", deviceType: "iPhone 15").udid, "547F6011-D095-471A-8FB1-0BE2C0BA00B4")
+        XCTAssertEqual(
+            try parsed.pick(runtime: "iOS 17.5", deviceType: "iPhone 15").udid, "218E4ECD-F530-413F-9A8F-65951D3C4DBF")
+        XCTAssertEqual(
+            try parsed.pick(runtime: "iOS 18.0", deviceType: "iPhone 15").udid, "547F6011-D095-471A-8FB1-0BE2C0BA00B4")
     }
 
     func testUnavailableDevicesAreIgnored() throws {
@@ -88,12 +94,16 @@ final class SimulatorListTests: XCTestCase {
         XCTAssertNotNil(parsed.simulator(udid: "E3D997E5-7AF5-4D3C-9A1E-31B96E8380E6"))
         XCTAssertThrowsError(try parsed.pick(runtime: "iOS 17.4", deviceType: "iPhone 15")) { error in
             XCTAssertEqual((error as? XcodeRunnerError)?.code, .noMatchingSimulator)
-            XCTAssertFalse((error as? XcodeRunnerError)?.rule.contains("E3D997E5") ?? true, "an unavailable device offered as a candidate")
+            XCTAssertFalse(
+                (error as? XcodeRunnerError)?.rule.contains("E3D997E5") ?? true,
+                "an unavailable device offered as a candidate")
         }
         XCTAssertEqual(
-            try parsed.pick(runtime: "com.apple.CoreSimulator.SimRuntime.xrOS-1-2", deviceType: "Apple Vision Pro").udid,
+            try parsed.pick(runtime: "com.apple.CoreSimulator.SimRuntime.xrOS-1-2", deviceType: "Apple Vision Pro")
+                .udid,
             "ABECF68B-BC4C-44B3-BC32-F9AAC93692CB")
-        XCTAssertThrowsError(try parsed.pick(runtime: "com.apple.CoreSimulator.SimRuntime.xrOS-1-1", deviceType: "Apple Vision Pro"))
+        XCTAssertThrowsError(
+            try parsed.pick(runtime: "com.apple.CoreSimulator.SimRuntime.xrOS-1-1", deviceType: "Apple Vision Pro"))
     }
 
     func testUnavailableRuntimeDuplicatesWithTheSameNameDoNotCountAsSeveral() throws {
@@ -106,16 +116,23 @@ final class SimulatorListTests: XCTestCase {
     func testLegacyDisplayKeysMatchTheIdentifierAndTheDisplayForm() throws {
         let parsed = try list("node-simctl_devices-with-unavailable-legacy-keys.json")
         let byDisplay = try parsed.pick(runtime: "iOS 12.1", deviceType: "iPhone 6")
-        let byIdentifier = try parsed.pick(runtime: "com.apple.CoreSimulator.SimRuntime.iOS-12-1", deviceType: "iPhone 6")
+        let byIdentifier = try parsed.pick(
+            runtime: "com.apple.CoreSimulator.SimRuntime.iOS-12-1", deviceType: "iPhone 6")
         XCTAssertEqual(byDisplay, byIdentifier)
         XCTAssertEqual(byDisplay.runtime, "com.apple.CoreSimulator.SimRuntime.iOS-12-1")
     }
 
     func testTheAvailabilityStringAloneDecidesWhenIsAvailableIsAbsent() throws {
         // Derived from the real node-simctl records by dropping isAvailable, leaving "availability" as before Xcode 10.1.
-        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: Realdata.data("simctl/node-simctl_devices-with-unavailable.json")) as? [String: Any])
+        var root = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Realdata.data("simctl/node-simctl_devices-with-unavailable.json"))
+                as? [String: Any])
         var devices = try XCTUnwrap(root["devices"] as? [String: [[String: Any]]])
-        for key in devices.keys { devices[key] = devices[key]?.map { var record = $0; record["isAvailable"] = nil; return record } }
+        for key in devices.keys {
+            devices[key] = devices[key]?.map {
+                var record = $0; record["isAvailable"] = nil; return record
+            }
+        }
         root["devices"] = devices
         let parsed = try SimulatorList(json: JSONSerialization.data(withJSONObject: root), source: "derived")
         XCTAssertEqual(parsed.simulators.filter(\.isAvailable).count, 16)
@@ -124,7 +141,9 @@ final class SimulatorListTests: XCTestCase {
 
     func testSeveralMatchesInOneRuntimeAreRefusedListingEveryUDID() throws {
         // Derived: a second real record of the same device type in the same runtime, as 'simctl create' would add.
-        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: Realdata.data("simctl/openbakery_simctl-list-xcode16.json")) as? [String: Any])
+        var root = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Realdata.data("simctl/openbakery_simctl-list-xcode16.json"))
+                as? [String: Any])
         var devices = try XCTUnwrap(root["devices"] as? [String: [[String: Any]]])
         let key = "com.apple.CoreSimulator.SimRuntime.iOS-17-5"
         var copy = try XCTUnwrap(devices[key]?.first { $0["name"] as? String == "iPhone 15" })
@@ -144,9 +163,13 @@ final class SimulatorListTests: XCTestCase {
         // The full listing names xrOS runtimes "visionOS 1.2"; the three-part runtime keeps its key's display form.
         let full = try list("openbakery_simctl-list-xcode16.json")
         XCTAssertEqual(full.runtimeNames["com.apple.CoreSimulator.SimRuntime.xrOS-1-2"], "visionOS 1.2")
-        XCTAssertEqual(try full.pick(runtime: "visionOS 1.2", deviceType: "Apple Vision Pro").udid, "ABECF68B-BC4C-44B3-BC32-F9AAC93692CB")
+        XCTAssertEqual(
+            try full.pick(runtime: "visionOS 1.2", deviceType: "Apple Vision Pro").udid,
+            "ABECF68B-BC4C-44B3-BC32-F9AAC93692CB")
         let threePart = try list("fastlane_simctl-devices-json_threepartversion_TRIMMED.json")
-        XCTAssertEqual(try threePart.pick(runtime: "iOS 26.3", deviceType: "iPhone 17 Pro").udid, "E2FB1234-ABCD-4567-8901-234567890ABC")
+        XCTAssertEqual(
+            try threePart.pick(runtime: "iOS 26.3", deviceType: "iPhone 17 Pro").udid,
+            "E2FB1234-ABCD-4567-8901-234567890ABC")
         XCTAssertThrowsError(try threePart.pick(runtime: "iOS 26.3.1", deviceType: "iPhone 17 Pro"))
     }
 

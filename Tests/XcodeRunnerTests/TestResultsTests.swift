@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import XcodeRunner
 
 final class TestResultsTests: XCTestCase {
@@ -36,11 +37,17 @@ final class TestResultsTests: XCTestCase {
             json: Realdata.data("xcresult/codemagic_legacy_ActionsInvocationRecord_3actions.json"), source: "record")
         // Three actions; the first was not requested and has no testsRef.
         XCTAssertEqual(ids.count, 2)
-        XCTAssertEqual(try TestResults.legacyTestsReferences(json: Realdata.data("xcresult/dbxc_legacy_ActionsInvocationRecord_unit-failure.json"), source: "r").count, 1)
+        XCTAssertEqual(
+            try TestResults.legacyTestsReferences(
+                json: Realdata.data("xcresult/dbxc_legacy_ActionsInvocationRecord_unit-failure.json"), source: "r"
+            ).count, 1)
     }
 
     func testSummariesAndErrorTextAreNotMistakenForTestLists() throws {
-        for name in ["oxr_summary_one_failure.json", "codemagic_test-results-summary_xcode16.0.json", "xctestrunner-issue65_xcresulttool-legacy-required_ISSUE.txt"] {
+        for name in [
+            "oxr_summary_one_failure.json", "codemagic_test-results-summary_xcode16.0.json",
+            "xctestrunner-issue65_xcresulttool-legacy-required_ISSUE.txt",
+        ] {
             XCTAssertThrowsError(try results(name), name) { error in
                 XCTAssertEqual((error as? XcodeRunnerError)?.code, .resultsUnreadable, name)
             }
@@ -52,16 +59,22 @@ final class TestResultsTests: XCTestCase {
         let restricted = parsed.restricted(to: "banaanTests/banaanTests")
         XCTAssertEqual(restricted.outcomes.count, 6)
         XCTAssertNil(restricted.outcomes["banaanUITests/testUIExample()"])
-        XCTAssertEqual(parsed.restricted(to: "banaanTests/banaanTests/testExample").outcomes.keys.sorted(), ["banaanTests/testExample()"])
+        XCTAssertEqual(
+            parsed.restricted(to: "banaanTests/banaanTests/testExample").outcomes.keys.sorted(),
+            ["banaanTests/testExample()"])
     }
 
     func testDifferencesNameEachTestAndBothOutcomes() throws {
         // Two real runs of the same RandomStuff project: a failing run and a later all-passing one.
-        let failing = try results("oxr_tests_failed_expectedfailure_skipped.json").restricted(to: "RandomStuffTests/RandomStuffTests")
+        let failing = try results("oxr_tests_failed_expectedfailure_skipped.json").restricted(
+            to: "RandomStuffTests/RandomStuffTests")
         let passing = try results("oxr_tests_ui_and_perf.json").restricted(to: "RandomStuffTests/RandomStuffTests")
         let lines = failing.differences(from: passing, left: "alone", right: "suite")
-        XCTAssertTrue(lines.contains("RandomStuffTests/testFoo(): alone failed, suite did not run"), lines.joined(separator: "\n"))
-        XCTAssertFalse(lines.contains { $0.hasPrefix("RandomStuffTests/testExample():") }, "equal outcomes reported as different")
+        XCTAssertTrue(
+            lines.contains("RandomStuffTests/testFoo(): alone failed, suite did not run"), lines.joined(separator: "\n")
+        )
+        XCTAssertFalse(
+            lines.contains { $0.hasPrefix("RandomStuffTests/testExample():") }, "equal outcomes reported as different")
         XCTAssertEqual(failing.differences(from: failing, left: "a", right: "b"), [])
     }
 }

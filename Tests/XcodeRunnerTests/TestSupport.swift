@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import XcodeRunner
 
 /// The real recorded outputs copied into the test bundle (see Fixtures/realdata/INDEX.md).
@@ -110,4 +111,5 @@ final class RecordingConsole: @unchecked Sendable {
 }
 
 /// The recorded `xcodebuild -version` of Xcode 13.2.1, with objc warnings before it.
-let xcode13Version = Realdata.url("xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt")
+let xcode13Version = Realdata.url(
+    "xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import XcodeRunner
 
 final class XcodeJobTests: XCTestCase {
@@ -17,17 +18,21 @@ final class XcodeJobTests: XCTestCase {
 
     /// ECMASwift pinned to Xcode 16.2, running the RandomStuffTests class (whose real outcomes the bundles replay).
     func xcode16Job() throws -> JobFolder {
-        try JobFolder.ecmaswift(self, edit: {
-            $0.xcodeVersion = "16.2"
-            $0.xcodeBuild = "16C5032a"
-            $0.onlyTesting = "RandomStuffTests/RandomStuffTests"
-        })
+        try JobFolder.ecmaswift(
+            self,
+            edit: {
+                $0.xcodeVersion = "16.2"
+                $0.xcodeBuild = "16C5032a"
+                $0.onlyTesting = "RandomStuffTests/RandomStuffTests"
+            })
     }
 
     func rules16(test: [ReplayRule], results: [ReplayRule] = []) -> [ReplayRule] {
         [
             ReplayRule("xcodebuild", ["-version"], output: xcode16Version),
-            ReplayRule("xcrun", ["simctl", "list", "devices"], output: Realdata.url("simctl/openbakery_simctl-list-xcode16.json")),
+            ReplayRule(
+                "xcrun", ["simctl", "list", "devices"],
+                output: Realdata.url("simctl/openbakery_simctl-list-xcode16.json")),
         ] + test + results
     }
 
@@ -38,22 +43,30 @@ final class XcodeJobTests: XCTestCase {
     // MARK: pin
 
     func testPinWritesTheUDIDRuntimeAndRunningXcodeFromXcrun() throws {
-        let replay = try Replay(self, rules: [
-            ReplayRule("xcodebuild", ["-version"], output: xcode13Version),
-            ReplayRule("xcrun", ["simctl", "list", "devices", "available", "-j"], output: Realdata.url("simctl/openbakery_simctl-list-xcode16.json")),
-        ])
-        let result = try job(replay, RecordingConsole()).pin(runtime: "iOS 17.5", deviceType: "iPhone 15", simctlJSON: nil, config: JobConfig())
+        let replay = try Replay(
+            self,
+            rules: [
+                ReplayRule("xcodebuild", ["-version"], output: xcode13Version),
+                ReplayRule(
+                    "xcrun", ["simctl", "list", "devices", "available", "-j"],
+                    output: Realdata.url("simctl/openbakery_simctl-list-xcode16.json")),
+            ])
+        let result = try job(replay, RecordingConsole()).pin(
+            runtime: "iOS 17.5", deviceType: "iPhone 15", simctlJSON: nil, config: JobConfig())
         XCTAssertEqual(result.config.udid, pinnedUDID)
         XCTAssertEqual(result.config.runtime, "com.apple.CoreSimulator.SimRuntime.iOS-17-5")
         XCTAssertEqual(result.config.xcodeVersion, "13.2.1")
         XCTAssertEqual(result.config.xcodeBuild, "13C100")
-        XCTAssertEqual(try replay.calls(), [["xcrun", "simctl", "list", "devices", "available", "-j"], ["xcodebuild", "-version"]])
+        XCTAssertEqual(
+            try replay.calls(),
+            [["xcrun", "simctl", "list", "devices", "available", "-j"], ["xcodebuild", "-version"]])
     }
 
     func testPinWithoutXcodebuildPinsTheSimulatorOnly() throws {
         let tools = ToolRunner(environment: ["PATH": "/usr/bin:/bin"])
         let result = try XcodeJob(tools: tools, console: RecordingConsole().console).pin(
-            runtime: "iOS 18.0", deviceType: "iPhone 15", simctlJSON: Realdata.data("simctl/openbakery_simctl-list-xcode16.json"), config: JobConfig())
+            runtime: "iOS 18.0", deviceType: "iPhone 15",
+            simctlJSON: Realdata.data("simctl/openbakery_simctl-list-xcode16.json"), config: JobConfig())
         XCTAssertEqual(result.config.udid, "547F6011-D095-471A-8FB1-0BE2C0BA00B4")
         XCTAssertNil(result.xcode)
         XCTAssertNil(result.config.xcodeVersion)
@@ -63,7 +76,8 @@ final class XcodeJobTests: XCTestCase {
 
     func testAPassingRunUsesTheExactArgvAndKeepsItsThreeArtifacts() throws {
         let folder = try xcode16Job()
-        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
+        let replay = try Replay(
+            self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
         let console = RecordingConsole()
         let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init())
         XCTAssertEqual(status, 0, console.notes.joined(separator: "\n"))
@@ -71,22 +85,29 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertEqual(try bundles(in: folder.folder), [stem + ".log", stem + ".manifest.json", stem + ".xcresult"])
         let bundle = folder.folder.appendingPathComponent("results/\(stem).xcresult").path
         let test = try XCTUnwrap(try replay.calls().first { $0.count > 1 && $0[1] == "test" })
-        XCTAssertEqual(test, [
-            "xcodebuild", "test", "-project", "App.xcodeproj", "-scheme", "ECMASwift",
-            "-destination", "platform=iOS Simulator,id=\(pinnedUDID)", "-only-testing:RandomStuffTests/RandomStuffTests",
-            "-resultBundlePath", bundle,
-        ])
+        XCTAssertEqual(
+            test,
+            [
+                "xcodebuild", "test", "-project", "App.xcodeproj", "-scheme", "ECMASwift",
+                "-destination", "platform=iOS Simulator,id=\(pinnedUDID)",
+                "-only-testing:RandomStuffTests/RandomStuffTests",
+                "-resultBundlePath", bundle,
+            ])
         // The output reached the console and the build log byte for byte.
         let log = try String(contentsOf: folder.folder.appendingPathComponent("results/\(stem).log"), encoding: .utf8)
         XCTAssertEqual(log, try Realdata.text("xcodebuild/verbum_xcode26.4_test-succeeded_sim-id.txt"))
         XCTAssertEqual(console.output, log)
         XCTAssertEqual(console.progress.first, "building")
-        XCTAssertTrue(console.progress.contains("testing: 4 passed, 0 failed"), console.progress.joined(separator: "\n"))
+        XCTAssertTrue(
+            console.progress.contains("testing: 4 passed, 0 failed"), console.progress.joined(separator: "\n"))
     }
 
     func testAFailingRunKeepsBundleLogAndManifestAndReturnsXcodebuildsExitCode() throws {
         let folder = try xcode16Job()
-        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true)]))
+        let replay = try Replay(
+            self,
+            rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true)])
+        )
         let console = RecordingConsole()
         let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init())
         XCTAssertEqual(status, 65)
@@ -104,14 +125,20 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertFalse(manifest.host.isEmpty)
         let notes = console.notes.joined(separator: "\n")
         XCTAssertTrue(notes.contains("FAILED (exit 65); evidence kept:\n  result bundle: "), notes)
-        XCTAssertTrue(notes.contains("  manifest:      " + folder.folder.appendingPathComponent("results/\(stem).manifest.json").path), notes)
-        XCTAssertTrue(notes.contains("-destination 'platform=iOS Simulator,id=\(pinnedUDID)'"), "the shown command must be copyable into a shell")
+        XCTAssertTrue(
+            notes.contains(
+                "  manifest:      " + folder.folder.appendingPathComponent("results/\(stem).manifest.json").path), notes
+        )
+        XCTAssertTrue(
+            notes.contains("-destination 'platform=iOS Simulator,id=\(pinnedUDID)'"),
+            "the shown command must be copyable into a shell")
     }
 
     func testOtherExitCodesPassThroughUnchanged() throws {
         let folder = try xcode16Job()
         let log = Realdata.url("xcodebuild/xctestcli_xcode26_unable-to-find-device.log")
-        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: log, exit: 70, stderr: true)]))
+        let replay = try Replay(
+            self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: log, exit: 70, stderr: true)]))
         let console = RecordingConsole()
         XCTAssertEqual(job(replay, console).test(config: folder.config, folder: folder.folder, options: .init()), 70)
         // No bundle was written by xcodebuild; the log and manifest are still kept.
@@ -125,11 +152,15 @@ final class XcodeJobTests: XCTestCase {
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         let marker = bundle.appendingPathComponent("Info.plist")
         try Data("user's evidence".utf8).write(to: marker)
-        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
+        let replay = try Replay(
+            self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
         let console = RecordingConsole()
-        let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init(resultBundle: bundle))
+        let status = job(replay, console).test(
+            config: folder.config, folder: folder.folder, options: .init(resultBundle: bundle))
         XCTAssertEqual(status, 3)
-        XCTAssertFalse(try replay.calls().contains { $0.count > 1 && $0[1] == "test" }, "xcodebuild test ran despite an existing bundle")
+        XCTAssertFalse(
+            try replay.calls().contains { $0.count > 1 && $0[1] == "test" },
+            "xcodebuild test ran despite an existing bundle")
         XCTAssertEqual(try String(contentsOf: marker, encoding: .utf8), "user's evidence")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: bundle.path), ["Info.plist"])
         XCTAssertTrue(console.notes.contains { $0.contains("kept.xcresult already exists") })
@@ -139,9 +170,13 @@ final class XcodeJobTests: XCTestCase {
         let folder = try xcode16Job()
         let bundle = folder.folder.appendingPathComponent("run.xcresult")
         try Data("older log".utf8).write(to: folder.folder.appendingPathComponent("run.log"))
-        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
-        XCTAssertEqual(job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init(resultBundle: bundle)), 3)
-        XCTAssertEqual(try String(contentsOf: folder.folder.appendingPathComponent("run.log"), encoding: .utf8), "older log")
+        let replay = try Replay(
+            self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
+        XCTAssertEqual(
+            job(replay, RecordingConsole()).test(
+                config: folder.config, folder: folder.folder, options: .init(resultBundle: bundle)), 3)
+        XCTAssertEqual(
+            try String(contentsOf: folder.folder.appendingPathComponent("run.log"), encoding: .utf8), "older log")
     }
 
     func testEvenPastPreflightAnExistingLogIsNeverTruncated() throws {
@@ -149,10 +184,12 @@ final class XcodeJobTests: XCTestCase {
         let folder = try makeTemporaryFolder(self)
         let artifacts = RunArtifacts(resultBundle: folder.appendingPathComponent("race.xcresult"))
         try Data("another job's log".utf8).write(to: artifacts.buildLog)
-        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
+        let replay = try Replay(
+            self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
         XCTAssertThrowsError(
             try job(replay, RecordingConsole()).execute(
-                argv: ["xcodebuild", "test"], in: folder, artifacts: artifacts, xcode: XcodeVersion(version: "16.2", build: "16C5032a"),
+                argv: ["xcodebuild", "test"], in: folder, artifacts: artifacts,
+                xcode: XcodeVersion(version: "16.2", build: "16C5032a"),
                 runtime: "r", deviceType: nil, udid: "u", rerunOf: nil)
         ) { XCTAssertEqual(($0 as? XcodeRunnerError)?.code, .artifactExists) }
         XCTAssertEqual(try String(contentsOf: artifacts.buildLog, encoding: .utf8), "another job's log")
@@ -163,63 +200,101 @@ final class XcodeJobTests: XCTestCase {
 
     func testAloneThenSuiteFailsWhenTheOutcomesDiffer() throws {
         let folder = try xcode16Job()
-        let replay = try Replay(self, rules: rules16(
-            test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)],
-            results: [
-                ReplayRule("xcrun", ["test-results", "tests", "-alone.xcresult"], output: Realdata.url("xcresult/oxr_tests_failed_expectedfailure_skipped.json")),
-                ReplayRule("xcrun", ["test-results", "tests", "-suite.xcresult"], output: Realdata.url("xcresult/oxr_tests_ui_and_perf.json")),
-            ]))
+        let replay = try Replay(
+            self,
+            rules: rules16(
+                test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)],
+                results: [
+                    ReplayRule(
+                        "xcrun", ["test-results", "tests", "-alone.xcresult"],
+                        output: Realdata.url("xcresult/oxr_tests_failed_expectedfailure_skipped.json")),
+                    ReplayRule(
+                        "xcrun", ["test-results", "tests", "-suite.xcresult"],
+                        output: Realdata.url("xcresult/oxr_tests_ui_and_perf.json")),
+                ]))
         let console = RecordingConsole()
-        let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init(aloneThenSuite: true))
+        let status = job(replay, console).test(
+            config: folder.config, folder: folder.folder, options: .init(aloneThenSuite: true))
         XCTAssertEqual(status, 1)
-        XCTAssertTrue(console.notes.contains("  RandomStuffTests/testFoo(): alone failed, suite did not run"), console.notes.joined(separator: "\n"))
+        XCTAssertTrue(
+            console.notes.contains("  RandomStuffTests/testFoo(): alone failed, suite did not run"),
+            console.notes.joined(separator: "\n"))
         let tests = try replay.calls().filter { $0.count > 1 && $0[1] == "test" }
         XCTAssertEqual(tests.count, 2)
         XCTAssertTrue(tests[0].contains("-only-testing:RandomStuffTests/RandomStuffTests"))
         XCTAssertFalse(tests[1].contains { $0.hasPrefix("-only-testing") }, "the suite run must run the whole scheme")
         let stem = "20270115T080000Z-\(pinnedUDID)"
-        XCTAssertTrue(try replay.calls().contains([
-            "xcrun", "xcresulttool", "get", "test-results", "tests", "--path",
-            folder.folder.appendingPathComponent("results/\(stem)-alone.xcresult").path, "--format", "json",
-        ]))
-        XCTAssertEqual(try bundles(in: folder.folder).filter { $0.hasSuffix(".xcresult") }, [stem + "-alone.xcresult", stem + "-suite.xcresult"])
+        XCTAssertTrue(
+            try replay.calls().contains([
+                "xcrun", "xcresulttool", "get", "test-results", "tests", "--path",
+                folder.folder.appendingPathComponent("results/\(stem)-alone.xcresult").path, "--format", "json",
+            ]))
+        XCTAssertEqual(
+            try bundles(in: folder.folder).filter { $0.hasSuffix(".xcresult") },
+            [stem + "-alone.xcresult", stem + "-suite.xcresult"])
     }
 
     func testAloneThenSuitePassesWhenTheOutcomesAgree() throws {
         let folder = try xcode16Job()
-        let replay = try Replay(self, rules: rules16(
-            test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)],
-            results: [ReplayRule("xcrun", ["test-results", "tests"], output: Realdata.url("xcresult/oxr_tests_ui_and_perf.json"))]))
+        let replay = try Replay(
+            self,
+            rules: rules16(
+                test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)],
+                results: [
+                    ReplayRule(
+                        "xcrun", ["test-results", "tests"], output: Realdata.url("xcresult/oxr_tests_ui_and_perf.json"))
+                ]))
         let console = RecordingConsole()
-        XCTAssertEqual(job(replay, console).test(config: folder.config, folder: folder.folder, options: .init(aloneThenSuite: true)), 0)
-        XCTAssertTrue(console.notes.contains { $0.contains("alone and suite agree on 2 tests") }, console.notes.joined(separator: "\n"))
+        XCTAssertEqual(
+            job(replay, console).test(
+                config: folder.config, folder: folder.folder, options: .init(aloneThenSuite: true)), 0)
+        XCTAssertTrue(
+            console.notes.contains { $0.contains("alone and suite agree on 2 tests") },
+            console.notes.joined(separator: "\n"))
     }
 
     // MARK: compare UDID
 
     func testCompareUDIDPrintsEveryDifferenceBetweenTwoSimulators() throws {
         let folder = try xcode16Job()
-        let replay = try Replay(self, rules: rules16(
-            test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)],
-            results: [
-                ReplayRule("xcrun", ["test-results", "tests", pinnedUDID], output: Realdata.url("xcresult/oxr_tests_ui_and_perf.json")),
-                ReplayRule("xcrun", ["test-results", "tests", secondUDID], output: Realdata.url("xcresult/oxr_tests_failed_expectedfailure_skipped.json")),
-            ]))
+        let replay = try Replay(
+            self,
+            rules: rules16(
+                test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)],
+                results: [
+                    ReplayRule(
+                        "xcrun", ["test-results", "tests", pinnedUDID],
+                        output: Realdata.url("xcresult/oxr_tests_ui_and_perf.json")),
+                    ReplayRule(
+                        "xcrun", ["test-results", "tests", secondUDID],
+                        output: Realdata.url("xcresult/oxr_tests_failed_expectedfailure_skipped.json")),
+                ]))
         let console = RecordingConsole()
-        let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init(compareUDID: secondUDID))
+        let status = job(replay, console).test(
+            config: folder.config, folder: folder.folder, options: .init(compareUDID: secondUDID))
         XCTAssertEqual(status, 1)
-        XCTAssertTrue(console.notes.contains("  RandomStuffTests/testFoo(): \(pinnedUDID) did not run, \(secondUDID) failed"), console.notes.joined(separator: "\n"))
-        let destinations = try replay.calls().filter { $0.count > 1 && $0[1] == "test" }.compactMap { argv in argv.firstIndex(of: "-destination").map { argv[$0 + 1] } }
-        XCTAssertEqual(destinations, ["platform=iOS Simulator,id=\(pinnedUDID)", "platform=iOS Simulator,id=\(secondUDID)"])
+        XCTAssertTrue(
+            console.notes.contains("  RandomStuffTests/testFoo(): \(pinnedUDID) did not run, \(secondUDID) failed"),
+            console.notes.joined(separator: "\n"))
+        let destinations = try replay.calls().filter { $0.count > 1 && $0[1] == "test" }.compactMap { argv in
+            argv.firstIndex(of: "-destination").map { argv[$0 + 1] }
+        }
+        XCTAssertEqual(
+            destinations, ["platform=iOS Simulator,id=\(pinnedUDID)", "platform=iOS Simulator,id=\(secondUDID)"])
     }
 
     func testCompareUDIDRefusesASimulatorOfAnotherRuntime() throws {
         let folder = try xcode16Job()
-        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
+        let replay = try Replay(
+            self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
         let console = RecordingConsole()
-        let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init(compareUDID: "547F6011-D095-471A-8FB1-0BE2C0BA00B4"))
+        let status = job(replay, console).test(
+            config: folder.config, folder: folder.folder,
+            options: .init(compareUDID: "547F6011-D095-471A-8FB1-0BE2C0BA00B4"))
         XCTAssertEqual(status, 3)
-        XCTAssertTrue(console.notes.contains { $0.hasPrefix("FAIL second simulator:") && $0.contains("iOS-18-0") }, console.notes.joined(separator: "\n"))
+        XCTAssertTrue(
+            console.notes.contains { $0.hasPrefix("FAIL second simulator:") && $0.contains("iOS-18-0") },
+            console.notes.joined(separator: "\n"))
         XCTAssertFalse(try replay.calls().contains { $0.count > 1 && $0[1] == "test" })
     }
 
@@ -232,13 +307,22 @@ final class XcodeJobTests: XCTestCase {
 
     func testBeforeXcode16TheLegacyObjectGraphIsReadWithoutTheLegacyFlag() throws {
         let folder = try JobFolder.ecmaswift(self, edit: { $0.onlyTesting = "banaanTests/banaanTests" })
-        let replay = try Replay(self, rules: macRules() + [
-            ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true),
-            ReplayRule("xcrun", ["xcresulttool", "get", "--id"], output: Realdata.url("xcresult/codemagic_legacy_ActionTestPlanRunSummaries_testsRef.json")),
-            ReplayRule("xcrun", ["xcresulttool", "get"], output: Realdata.url("xcresult/codemagic_legacy_ActionsInvocationRecord_3actions.json")),
-        ])
+        let replay = try Replay(
+            self,
+            rules: macRules() + [
+                ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true),
+                ReplayRule(
+                    "xcrun", ["xcresulttool", "get", "--id"],
+                    output: Realdata.url("xcresult/codemagic_legacy_ActionTestPlanRunSummaries_testsRef.json")),
+                ReplayRule(
+                    "xcrun", ["xcresulttool", "get"],
+                    output: Realdata.url("xcresult/codemagic_legacy_ActionsInvocationRecord_3actions.json")),
+            ])
         let console = RecordingConsole()
-        XCTAssertEqual(job(replay, console).test(config: folder.config, folder: folder.folder, options: .init(compareUDID: secondUDID)), 0, console.notes.joined(separator: "\n"))
+        XCTAssertEqual(
+            job(replay, console).test(
+                config: folder.config, folder: folder.folder, options: .init(compareUDID: secondUDID)), 0,
+            console.notes.joined(separator: "\n"))
         XCTAssertTrue(console.notes.contains { $0.contains("agree on 5 tests") }, console.notes.joined(separator: "\n"))
         let tool = try replay.calls().filter { $0.count > 1 && $0[1] == "xcresulttool" }
         XCTAssertEqual(tool.count, 6, "root + two testsRef ids, for each bundle")
@@ -249,7 +333,10 @@ final class XcodeJobTests: XCTestCase {
 
     func testRerunRepeatsTheArgvIntoANewBundleInTheSameEnvironment() throws {
         let folder = try xcode16Job()
-        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true)]))
+        let replay = try Replay(
+            self,
+            rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true)])
+        )
         let first = job(replay, RecordingConsole())
         XCTAssertEqual(first.test(config: folder.config, folder: folder.folder, options: .init()), 65)
         let stem = "20270115T080000Z-\(pinnedUDID)"
@@ -258,27 +345,41 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertEqual(job(replay, console).rerun(manifestURL: manifestURL), 65)
         let runs = try replay.calls().filter { $0.count > 1 && $0[1] == "test" }
         XCTAssertEqual(runs.count, 2)
-        XCTAssertEqual(Array(runs[1].dropLast()), Array(runs[0].dropLast()), "the rerun changed more than the bundle path")
+        XCTAssertEqual(
+            Array(runs[1].dropLast()), Array(runs[0].dropLast()), "the rerun changed more than the bundle path")
         XCTAssertTrue(runs[1].last?.hasSuffix("\(stem)-rerun.xcresult") == true)
-        let again = try RunManifest.load(from: folder.folder.appendingPathComponent("results/\(stem)-rerun.manifest.json"))
+        let again = try RunManifest.load(
+            from: folder.folder.appendingPathComponent("results/\(stem)-rerun.manifest.json"))
         XCTAssertEqual(again.rerunOf, manifestURL.path)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.folder.appendingPathComponent("results/\(stem).xcresult").path))
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: folder.folder.appendingPathComponent("results/\(stem).xcresult").path))
     }
 
     func testRerunRefusesAnotherXcodeOrAMissingSimulator() throws {
         let folder = try xcode16Job()
-        let replay = try Replay(self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true)]))
-        XCTAssertEqual(job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init()), 65)
+        let replay = try Replay(
+            self,
+            rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true)])
+        )
+        XCTAssertEqual(
+            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init()), 65)
         let manifestURL = folder.folder.appendingPathComponent("results/20270115T080000Z-\(pinnedUDID).manifest.json")
         // The same manifest on a Mac running Xcode 13.2.1 whose listing lacks the simulator.
-        let other = try Replay(self, rules: [
-            ReplayRule("xcodebuild", ["-version"], output: xcode13Version),
-            ReplayRule("xcrun", ["simctl", "list", "devices"], output: Realdata.url("simctl/codemagic_simctl-list-devices_xcode12.json")),
-            ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true),
-        ])
+        let other = try Replay(
+            self,
+            rules: [
+                ReplayRule("xcodebuild", ["-version"], output: xcode13Version),
+                ReplayRule(
+                    "xcrun", ["simctl", "list", "devices"],
+                    output: Realdata.url("simctl/codemagic_simctl-list-devices_xcode12.json")),
+                ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true),
+            ])
         let console = RecordingConsole()
         XCTAssertEqual(job(other, console).rerun(manifestURL: manifestURL), 3)
-        XCTAssertTrue(console.notes.contains { $0.contains("running Xcode 13.2.1 (13C100), the run used Xcode 16.2 (16C5032a)") }, console.notes.joined(separator: "\n"))
+        XCTAssertTrue(
+            console.notes.contains { $0.contains("running Xcode 13.2.1 (13C100), the run used Xcode 16.2 (16C5032a)") },
+            console.notes.joined(separator: "\n"))
         XCTAssertTrue(console.notes.contains { $0.contains("no longer exists") })
         XCTAssertFalse(try other.calls().contains { $0.count > 1 && $0[1] == "test" })
     }
@@ -286,7 +387,8 @@ final class XcodeJobTests: XCTestCase {
     func testRerunOfSomethingThatIsNotAManifestIsRefused() throws {
         let replay = try Replay(self, rules: macRules())
         let console = RecordingConsole()
-        XCTAssertEqual(job(replay, console).rerun(manifestURL: Realdata.url("xcresult/oxr_summary_one_failure.json")), 3)
+        XCTAssertEqual(
+            job(replay, console).rerun(manifestURL: Realdata.url("xcresult/oxr_summary_one_failure.json")), 3)
         XCTAssertTrue(console.notes.first?.contains("not a run manifest") == true)
     }
 }

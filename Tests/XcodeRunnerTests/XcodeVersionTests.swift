@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import XcodeRunner
 
 final class XcodeVersionTests: XCTestCase {
@@ -11,12 +12,16 @@ final class XcodeVersionTests: XCTestCase {
 
     func testMajorOnlyAndBetaBuildsParse() throws {
         // Other real outputs quoted beside the recorded one (see its sidecar).
-        XCTAssertEqual(try XcodeVersion(parsing: "Xcode 10\nBuild version 10B1008\n"), XcodeVersion(version: "10", build: "10B1008"))
+        XCTAssertEqual(
+            try XcodeVersion(parsing: "Xcode 10\nBuild version 10B1008\n"),
+            XcodeVersion(version: "10", build: "10B1008"))
         XCTAssertEqual(try XcodeVersion(parsing: "Xcode 11.0\nBuild version 11M392r\n").build, "11M392r")
     }
 
     func testOutputWithoutBothLinesIsRefusedWithARemedy() {
-        for broken in ["", "xcode-select: error: tool 'xcodebuild' requires Xcode", "Xcode 16.2\n", "Build version 16C5032a\n"] {
+        for broken in [
+            "", "xcode-select: error: tool 'xcodebuild' requires Xcode", "Xcode 16.2\n", "Build version 16C5032a\n",
+        ] {
             XCTAssertThrowsError(try XcodeVersion(parsing: broken)) { error in
                 XCTAssertEqual((error as? XcodeRunnerError)?.code, .versionUnreadable)
                 XCTAssertTrue((error as? XcodeRunnerError)?.remedy.contains("xcode-select") == true)

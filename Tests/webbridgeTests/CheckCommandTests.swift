@@ -48,7 +48,8 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("native did not receive the page's message"), result.stdout)
         XCTAssertTrue(result.stdout.contains("version: expected Number 1, found String"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("native → page  PASS"), "the other direction still works:\n\(result.stdout)")
+        XCTAssertTrue(
+            result.stdout.contains("native → page  PASS"), "the other direction still works:\n\(result.stdout)")
     }
 
     func testThrowingReceiverExitsOneAsPageDidNotAccept() throws {
@@ -57,7 +58,8 @@ final class CheckCommandTests: XCTestCase {
             "window.bridgeReceive = function (message) {\n  throw new Error(\"Receiver refused\");")
         let result = try CLI.run(["check", "--page", page, "--timeout", "2"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("page did not accept the native message: Error: Receiver refused"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("page did not accept the native message: Error: Receiver refused"), result.stdout)
         XCTAssertTrue(result.stdout.contains("page → native  PASS"), result.stdout)
     }
 
@@ -65,7 +67,9 @@ final class CheckCommandTests: XCTestCase {
         let page = try brokenFixture("window.webkit.messageHandlers.bridge.postMessage(", "void(")
         let result = try CLI.run(["check", "--page", page, "--timeout", "1"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("native did not receive the page's message: no valid 'ready'; nothing arrived"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("native did not receive the page's message: no valid 'ready'; nothing arrived"),
+            result.stdout)
     }
 
     func testJUnitHasOneTestCasePerDirection() throws {
@@ -90,7 +94,9 @@ final class CheckCommandTests: XCTestCase {
         for format in ["text", "json", "junit"] {
             let result = try CLI.run(["check", "--value", secret, "--format", format])
             XCTAssertEqual(result.status, 0, "\(format): \(result.stdout)\(result.stderr)")
-            XCTAssertFalse(result.stdout.contains("SECRET") || result.stderr.contains("SECRET"), "\(format) output shows the value")
+            XCTAssertFalse(
+                result.stdout.contains("SECRET") || result.stderr.contains("SECRET"), "\(format) output shows the value"
+            )
         }
     }
 

@@ -30,7 +30,8 @@ final class CheckURLCommandTests: XCTestCase {
         XCTAssertTrue(output.contains("FAIL: page not deployed / request failed"), output, file: file, line: line)
         XCTAssertTrue(output.contains(host), "the output does not name \(host):\n\(output)", file: file, line: line)
         XCTAssertTrue(output.contains(cause), "the output does not say '\(cause)':\n\(output)", file: file, line: line)
-        XCTAssertFalse(output.contains(RealPageSite.contentSentinel), "page content leaked:\n\(output)", file: file, line: line)
+        XCTAssertFalse(
+            output.contains(RealPageSite.contentSentinel), "page content leaked:\n\(output)", file: file, line: line)
     }
 
     func testTheFixtureServedOverHTTPExitsZero() throws {
@@ -40,19 +41,23 @@ final class CheckURLCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("HTTP 200"), result.stdout)
         XCTAssertTrue(result.stdout.contains("PASS: both directions of the bridge hold"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("page at 127.0.0.1:\(server.port),"), "the header names the host and port:\n\(result.stdout)")
+        XCTAssertTrue(
+            result.stdout.contains("page at 127.0.0.1:\(server.port),"),
+            "the header names the host and port:\n\(result.stdout)")
     }
 
     func testA404ExitsFour() throws {
         let server = try serveSite()
         defer { server.stop() }
-        assertExitsFour(try check(server.url(RealPageSite.notFound)), host: "127.0.0.1:\(server.port)", cause: "HTTP 404")
+        assertExitsFour(
+            try check(server.url(RealPageSite.notFound)), host: "127.0.0.1:\(server.port)", cause: "HTTP 404")
     }
 
     func testA500ExitsFour() throws {
         let server = try serveSite()
         defer { server.stop() }
-        assertExitsFour(try check(server.url(RealPageSite.serverError)), host: "127.0.0.1:\(server.port)", cause: "HTTP 500")
+        assertExitsFour(
+            try check(server.url(RealPageSite.serverError)), host: "127.0.0.1:\(server.port)", cause: "HTTP 500")
     }
 
     func testARedirectToA404ExitsFour() throws {

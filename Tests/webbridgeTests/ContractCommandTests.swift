@@ -14,20 +14,23 @@ private struct Scratch: ~Copyable {
 private func sampleContract(version: Int = 1, countType: FieldType = .integer) -> BridgeContract {
     var contract = BridgeContract.default
     contract.version = version
-    contract.messages.append(MessageSpec(kind: "report", direction: .pageToNative, fields: ["count": FieldSpec(countType)]))
+    contract.messages.append(
+        MessageSpec(kind: "report", direction: .pageToNative, fields: ["count": FieldSpec(countType)]))
     return contract
 }
 
 @Suite("webbridge contract")
 struct ContractCommandTests {
-    @Test("usage errors exit 2 with a usage line", arguments: [
-        (["contract"], "missing subcommand"),
-        (["contract", "frobnicate"], "unknown subcommand 'frobnicate'"),
-        (["contract", "print", "--bogus"], "unknown option --bogus"),
-        (["contract", "diff", "--contract"], "option --contract needs a value"),
-        (["contract", "print", "extra"], "unexpected argument 'extra'"),
-        (["contract", "lock"], "the bundled default contract's lock is committed in the package"),
-    ])
+    @Test(
+        "usage errors exit 2 with a usage line",
+        arguments: [
+            (["contract"], "missing subcommand"),
+            (["contract", "frobnicate"], "unknown subcommand 'frobnicate'"),
+            (["contract", "print", "--bogus"], "unknown option --bogus"),
+            (["contract", "diff", "--contract"], "option --contract needs a value"),
+            (["contract", "print", "extra"], "unexpected argument 'extra'"),
+            (["contract", "lock"], "the bundled default contract's lock is committed in the package"),
+        ])
     func usageErrors(_ arguments: [String], _ message: String) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 2)
@@ -36,7 +39,9 @@ struct ContractCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test("--help at the contract level and with a subcommand", arguments: [["contract", "--help"], ["contract", "diff", "-h"]])
+    @Test(
+        "--help at the contract level and with a subcommand",
+        arguments: [["contract", "--help"], ["contract", "diff", "-h"]])
     func help(_ arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 0)
@@ -58,8 +63,11 @@ struct ContractCommandTests {
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("none.json: the contract file can't be read"))
         let broken = scratch.file("broken.json")
-        try Data(#"{"version": 1, "handler": "bridge", "receiver": "window.f", "messages": [{"kind": "a", "direction": "sideways"}]}"#.utf8)
-            .write(to: broken)
+        try Data(
+            #"{"version": 1, "handler": "bridge", "receiver": "window.f", "messages": [{"kind": "a", "direction": "sideways"}]}"#
+                .utf8
+        )
+        .write(to: broken)
         let result = try CLI.run(["contract", "print", "--contract", broken.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("broken.json: messages[0].direction: unknown direction \"sideways\""))

@@ -27,7 +27,8 @@ final class MainCommandTests: XCTestCase {
         for subcommand in ["check", "contract", "xcode"] {
             let result = try CLI.run([subcommand, "--help"])
             XCTAssertEqual(result.status, 0, "\(subcommand) --help: \(result.stderr)")
-            XCTAssertTrue(result.stdout.contains("USAGE: webbridge \(subcommand)"), "\(subcommand) --help:\n\(result.stdout)")
+            XCTAssertTrue(
+                result.stdout.contains("USAGE: webbridge \(subcommand)"), "\(subcommand) --help:\n\(result.stdout)")
         }
     }
 }

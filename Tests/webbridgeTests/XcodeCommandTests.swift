@@ -3,7 +3,8 @@ import XCTest
 
 /// `webbridge xcode …` run as the built binary, with recorded real outputs replayed for xcrun/xcodebuild.
 final class XcodeCommandTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        .standardizedFileURL
     static let fixtures = repository.appendingPathComponent("Tests/XcodeRunnerTests/Fixtures")
     static func realdata(_ path: String) -> URL { fixtures.appendingPathComponent("realdata/" + path) }
 
@@ -25,7 +26,8 @@ final class XcodeCommandTests: XCTestCase {
         let script = try Data(contentsOf: Self.fixtures.appendingPathComponent("replay.py"))
         for tool in ["xcrun", "xcodebuild"] {
             try script.write(to: bin.appendingPathComponent(tool))
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent(tool).path)
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent(tool).path)
         }
         try JSONSerialization.data(withJSONObject: rules).write(to: folder.appendingPathComponent("rules.json"))
         return (["PATH": bin.path + ":/usr/bin:/bin", "REPLAY_DIR": folder.path], folder)
@@ -34,7 +36,10 @@ final class XcodeCommandTests: XCTestCase {
     // MARK: usage
 
     func testHelpAtEveryLevelExitsZero() throws {
-        for arguments in [["xcode", "--help"], ["xcode", "pin", "--help"], ["xcode", "preflight", "--help"], ["xcode", "test", "--help"], ["xcode", "rerun", "--help"]] {
+        for arguments in [
+            ["xcode", "--help"], ["xcode", "pin", "--help"], ["xcode", "preflight", "--help"],
+            ["xcode", "test", "--help"], ["xcode", "rerun", "--help"],
+        ] {
             let result = try CLI.run(arguments, environment: linux)
             XCTAssertEqual(result.status, 0, arguments.joined(separator: " "))
             XCTAssertTrue(result.stdout.contains("USAGE: webbridge xcode"), arguments.joined(separator: " "))
@@ -44,7 +49,8 @@ final class XcodeCommandTests: XCTestCase {
     func testUnknownOptionsAndMissingArgumentsAreUsageErrors() throws {
         for arguments in [
             ["xcode"], ["xcode", "frob"], ["xcode", "test", "--bogus"], ["xcode", "pin", "--device-type", "iPhone 15"],
-            ["xcode", "test", "--alone-then-suite", "--compare-udid", "X"], ["xcode", "rerun"], ["xcode", "preflight", "extra"],
+            ["xcode", "test", "--alone-then-suite", "--compare-udid", "X"], ["xcode", "rerun"],
+            ["xcode", "preflight", "extra"],
         ] {
             let result = try CLI.run(arguments, environment: linux)
             XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))
@@ -57,13 +63,18 @@ final class XcodeCommandTests: XCTestCase {
     func testPinFromASavedListingWritesTheConfigAndPrintsTheUDID() throws {
         let folder = try temporaryFolder()
         let config = folder.appendingPathComponent("webbridge-job.json")
-        try Data(#"{"scheme": "Client", "project": "Client.xcodeproj", "testTarget": "ClientTests"}"#.utf8).write(to: config)
+        try Data(#"{"scheme": "Client", "project": "Client.xcodeproj", "testTarget": "ClientTests"}"#.utf8).write(
+            to: config)
         let result = try CLI.run(
-            ["xcode", "pin", "--runtime", "iOS 17.5", "--device-type", "iPhone 15", "--simctl-json", Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path],
+            [
+                "xcode", "pin", "--runtime", "iOS 17.5", "--device-type", "iPhone 15", "--simctl-json",
+                Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
+            ],
             environment: linux, currentDirectory: folder)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "218E4ECD-F530-413F-9A8F-65951D3C4DBF\n")
-        XCTAssertTrue(result.stderr.contains("Xcode not pinned: xcodebuild is not on PATH (needs a Mac)"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("Xcode not pinned: xcodebuild is not on PATH (needs a Mac)"), result.stderr)
         let written = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: config)) as? [String: String])
         XCTAssertEqual(written["udid"], "218E4ECD-F530-413F-9A8F-65951D3C4DBF")
         XCTAssertEqual(written["runtime"], "com.apple.CoreSimulator.SimRuntime.iOS-17-5")
@@ -72,14 +83,26 @@ final class XcodeCommandTests: XCTestCase {
 
     func testPinOnTheMacRecordsTheRunningXcode() throws {
         let (environment, _) = try replay([
-            ["tool": "xcodebuild", "contains": ["-version"], "output": Self.realdata("xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt").path],
-            ["tool": "xcrun", "contains": ["simctl", "list", "devices", "available", "-j"], "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path],
+            [
+                "tool": "xcodebuild", "contains": ["-version"],
+                "output": Self.realdata(
+                    "xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt"
+                ).path,
+            ],
+            [
+                "tool": "xcrun", "contains": ["simctl", "list", "devices", "available", "-j"],
+                "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
+            ],
         ])
         let folder = try temporaryFolder()
-        let result = try CLI.run(["xcode", "pin", "--runtime", "com.apple.CoreSimulator.SimRuntime.iOS-18-0", "--device-type", "iPhone 15"], environment: environment, currentDirectory: folder)
+        let result = try CLI.run(
+            ["xcode", "pin", "--runtime", "com.apple.CoreSimulator.SimRuntime.iOS-18-0", "--device-type", "iPhone 15"],
+            environment: environment, currentDirectory: folder)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "547F6011-D095-471A-8FB1-0BE2C0BA00B4\n")
-        let written = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("webbridge-job.json"))) as? [String: String])
+        let written = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("webbridge-job.json")))
+                as? [String: String])
         XCTAssertEqual(written["xcodeVersion"], "13.2.1")
         XCTAssertEqual(written["xcodeBuild"], "13C100")
     }
@@ -87,11 +110,15 @@ final class XcodeCommandTests: XCTestCase {
     func testPinRefusesNoMatchListingTheCandidatesAndWritesNothing() throws {
         let folder = try temporaryFolder()
         let result = try CLI.run(
-            ["xcode", "pin", "--runtime", "iOS 17.4", "--device-type", "iPhone 15", "--simctl-json", Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path],
+            [
+                "xcode", "pin", "--runtime", "iOS 17.4", "--device-type", "iPhone 15", "--simctl-json",
+                Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
+            ],
             environment: linux, currentDirectory: folder)
         XCTAssertEqual(result.status, 3)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertTrue(result.stderr.contains("no available simulator has exactly this runtime and device type"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("no available simulator has exactly this runtime and device type"), result.stderr)
         XCTAssertTrue(result.stderr.contains("UDID 218E4ECD-F530-413F-9A8F-65951D3C4DBF"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("webbridge-job.json").path))
     }
@@ -100,26 +127,37 @@ final class XcodeCommandTests: XCTestCase {
 
     func testPreflightOnTheExampleClientPassesExceptTheChecksThatNeedAMac() throws {
         let example = Self.repository.appendingPathComponent("Examples/Client")
-        guard FileManager.default.fileExists(atPath: example.appendingPathComponent("ClientTests/BridgeContractTests.swift").path) else {
-            throw XCTSkip("Examples/Client/ClientTests/BridgeContractTests.swift is not there yet (the lead provides it)")
+        guard
+            FileManager.default.fileExists(
+                atPath: example.appendingPathComponent("ClientTests/BridgeContractTests.swift").path)
+        else {
+            throw XCTSkip(
+                "Examples/Client/ClientTests/BridgeContractTests.swift is not there yet (the lead provides it)")
         }
         let result = try CLI.run(["xcode", "preflight"], environment: linux, currentDirectory: example)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertFalse(lines.contains { $0.hasPrefix("FAIL") }, result.stdout)
         XCTAssertTrue(lines.contains("ok scheme: 'Client' is shared and tests 'ClientTests'"), result.stdout)
-        XCTAssertTrue(lines.contains("ok fixture: BridgeFixture.html is in the Resources phase of 'ClientTests'"), result.stdout)
+        XCTAssertTrue(
+            lines.contains("ok fixture: BridgeFixture.html is in the Resources phase of 'ClientTests'"), result.stdout)
         XCTAssertTrue(lines.contains("not run (needs a Mac) xcode: xcodebuild is not on PATH"), result.stdout)
         XCTAssertTrue(lines.contains("not run (needs a Mac) simulator: xcrun is not on PATH"), result.stdout)
         // The fixture the project references is on disk too.
-        XCTAssertTrue(FileManager.default.fileExists(atPath: example.appendingPathComponent("ClientTests/BridgeFixture.html").path))
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: example.appendingPathComponent("ClientTests/BridgeFixture.html").path))
     }
 
     func testPreflightReportsFailuresAndExitsThree() throws {
         let folder = try temporaryFolder()
-        try Data(#"{"project": "Missing.xcodeproj", "scheme": "S", "testTarget": "T", "fixture": "f.html", "results": "r", "onlyTesting": "T/C"}"#.utf8)
-            .write(to: folder.appendingPathComponent("job.json"))
-        let result = try CLI.run(["xcode", "preflight", "--config", "job.json"], environment: linux, currentDirectory: folder)
+        try Data(
+            #"{"project": "Missing.xcodeproj", "scheme": "S", "testTarget": "T", "fixture": "f.html", "results": "r", "onlyTesting": "T/C"}"#
+                .utf8
+        )
+        .write(to: folder.appendingPathComponent("job.json"))
+        let result = try CLI.run(
+            ["xcode", "preflight", "--config", "job.json"], environment: linux, currentDirectory: folder)
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stdout.contains("FAIL scheme: scheme 'S' is not shared"), result.stdout)
         XCTAssertTrue(result.stdout.contains("FAIL fixture: Missing.xcodeproj: no project.pbxproj"), result.stdout)
@@ -140,11 +178,15 @@ final class XcodeCommandTests: XCTestCase {
     func ecmaswiftFolder(pinned: Bool) throws -> URL {
         let folder = try temporaryFolder()
         let project = folder.appendingPathComponent("App.xcodeproj")
-        try FileManager.default.createDirectory(at: project.appendingPathComponent("xcshareddata/xcschemes"), withIntermediateDirectories: true)
-        try Data(contentsOf: Self.realdata("pbxproj/ecmaswift_project.pbxproj")).write(to: project.appendingPathComponent("project.pbxproj"))
-        try Data(contentsOf: Self.realdata("xcscheme/ecmaswift_ECMASwift.xcscheme")).write(to: project.appendingPathComponent("xcshareddata/xcschemes/ECMASwift.xcscheme"))
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("xcshareddata/xcschemes"), withIntermediateDirectories: true)
+        try Data(contentsOf: Self.realdata("pbxproj/ecmaswift_project.pbxproj")).write(
+            to: project.appendingPathComponent("project.pbxproj"))
+        try Data(contentsOf: Self.realdata("xcscheme/ecmaswift_ECMASwift.xcscheme")).write(
+            to: project.appendingPathComponent("xcshareddata/xcschemes/ECMASwift.xcscheme"))
         // ECMASwift's fixture lives at ECMASwiftTests/web/index.html (read off its project file).
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("ECMASwiftTests/web"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("ECMASwiftTests/web"), withIntermediateDirectories: true)
         try Data("<html></html>".utf8).write(to: folder.appendingPathComponent("ECMASwiftTests/web/index.html"))
         var config: [String: String] = [
             "project": "App.xcodeproj", "scheme": "ECMASwift", "testTarget": "ECMASwiftTests",
@@ -152,20 +194,34 @@ final class XcodeCommandTests: XCTestCase {
         ]
         if pinned {
             config.merge([
-                "xcodeVersion": "13.2.1", "xcodeBuild": "13C100", "runtime": "com.apple.CoreSimulator.SimRuntime.iOS-17-5",
+                "xcodeVersion": "13.2.1", "xcodeBuild": "13C100",
+                "runtime": "com.apple.CoreSimulator.SimRuntime.iOS-17-5",
                 "deviceType": "iPhone 15", "udid": "218E4ECD-F530-413F-9A8F-65951D3C4DBF",
             ]) { $1 }
         }
-        try JSONSerialization.data(withJSONObject: config).write(to: folder.appendingPathComponent("webbridge-job.json"))
+        try JSONSerialization.data(withJSONObject: config).write(
+            to: folder.appendingPathComponent("webbridge-job.json"))
         return folder
     }
 
     func testTheCommandExitsWithXcodebuildsCodeAndPrintsWhereTheEvidenceIs() throws {
         let folder = try ecmaswiftFolder(pinned: true)
         let (environment, _) = try replay([
-            ["tool": "xcodebuild", "contains": ["-version"], "output": Self.realdata("xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt").path],
-            ["tool": "xcrun", "contains": ["simctl", "list", "devices"], "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path],
-            ["tool": "xcodebuild", "contains": ["test"], "output": Self.realdata("xcodebuild/openbakery_xcodebuild-test-failed-xcode6.txt").path, "exit": 65, "createBundle": true],
+            [
+                "tool": "xcodebuild", "contains": ["-version"],
+                "output": Self.realdata(
+                    "xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt"
+                ).path,
+            ],
+            [
+                "tool": "xcrun", "contains": ["simctl", "list", "devices"],
+                "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
+            ],
+            [
+                "tool": "xcodebuild", "contains": ["test"],
+                "output": Self.realdata("xcodebuild/openbakery_xcodebuild-test-failed-xcode6.txt").path, "exit": 65,
+                "createBundle": true,
+            ],
         ])
         let result = try CLI.run(["xcode", "test"], environment: environment, currentDirectory: folder)
         XCTAssertEqual(result.status, 65, result.stderr)
@@ -173,22 +229,29 @@ final class XcodeCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("webbridge: building"), result.stderr)
         XCTAssertTrue(result.stderr.contains("xcodebuild exited with 65"), result.stderr)
         XCTAssertTrue(result.stderr.contains("FAILED (exit 65); evidence kept:\n  result bundle: "), result.stderr)
-        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("results").path).map { ($0 as NSString).pathExtension }.sorted()
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("results").path)
+            .map { ($0 as NSString).pathExtension }.sorted()
         XCTAssertEqual(kept, ["json", "log", "xcresult"])
 
         // Rerunning on a Linux box is refused: the recorded run needs its Xcode.
-        let manifest = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("results").path).first { $0.hasSuffix(".manifest.json") })
-        let rerun = try CLI.run(["xcode", "rerun", "results/" + manifest], environment: linux, currentDirectory: folder)
+        let manifest = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("results").path).first {
+                $0.hasSuffix(".manifest.json")
+            })
+        let rerun = try CLI.run(
+            ["xcode", "rerun", "results/" + manifest], environment: linux, currentDirectory: folder)
         XCTAssertEqual(rerun.status, 3)
         XCTAssertTrue(rerun.stderr.contains("needs a Mac"), rerun.stderr)
         // And on the Mac it repeats the run with the same exit code.
-        let again = try CLI.run(["xcode", "rerun", "results/" + manifest], environment: environment, currentDirectory: folder)
+        let again = try CLI.run(
+            ["xcode", "rerun", "results/" + manifest], environment: environment, currentDirectory: folder)
         XCTAssertEqual(again.status, 65, again.stderr)
     }
 
     func testTestWithoutAMacRefusesAfterPreflight() throws {
         let folder = try ecmaswiftFolder(pinned: false)
-        let result = try CLI.run(["xcode", "test", "--config", folder.appendingPathComponent("webbridge-job.json").path], environment: linux)
+        let result = try CLI.run(
+            ["xcode", "test", "--config", folder.appendingPathComponent("webbridge-job.json").path], environment: linux)
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.contains("the run needs a Mac"), result.stderr)
     }

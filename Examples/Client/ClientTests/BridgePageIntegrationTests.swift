@@ -55,7 +55,8 @@ final class BridgePageIntegrationTests: XCTestCase {
         guard let text = environment[timeoutVariable], !text.isEmpty else { return 10 }
         guard let seconds = TimeInterval(text), seconds > 0, seconds.isFinite else {
             throw PageIntegrationSettingError(
-                variable: timeoutVariable, rule: "must be a positive number of seconds", remedy: "unset it for 10 s, or give e.g. 30")
+                variable: timeoutVariable, rule: "must be a positive number of seconds",
+                remedy: "unset it for 10 s, or give e.g. 30")
         }
         return seconds
     }
@@ -97,9 +98,11 @@ final class PageIntegrationSettingsTests: XCTestCase {
 
     func testAMalformedURLFailsWithoutShowingIt() {
         for text in ["ftp://example.com/", "example.com/page", "http://", "https:///path?token=SECRET"] {
-            XCTAssertThrowsError(try BridgePageIntegrationTests.pageURL(from: ["BRIDGE_PAGE_URL": text]), text) { error in
+            XCTAssertThrowsError(try BridgePageIntegrationTests.pageURL(from: ["BRIDGE_PAGE_URL": text]), text) {
+                error in
                 XCTAssertTrue(error is PageIntegrationSettingError, "\(text): \(error)")
-                XCTAssertTrue("\(error)".contains("BRIDGE_PAGE_URL must be an absolute http:// or https:// URL"), "\(error)")
+                XCTAssertTrue(
+                    "\(error)".contains("BRIDGE_PAGE_URL must be an absolute http:// or https:// URL"), "\(error)")
                 XCTAssertFalse("\(error)".contains("SECRET"), "\(error)")
             }
         }

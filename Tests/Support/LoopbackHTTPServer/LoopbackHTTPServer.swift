@@ -82,7 +82,9 @@ public final class RefusedPort: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else {
             close(fd)
@@ -175,7 +177,9 @@ private final class ServerState: @unchecked Sendable {
                 g_object_unref(UnsafeMutableRawPointer(certificate))
                 options = SoupServerListenOptions(options.rawValue | SOUP_SERVER_LISTEN_HTTPS.rawValue)
             } else {
-                failure = "the test certificate did not load: " + (error?.pointee.message.map { String(cString: $0) } ?? "no error")
+                failure =
+                    "the test certificate did not load: "
+                    + (error?.pointee.message.map { String(cString: $0) } ?? "no error")
                 g_error_free(error)
                 error = nil
             }
@@ -183,7 +187,8 @@ private final class ServerState: @unchecked Sendable {
         if failure != nil {
             // Reported below without listening.
         } else if soup_server_listen_local(server, 0, options, &error) == 0 {
-            failure = "listen on 127.0.0.1 failed: " + (error?.pointee.message.map { String(cString: $0) } ?? "no error")
+            failure =
+                "listen on 127.0.0.1 failed: " + (error?.pointee.message.map { String(cString: $0) } ?? "no error")
             g_error_free(error)
         } else {
             port = Self.port(of: server)

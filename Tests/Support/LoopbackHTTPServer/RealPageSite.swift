@@ -40,10 +40,12 @@ public enum RealPageSite {
             contractBroken: .page(status: 200, html: html.replacingOccurrences(of: ready, with: #"version: "1""#)),
             stalled: .stall,
             stalledSubresource: .page(
-                status: 200, html: html.replacingOccurrences(of: "</body>", with: "<img src=\"\(stalledImage)\" alt=\"\">\n</body>")),
+                status: 200,
+                html: html.replacingOccurrences(of: "</body>", with: "<img src=\"\(stalledImage)\" alt=\"\">\n</body>")),
             stalledImage: .stall,
             missingSubresource: .page(
-                status: 200, html: html.replacingOccurrences(of: "</body>", with: "<img src=\"\(missingImage)\" alt=\"\">\n</body>")),
+                status: 200,
+                html: html.replacingOccurrences(of: "</body>", with: "<img src=\"\(missingImage)\" alt=\"\">\n</body>")),
         ]
     }
 }

@@ -27,4 +27,4 @@ bench-peer:
 	@scripts/setup-peer.sh
 
 lint:
-	$(SWIFT) format lint -r Sources Tests Benchmarks
+	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Examples/Client/ClientTests

@@ -94,12 +94,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
 
     /// The canonical contract file: pretty, sorted keys, a trailing newline.
     public func jsonData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings, numbers and booleans can't fail.
-        guard var data = try? encoder.encode(self) else { return Data("{}\n".utf8) }
-        data.append(contentsOf: Array("\n".utf8))
-        return data
+        canonicalJSON(self)
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {

@@ -164,3 +164,13 @@ extension ContractFileError {
         }
     }
 }
+
+/// A file's canonical JSON: pretty, sorted keys, unescaped slashes, a trailing newline, so diffs stay small.
+func canonicalJSON(_ value: some Encodable) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Contracts and locks hold plain strings, numbers and booleans: encoding them can't fail.
+    guard var data = try? encoder.encode(value) else { return Data("{}\n".utf8) }
+    data.append(contentsOf: Array("\n".utf8))
+    return data
+}

@@ -49,11 +49,7 @@ public struct ContractLock: Codable, Sendable, Equatable {
 
     /// The canonical lock file: pretty, sorted keys, a trailing newline.
     public func jsonData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard var data = try? encoder.encode(self) else { return Data("{}\n".utf8) }
-        data.append(contentsOf: Array("\n".utf8))
-        return data
+        canonicalJSON(self)
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {

@@ -15,6 +15,10 @@ struct BenchOptions {
           --peer-script PATH   the peer check (default: Benchmarks/peer/peer_check.py)
           --python PATH        the Python that has selenium (default: python3)
           --quick              smaller counts, for trying the bench out (figures not comparable)
+          --only LIST          measure only these, comma-separated: cold, peer, sessions, raw-sessions,
+                               burst, round-trips, pipelined (for profiling one of them)
+          --timeout SECONDS    wait at most this long for any one event (default: 30; raise it under valgrind)
+          --side SIDE          with --only: webbridge or raw (default: both)
         """
 
     var output = ".build/bench.json"
@@ -22,6 +26,16 @@ struct BenchOptions {
     var peerScript: String
     var python = "python3"
     var quick = false
+    /// Sections to run; empty means all.
+    var only: Set<String> = []
+    var side: String?
+
+    static let sections: Set<String> = ["cold", "peer", "sessions", "raw-sessions", "burst", "round-trips", "pipelined"]
+
+    /// Whether `section` runs on `side` ("webbridge" or "raw"; nil for sections with one side).
+    func runs(_ section: String, side: String? = nil) -> Bool {
+        (only.isEmpty || only.contains(section)) && (side == nil || self.side == nil || self.side == side)
+    }
 
     var coldRuns: Int { quick ? 2 : 5 }
     var peerRuns: Int { quick ? 1 : 5 }
@@ -35,7 +49,7 @@ struct BenchOptions {
     var pipelined: Int { 10_000 }
     var rounds: Int { quick ? 1 : 3 }
     /// Seconds to wait for any single event (a load, a burst, a process) before calling it failed.
-    var timeout: Double { 30 }
+    var timeout: Double = 30
 
     init(_ arguments: [String]) throws {
         let executable = URL(fileURLWithPath: arguments.first ?? "webbridge-bench").resolvingSymlinksInPath()
@@ -60,6 +74,18 @@ struct BenchOptions {
             case "--peer-script": peerScript = try value(argument)
             case "--python": python = try value(argument)
             case "--quick": quick = true
+            case "--only":
+                only = Set(try value(argument).split(separator: ",").map(String.init))
+                if let unknown = only.subtracting(Self.sections).first {
+                    throw BenchFailure("--only: unknown section '\(unknown)'; known: \(Self.sections.sorted().joined(separator: ", "))")
+                }
+            case "--timeout":
+                guard let seconds = Double(try value(argument)), seconds > 0 else { throw BenchFailure("--timeout: a number of seconds > 0") }
+                timeout = seconds
+            case "--side":
+                let chosen = try value(argument)
+                guard chosen == "webbridge" || chosen == "raw" else { throw BenchFailure("--side: webbridge or raw, not '\(chosen)'") }
+                side = chosen
             case "--help", "-h": throw HelpRequested()
             default: throw BenchFailure("unknown option '\(argument)'")
             }

@@ -26,13 +26,16 @@ final class BenchRunner {
         }
 
         // Child processes first, while this process holds no engine, display or web process of its own.
+        if options.runs("cold") {
         progress("cold check: `webbridge check` ×\(options.coldRuns), DISPLAY unset")
         await measure("cold check") {
             let samples = try await ColdCheck.run(webbridge: options.webbridge, runs: options.coldRuns, timeout: options.timeout)
             report["cold_check_s"] = Statistics.median(samples)
             report.details["cold_check_runs_s"] = samples.map(BenchReport.rounded)
         }
-        if let missing = PeerCheck.missing(python: options.python) {
+        }
+        if !options.runs("peer") {
+        } else if let missing = PeerCheck.missing(python: options.python) {
             report["peer_check_s"] = nil
             report.details["peer_check"] = "not installed: \(missing); run `make bench-peer`"
         } else {
@@ -51,6 +54,7 @@ final class BenchRunner {
             return finish()
         }
 
+        if options.runs("sessions") {
         progress("sessions: \(options.sessionsTotal) fresh sessions on the fixture")
         await measure("sessions") {
             let figures = try await SessionBench.run(
@@ -67,6 +71,8 @@ final class BenchRunner {
             }
             report.details["session_phase_ms_p50"] = phases
             report.details["sessions_run"] = figures.sessions
+            report.details["rss_curve_mb"] = figures.rssCurve.map(BenchReport.rounded)
+        }
         }
 
         #if os(Linux)
@@ -83,13 +89,26 @@ final class BenchRunner {
             report.errors.append("raw engine: \(error)")
             return
         }
-        progress("raw sessions: \(options.rawSessions) on the fixture")
-        await measure("raw sessions") {
-            var samples: [Double] = []
-            for _ in 0..<(options.rawSessions / 10) { _ = try RawBench.session(engine, html: fixture, timeout: options.timeout) }
-            for _ in 0..<options.rawSessions { samples.append(try RawBench.session(engine, html: fixture, timeout: options.timeout)) }
-            report["raw_session_ms_p50"] = Statistics.percentile(samples, 50)
-            report["raw_session_ms_p95"] = Statistics.percentile(samples, 95)
+        if options.runs("raw-sessions") {
+            progress("raw sessions: \(options.sessionsTotal) on the fixture")
+            await measure("raw sessions") {
+                // The same schedule as WebBridge's sessions, so the RSS growth of the engine alone can be told apart.
+                var samples: [Double] = []
+                var rssAfterFirst: Double?
+                var curve: [Double] = []
+                for index in 1...options.sessionsTotal {
+                    let milliseconds = try RawBench.session(engine, html: fixture, timeout: options.timeout)
+                    if index > options.sessionsWarmUp && index <= options.sessionsWarmUp + options.rawSessions {
+                        samples.append(milliseconds)
+                    }
+                    if index == options.rssFrom { rssAfterFirst = ResidentMemory.megabytes() }
+                    if index % max(options.sessionsTotal / 10, 1) == 0, let rss = ResidentMemory.megabytes() { curve.append(rss) }
+                }
+                report.details["raw_rss_curve_mb"] = curve.map(BenchReport.rounded)
+                report["raw_session_ms_p50"] = Statistics.percentile(samples, 50)
+                report["raw_session_ms_p95"] = Statistics.percentile(samples, 95)
+                if let first = rssAfterFirst, let all = ResidentMemory.megabytes() { report["raw_rss_growth_mb"] = all - first }
+            }
         }
 
         var bursts: (raw: [BurstFigure], ours: [BurstFigure]) = ([], [])
@@ -98,17 +117,29 @@ final class BenchRunner {
         for round in 1...options.rounds {
             progress("throughput round \(round)/\(options.rounds): burst, round trips, pipelined (raw, then WebBridge)")
             let ids = BenchPage.requestIDs(options.burstCount)
+            if options.runs("burst", side: "raw") {
             await measure("raw page → native") { bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout)) }
+            }
+            if options.runs("burst", side: "webbridge") {
             await measure("WebBridge page → native") {
                 bursts.ours.append(try await WebBridgeBench.pageToNative(ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
             }
+            }
+            if options.runs("round-trips", side: "raw") {
             await measure("raw round trips") { trips.raw += try RawBench.roundTrips(engine, count: options.roundTrips, timeout: options.timeout) }
+            }
+            if options.runs("round-trips", side: "webbridge") {
             await measure("WebBridge round trips") {
                 trips.ours += try await WebBridgeBench.roundTrips(count: options.roundTrips, timeout: options.timeout)
             }
+            }
+            if options.runs("pipelined", side: "raw") {
             await measure("raw pipelined") { pipes.raw.append(try RawBench.pipelined(engine, count: options.pipelined, timeout: options.timeout)) }
+            }
+            if options.runs("pipelined", side: "webbridge") {
             await measure("WebBridge pipelined") {
                 pipes.ours.append(try await WebBridgeBench.pipelined(count: options.pipelined, timeout: options.timeout))
+            }
             }
         }
         record(bursts: bursts.raw, prefix: "raw_")

@@ -100,9 +100,10 @@ final class RawPage {
 
     /// Starts `script` in the page; its completion only counts (and counts errors).
     func evaluate(_ script: String) {
-        let data = Unmanaged.passUnretained(counters).toOpaque()
+        // Retained until the completion runs: it may come after the page is closed (a burst's return value).
+        let data = Unmanaged.passRetained(counters).toOpaque()
         webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, { source, result, data in
-            let counters = Unmanaged<RawCounters>.fromOpaque(data!).takeUnretainedValue()
+            let counters = Unmanaged<RawCounters>.fromOpaque(data!).takeRetainedValue()
             var error: UnsafeMutablePointer<GError>?
             let view = UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self)
             let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)

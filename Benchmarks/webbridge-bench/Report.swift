@@ -88,7 +88,7 @@ struct BenchReport {
             cell(self["raw_session_ms_p50"], 1), ""]))
         lines.append(row(["cold check s (median of 5)", cell(self["cold_check_s"], 3), "", ""]))
         lines.append(row(["peer check s (Selenium+WebKitWebDriver)", cell(self["peer_check_s"], 3), "", ""]))
-        lines.append(row(["RSS growth MB (500 − 50 sessions)", cell(self["rss_growth_mb"], 2), "", ""]))
+        lines.append(row(["RSS growth MB (500 − 50 sessions)", cell(self["rss_growth_mb"], 2), cell(self["raw_rss_growth_mb"], 2), ""]))
         lines.append("")
         lines.append("targets (2 cores):")
         for target in Self.targets {

@@ -13,6 +13,8 @@ enum SessionBench {
         var rssAfterFirst: Double?
         var rssAfterAll: Double?
         var sessions = 0
+        /// RSS in MiB after every `total / 10` sessions: a leak grows linearly, a cache levels off.
+        var rssCurve: [Double] = []
     }
 
     /// Runs `total` sessions; times `timed` of them after `warmUp`, and reads RSS after `rssFrom` and after `total`.
@@ -33,6 +35,7 @@ enum SessionBench {
                 for entry in report.timeline { figures.phases[entry.event, default: []].append(entry.milliseconds) }
             }
             if index == rssFrom { figures.rssAfterFirst = ResidentMemory.megabytes() }
+            if index % max(total / 10, 1) == 0, let rss = ResidentMemory.megabytes() { figures.rssCurve.append(rss) }
         }
         figures.rssAfterAll = ResidentMemory.megabytes()
         return figures

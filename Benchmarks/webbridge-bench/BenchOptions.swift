@@ -18,6 +18,8 @@ struct BenchOptions {
           --only LIST          measure only these, comma-separated: cold, peer, sessions, raw-sessions,
                                burst, round-trips, pipelined (for profiling one of them)
           --timeout SECONDS    wait at most this long for any one event (default: 30; raise it under valgrind)
+          --raw-recycle N      experiment: the raw loop replaces its web context and process every N sessions
+          --trim-before-rss    experiment: malloc_trim(0) before each RSS reading (fragmentation vs leak)
           --side SIDE          with --only: webbridge or raw (default: both)
         """
 
@@ -29,6 +31,8 @@ struct BenchOptions {
     /// Sections to run; empty means all.
     var only: Set<String> = []
     var side: String?
+    /// Experiment: the raw loop replaces its context every this many sessions (0: never).
+    var rawRecycle = 0
 
     static let sections: Set<String> = ["cold", "peer", "sessions", "raw-sessions", "burst", "round-trips", "pipelined"]
 
@@ -79,6 +83,11 @@ struct BenchOptions {
                 if let unknown = only.subtracting(Self.sections).first {
                     throw BenchFailure("--only: unknown section '\(unknown)'; known: \(Self.sections.sorted().joined(separator: ", "))")
                 }
+            case "--trim-before-rss":
+                ResidentMemory.trimFirst = true
+            case "--raw-recycle":
+                guard let count = Int(try value(argument)), count > 0 else { throw BenchFailure("--raw-recycle: a number of sessions > 0") }
+                rawRecycle = count
             case "--timeout":
                 guard let seconds = Double(try value(argument)), seconds > 0 else { throw BenchFailure("--timeout: a number of seconds > 0") }
                 timeout = seconds

@@ -97,6 +97,7 @@ final class BenchRunner {
                 var rssAfterFirst: Double?
                 var curve: [Double] = []
                 for index in 1...options.sessionsTotal {
+                    if options.rawRecycle > 0 && index % options.rawRecycle == 0 { try engine.recycle(timeout: options.timeout) }
                     let milliseconds = try RawBench.session(engine, html: fixture, timeout: options.timeout)
                     if index > options.sessionsWarmUp && index <= options.sessionsWarmUp + options.rawSessions {
                         samples.append(milliseconds)
@@ -105,6 +106,7 @@ final class BenchRunner {
                     if index % max(options.sessionsTotal / 10, 1) == 0, let rss = ResidentMemory.megabytes() { curve.append(rss) }
                 }
                 report.details["raw_rss_curve_mb"] = curve.map(BenchReport.rounded)
+                report.details["raw_views_and_managers_finalized"] = "\(Finalization.finalized) of \(Finalization.watched)"
                 report["raw_session_ms_p50"] = Statistics.percentile(samples, 50)
                 report["raw_session_ms_p95"] = Statistics.percentile(samples, 95)
                 if let first = rssAfterFirst, let all = ResidentMemory.megabytes() { report["raw_rss_growth_mb"] = all - first }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A monotonic stopwatch in seconds; `DispatchTime` never jumps with the wall clock.
 struct Stopwatch {
@@ -29,8 +32,17 @@ enum Statistics {
 
 /// Resident memory of a process, read from `/proc` (Linux).
 enum ResidentMemory {
+    /// Experiment: return freed heap to the system before each reading, to tell a leak from fragmentation.
+    nonisolated(unsafe) static var trimFirst = false
+
     /// The `VmRSS` of `pid` (default: this process) in MiB, or nil where `/proc` does not tell it.
     static func megabytes(pid: String = "self") -> Double? {
+        #if os(Linux)
+        // malloc.h is not part of the Glibc module: look the function up.
+        if trimFirst, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
+        }
+        #endif
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -11,9 +11,9 @@ final class RawEngine {
     typealias View = UnsafeMutablePointer<WebKitWebView>
     typealias Manager = UnsafeMutablePointer<WebKitUserContentManager>
 
-    private let context: UnsafeMutablePointer<WebKitWebContext>
-    private let anchor: View
-    private let anchorManager: Manager
+    private var context: UnsafeMutablePointer<WebKitWebContext>
+    private var anchor: View
+    private var anchorManager: Manager
     private let state = RawState()
 
     /// Starts the raw web process; the display and GTK must be ready (`EngineEnvironment.prepare()`).
@@ -23,6 +23,20 @@ final class RawEngine {
         anchor = cwk_web_view_new(nil, anchorManager, context)!
         let page = try RawPage(engine: self, html: "", manager: anchorManager, view: anchor)
         page.close(destroyView: false)
+    }
+
+    /// Replaces the context, the anchor view and so the web process (an experiment on the engine's RSS growth).
+    func recycle(timeout: Double) throws {
+        let old = (context, anchor, anchorManager)
+        context = webkit_web_context_new_ephemeral()!
+        anchorManager = webkit_user_content_manager_new()!
+        anchor = cwk_web_view_new(nil, anchorManager, context)!
+        let page = try RawPage(engine: self, html: "", manager: anchorManager, view: anchor, timeout: timeout)
+        page.close(destroyView: false)
+        gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(old.1)))
+        g_object_unref(UnsafeMutableRawPointer(old.1))
+        g_object_unref(UnsafeMutableRawPointer(old.2))
+        g_object_unref(UnsafeMutableRawPointer(old.0))
     }
 
     /// Runs GLib's default context on this thread until `condition` holds or `timeout` seconds pass.
@@ -44,7 +58,22 @@ final class RawEngine {
     func openPage(html: String, timeout: Double) throws -> RawPage {
         let manager = webkit_user_content_manager_new()!
         let view = cwk_web_view_new(anchor, manager, context)!
+        Finalization.watch(UnsafeMutableRawPointer(view), UnsafeMutableRawPointer(manager))
         return try RawPage(engine: self, html: html, manager: manager, view: view, timeout: timeout)
+    }
+}
+
+/// Counts engine objects created and finalized, to tell a teardown leak from memory the engine keeps.
+enum Finalization {
+    nonisolated(unsafe) static var watched = 0
+    nonisolated(unsafe) static var finalized = 0
+
+    /// Counts each object's finalization (GObject weak references; main thread only).
+    static func watch(_ objects: UnsafeMutableRawPointer...) {
+        for object in objects {
+            watched += 1
+            g_object_weak_ref(cwk_object(object), { _, _ in Finalization.finalized += 1 }, nil)
+        }
     }
 }
 

@@ -51,7 +51,7 @@ struct BenchOptions {
     var burstCount: Int { 10_000 }
     var roundTrips: Int { quick ? 300 : 2_000 }
     var pipelined: Int { 10_000 }
-    var rounds: Int { quick ? 1 : 3 }
+    var rounds: Int { quick ? 1 : 5 }
     /// Seconds to wait for any single event (a load, a burst, a process) before calling it failed.
     var timeout: Double = 30
 

@@ -25,6 +25,16 @@ final class BenchRunner {
             return 1
         }
 
+        if options.runs("contract") {
+            progress("contract: encoder and validator alone, 20,000 each")
+            await measure("contract cost") {
+                _ = try ContractCost.encoderMicroseconds(count: 1_000)
+                report["encoder_us_per_call"] = try ContractCost.encoderMicroseconds(count: 20_000)
+                _ = try ContractCost.validatorMicroseconds(count: 1_000)
+                report["validator_us_per_message"] = try ContractCost.validatorMicroseconds(count: 20_000)
+            }
+        }
+
         // Child processes first, while this process holds no engine, display or web process of its own.
         if options.runs("cold") {
         progress("cold check: `webbridge check` ×\(options.coldRuns), DISPLAY unset")

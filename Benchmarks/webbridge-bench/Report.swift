@@ -84,6 +84,8 @@ struct BenchReport {
             cell(self["raw_native_to_page_rtt_ms_p50"], 3), cell(self["native_to_page_rtt_ratio"])]))
         lines.append(row(["native → page calls/s (pipelined)", cell(self["native_to_page_calls_per_s"], 0),
             cell(self["raw_native_to_page_calls_per_s"], 0), cell(self["native_to_page_calls_ratio"])]))
+        lines.append(row(["  ours alone: encoder µs/call, validator µs/msg",
+            "\(cell(self["encoder_us_per_call"], 1)) / \(cell(self["validator_us_per_message"], 1))", "", ""]))
         lines.append(row(["warm session p50 / p95 ms", "\(cell(self["session_ms_p50"], 1)) / \(cell(self["session_ms_p95"], 1))",
             cell(self["raw_session_ms_p50"], 1), ""]))
         lines.append(row(["cold check s (median of 5)", cell(self["cold_check_s"], 3), "", ""]))

@@ -11,6 +11,7 @@ Prints one verdict line. Starts its own Xvfb when DISPLAY is unset, as `webbridg
 """
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,7 +35,7 @@ def start_xvfb():
     """Starts Xvfb the quick way (-displayfd, no TCP) and returns (process, display)."""
     read_end, write_end = os.pipe()
     process = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "1280x1024x24"],
+        ["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "1280x1024x24", "-terminate"],
         pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write_end)
     number = b""
@@ -48,6 +49,8 @@ def start_xvfb():
 
 
 def main():
+    # A bench timeout sends SIGTERM: exit through `finally`, so the driver, the browser and Xvfb go too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(3))
     if len(sys.argv) != 2:
         print(__doc__.strip().splitlines()[-2], file=sys.stderr)
         return 2

@@ -18,10 +18,12 @@ test: setup
 	$(SWIFT) test --skip-build --filter 'BridgeTestingTests.BridgeContractTests/'
 	$(SWIFT) test --skip-build
 
+# Figures, not pass/fail: a table on stdout and .build/bench.json (see Docs/BENCHMARKS.md).
+# The peer figure (Selenium + WebKitWebDriver) is null until `make bench-peer` has installed them.
 bench: setup
 	$(SWIFT) build -c release --product webbridge
 	$(SWIFT) build -c release --product webbridge-bench
-	$$($(SWIFT) build -c release --show-bin-path)/webbridge-bench
+	$$($(SWIFT) build -c release --show-bin-path)/webbridge-bench --output .build/bench.json
 
 bench-peer:
 	@scripts/setup-peer.sh

@@ -1,0 +1,215 @@
+import BridgeContract
+import BridgeTesting
+#if os(Linux)
+import CWebKitGTK
+#endif
+import Foundation
+
+/// Runs every measurement in one process and one go, in an order that keeps them from disturbing each other.
+@MainActor
+final class BenchRunner {
+    let options: BenchOptions
+    var report = BenchReport()
+
+    init(options: BenchOptions) { self.options = options }
+
+    /// Measures, prints the table, writes the JSON; exit 0 when every figure was measured.
+    func run() async -> Int32 {
+        report.machine = Machine.describe()
+        #if os(Linux)
+        report.machine["webkitgtk"] = "\(webkit_get_major_version()).\(webkit_get_minor_version()).\(webkit_get_micro_version())"
+        #endif
+        let fixture: String
+        do { fixture = try BundledFixture.html() } catch {
+            print("webbridge-bench: the bundled fixture can't be read: \(error)")
+            return 1
+        }
+
+        if options.runs("contract") {
+            progress("contract: encoder and validator alone, 20,000 each")
+            await measure("contract cost") {
+                _ = try ContractCost.encoderMicroseconds(count: 1_000)
+                report["encoder_us_per_call"] = try ContractCost.encoderMicroseconds(count: 20_000)
+                _ = try ContractCost.validatorMicroseconds(count: 1_000)
+                report["validator_us_per_message"] = try ContractCost.validatorMicroseconds(count: 20_000)
+            }
+        }
+
+        // Child processes first, while this process holds no engine, display or web process of its own.
+        if options.runs("cold") {
+        progress("cold check: `webbridge check` ×\(options.coldRuns), DISPLAY unset")
+        await measure("cold check") {
+            let samples = try await ColdCheck.run(webbridge: options.webbridge, runs: options.coldRuns, timeout: options.timeout)
+            report["cold_check_s"] = Statistics.median(samples)
+            report.details["cold_check_runs_s"] = samples.map(BenchReport.rounded)
+        }
+        }
+        if !options.runs("peer") {
+        } else if let missing = PeerCheck.missing(python: options.python) {
+            report["peer_check_s"] = nil
+            report.details["peer_check"] = "not installed: \(missing); run `make bench-peer`"
+        } else {
+            progress("peer check: Selenium + WebKitWebDriver ×\(options.peerRuns)")
+            await measure("peer check") {
+                let samples = try await PeerCheck.run(
+                    python: options.python, script: options.peerScript, fixture: BundledFixture.url.path,
+                    runs: options.peerRuns, timeout: options.timeout)
+                report["peer_check_s"] = Statistics.median(samples)
+                report.details["peer_check_runs_s"] = samples.map(BenchReport.rounded)
+            }
+        }
+
+        do { try EngineEnvironment.prepare() } catch {
+            report.errors.append("the engine could not start: \(error)")
+            return finish()
+        }
+
+        if options.runs("sessions") {
+        progress("sessions: \(options.sessionsTotal) fresh sessions on the fixture")
+        await measure("sessions") {
+            let figures = try await SessionBench.run(
+                html: fixture, total: options.sessionsTotal, warmUp: options.sessionsWarmUp, timed: options.sessionsTimed,
+                rssFrom: options.rssFrom, timeout: options.timeout)
+            report["session_ms_p50"] = Statistics.percentile(figures.samples, 50)
+            report["session_ms_p95"] = Statistics.percentile(figures.samples, 95)
+            report["rss_after_\(options.rssFrom)_sessions_mb"] = figures.rssAfterFirst
+            report["rss_after_\(options.sessionsTotal)_sessions_mb"] = figures.rssAfterAll
+            if let first = figures.rssAfterFirst, let all = figures.rssAfterAll { report["rss_growth_mb"] = all - first }
+            var phases: [String: Double] = [:]
+            for (event, samples) in figures.phases {
+                phases[event.rawValue] = Statistics.median(samples).map(BenchReport.rounded)
+            }
+            report.details["session_phase_ms_p50"] = phases
+            report.details["sessions_run"] = figures.sessions
+            report.details["rss_curve_mb"] = figures.rssCurve.map(BenchReport.rounded)
+        }
+        }
+
+        #if os(Linux)
+        await measureThroughput(fixture: fixture)
+        #endif
+        return finish()
+    }
+
+    #if os(Linux)
+    /// Raw engine and WebBridge, interleaved round by round so a busy moment on the machine hits both alike.
+    private func measureThroughput(fixture: String) async {
+        let engine: RawEngine
+        do { engine = try RawEngine() } catch {
+            report.errors.append("raw engine: \(error)")
+            return
+        }
+        if options.runs("raw-sessions") {
+            progress("raw sessions: \(options.sessionsTotal) on the fixture")
+            await measure("raw sessions") {
+                // The same schedule as WebBridge's sessions, so the RSS growth of the engine alone can be told apart.
+                var samples: [Double] = []
+                var rssAfterFirst: Double?
+                var curve: [Double] = []
+                for index in 1...options.sessionsTotal {
+                    if options.rawRecycle > 0 && index % options.rawRecycle == 0 { try engine.recycle(timeout: options.timeout) }
+                    let milliseconds = try RawBench.session(engine, html: fixture, timeout: options.timeout)
+                    if index > options.sessionsWarmUp && index <= options.sessionsWarmUp + options.rawSessions {
+                        samples.append(milliseconds)
+                    }
+                    if index == options.rssFrom { rssAfterFirst = ResidentMemory.megabytes() }
+                    if index % max(options.sessionsTotal / 10, 1) == 0, let rss = ResidentMemory.megabytes() { curve.append(rss) }
+                }
+                report.details["raw_rss_curve_mb"] = curve.map(BenchReport.rounded)
+                report.details["raw_views_and_managers_finalized"] = "\(Finalization.finalized) of \(Finalization.watched)"
+                report["raw_session_ms_p50"] = Statistics.percentile(samples, 50)
+                report["raw_session_ms_p95"] = Statistics.percentile(samples, 95)
+                if let first = rssAfterFirst, let all = ResidentMemory.megabytes() { report["raw_rss_growth_mb"] = all - first }
+            }
+        }
+
+        var bursts: (raw: [BurstFigure], ours: [BurstFigure]) = ([], [])
+        var trips: (raw: [Double], ours: [Double]) = ([], [])
+        var pipes: (raw: [PipelineFigure], ours: [PipelineFigure]) = ([], [])
+        for round in 1...options.rounds {
+            progress("throughput round \(round)/\(options.rounds): burst, round trips, pipelined (raw, then WebBridge)")
+            let ids = BenchPage.requestIDs(options.burstCount)
+            if options.runs("burst", side: "raw") {
+            await measure("raw page → native") { bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout)) }
+            }
+            if options.runs("burst", side: "webbridge") {
+            await measure("WebBridge page → native") {
+                bursts.ours.append(try await WebBridgeBench.pageToNative(ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
+            }
+            }
+            if options.runs("round-trips", side: "raw") {
+            await measure("raw round trips") { trips.raw += try RawBench.roundTrips(engine, count: options.roundTrips, timeout: options.timeout) }
+            }
+            if options.runs("round-trips", side: "webbridge") {
+            await measure("WebBridge round trips") {
+                trips.ours += try await WebBridgeBench.roundTrips(count: options.roundTrips, timeout: options.timeout)
+            }
+            }
+            if options.runs("pipelined", side: "raw") {
+            await measure("raw pipelined") { pipes.raw.append(try RawBench.pipelined(engine, count: options.pipelined, timeout: options.timeout)) }
+            }
+            if options.runs("pipelined", side: "webbridge") {
+            await measure("WebBridge pipelined") {
+                pipes.ours.append(try await WebBridgeBench.pipelined(count: options.pipelined, timeout: options.timeout))
+            }
+            }
+        }
+        record(bursts: bursts.raw, prefix: "raw_")
+        record(bursts: bursts.ours, prefix: "")
+        report["raw_native_to_page_rtt_ms_p50"] = Statistics.percentile(trips.raw, 50)
+        report["native_to_page_rtt_ms_p50"] = Statistics.percentile(trips.ours, 50)
+        report["raw_native_to_page_rtt_ms_p95"] = Statistics.percentile(trips.raw, 95)
+        report["native_to_page_rtt_ms_p95"] = Statistics.percentile(trips.ours, 95)
+        report["raw_native_to_page_calls_per_s"] = Statistics.median(pipes.raw.map(\.callsPerSecond))
+        report["native_to_page_calls_per_s"] = Statistics.median(pipes.ours.map(\.callsPerSecond))
+        report["raw_native_to_page_errors"] = pipes.raw.isEmpty ? nil : Double(pipes.raw.map(\.errors).reduce(0, +))
+        report["native_to_page_errors"] = pipes.ours.isEmpty ? nil : Double(pipes.ours.map(\.errors).reduce(0, +))
+        report.details["page_to_native_msgs_per_s_rounds"] = bursts.ours.map { BenchReport.rounded($0.messagesPerSecond) }
+        report.details["raw_page_to_native_msgs_per_s_rounds"] = bursts.raw.map { BenchReport.rounded($0.messagesPerSecond) }
+        report.details["native_to_page_calls_per_s_rounds"] = pipes.ours.map { BenchReport.rounded($0.callsPerSecond) }
+        report.details["raw_native_to_page_calls_per_s_rounds"] = pipes.raw.map { BenchReport.rounded($0.callsPerSecond) }
+        report["page_to_native_ratio"] = ratio(report["page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
+        report["native_to_page_calls_ratio"] = ratio(report["native_to_page_calls_per_s"], report["raw_native_to_page_calls_per_s"])
+        // Throughput of sequential calls: the raw loop's round trip over ours.
+        report["native_to_page_rtt_ratio"] = ratio(report["raw_native_to_page_rtt_ms_p50"], report["native_to_page_rtt_ms_p50"])
+    }
+    #endif
+
+    private func record(bursts: [BurstFigure], prefix: String) {
+        guard !bursts.isEmpty else { return }
+        report["\(prefix)page_to_native_msgs_per_s"] = Statistics.median(bursts.map(\.messagesPerSecond))
+        report["\(prefix)page_to_native_lost"] = Double(bursts.map(\.tally.lost).reduce(0, +))
+        report["\(prefix)page_to_native_duplicated"] = Double(bursts.map(\.tally.duplicated).reduce(0, +))
+        report["\(prefix)page_to_native_misattributed"] = Double(bursts.map(\.tally.misattributed).reduce(0, +))
+        report["\(prefix)page_to_native_out_of_order"] = Double(bursts.map(\.tally.outOfOrder).reduce(0, +))
+        if prefix.isEmpty { report["page_to_native_rejected"] = Double(bursts.map(\.rejected).reduce(0, +)) }
+    }
+
+    private func ratio(_ numerator: Double?, _ denominator: Double?) -> Double? {
+        guard let numerator, let denominator, denominator > 0 else { return nil }
+        return numerator / denominator
+    }
+
+    /// Runs one measurement; a failure is recorded with its name and the run goes on.
+    private func measure(_ name: String, _ body: () async throws -> Void) async {
+        do { try await body() } catch { report.errors.append("\(name): \(error)") }
+    }
+
+    private func progress(_ text: String) {
+        FileHandle.standardError.write(Data("webbridge-bench: \(text)\n".utf8))
+    }
+
+    private func finish() -> Int32 {
+        print(report.table)
+        let url = URL(fileURLWithPath: options.output)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try report.json.write(to: url, options: .atomic)
+            print("\nwritten: \(options.output)")
+        } catch {
+            print("webbridge-bench: could not write \(options.output): \(error)")
+            return 1
+        }
+        return report.errors.isEmpty ? 0 : 1
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// `webbridge check` on the bundled fixture in a new process with no DISPLAY, so it starts its own Xvfb.
+@MainActor
+enum ColdCheck {
+    /// Seconds from launch to exit of each run; a run that does not pass is an error, not a figure.
+    static func run(webbridge: String, runs: Int, timeout: Double) async throws -> [Double] {
+        guard FileManager.default.isExecutableFile(atPath: webbridge) else {
+            throw BenchFailure("\(webbridge) is not built: run `swift build -c release --product webbridge`")
+        }
+        var samples: [Double] = []
+        for index in 1...runs {
+            let outcome = try await ChildProcess.run(webbridge, ["check"], unset: ["DISPLAY"], timeout: timeout)
+            guard outcome.status == 0 else {
+                throw BenchFailure("webbridge check run \(index) exited \(outcome.status):\n\(outcome.output)")
+            }
+            samples.append(outcome.seconds)
+        }
+        return samples
+    }
+}
+
+/// The same check as a Linux user would run it without WebBridge: Selenium driving WebKitWebDriver.
+@MainActor
+enum PeerCheck {
+    /// Why the peer cannot run here, or nil when Selenium, WebKitWebDriver and Xvfb are all installed.
+    static func missing(python: String) -> String? {
+        guard ChildProcess.which("WebKitWebDriver") != nil else { return "WebKitWebDriver (apt webkit2gtk-driver)" }
+        guard ChildProcess.which("Xvfb") != nil else { return "Xvfb (apt xvfb)" }
+        guard let interpreter = ChildProcess.which(python) else { return "\(python)" }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: interpreter)
+        probe.arguments = ["-c", "import selenium"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        do { try probe.run() } catch { return "\(python)" }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? nil : "selenium (pip)"
+    }
+
+    /// Seconds from launch to exit of `peer_check.py` on `fixture`, per run.
+    static func run(python: String, script: String, fixture: String, runs: Int, timeout: Double) async throws -> [Double] {
+        guard let interpreter = ChildProcess.which(python) else { throw BenchFailure("\(python) is not on PATH") }
+        var samples: [Double] = []
+        for index in 1...runs {
+            let outcome = try await ChildProcess.run(interpreter, [script, fixture], unset: ["DISPLAY"], timeout: timeout)
+            guard outcome.status == 0 else {
+                throw BenchFailure("the peer check run \(index) exited \(outcome.status):\n\(outcome.output)")
+            }
+            samples.append(outcome.seconds)
+        }
+        return samples
+    }
+}

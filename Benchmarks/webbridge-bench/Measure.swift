@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A monotonic stopwatch in seconds; `DispatchTime` never jumps with the wall clock.
+struct Stopwatch {
+    private let start = DispatchTime.now().uptimeNanoseconds
+
+    var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+    var milliseconds: Double { seconds * 1000 }
+}
+
+/// Order statistics over samples; nil when there are none.
+enum Statistics {
+    /// The nearest-rank percentile (`p` in 0...100) of `samples`.
+    static func percentile(_ samples: [Double], _ p: Double) -> Double? {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    /// The middle value (the mean of the two middle ones for an even count).
+    static func median(_ samples: [Double]) -> Double? {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+/// Resident memory of a process, read from `/proc` (Linux).
+enum ResidentMemory {
+    /// Experiment: return freed heap to the system before each reading, to tell a leak from fragmentation.
+    nonisolated(unsafe) static var trimFirst = false
+
+    /// The `VmRSS` of `pid` (default: this process) in MiB, or nil where `/proc` does not tell it.
+    static func megabytes(pid: String = "self") -> Double? {
+        #if os(Linux)
+        // malloc.h is not part of the Glibc module: look the function up.
+        if trimFirst, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
+        }
+        #endif
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 2, let kilobytes = Double(fields[1]) { return kilobytes / 1024 }
+        }
+        return nil
+    }
+}
+
+/// A failed measurement: what did not happen, within which timeout.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A one-shot event to wait for on the main actor, with a timeout (for completions outside a session's events).
+@MainActor
+final class Occurrence {
+    private(set) var happened = false
+    private var continuation: CheckedContinuation<Bool, Never>?
+
+    /// Marks the event as happened and wakes the waiter.
+    func signal() {
+        happened = true
+        continuation?.resume(returning: true)
+        continuation = nil
+    }
+
+    /// Waits until `signal()` or `timeout` seconds; returns whether the event happened.
+    func wait(timeout: Double) async -> Bool {
+        if happened { return true }
+        return await withCheckedContinuation { continuation in
+            self.continuation = continuation
+            DispatchQueue.main.asyncAfter(deadline: .now() + timeout) {
+                MainActor.assumeIsolated {
+                    // Whoever takes the continuation resumes it, so it is resumed exactly once.
+                    guard let waiting = self.continuation else { return }
+                    self.continuation = nil
+                    waiting.resume(returning: self.happened)
+                }
+            }
+        }
+    }
+}

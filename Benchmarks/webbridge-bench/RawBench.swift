@@ -1,0 +1,62 @@
+#if os(Linux)
+import Foundation
+
+/// The engine's own figures, from `RawEngine`: the ceiling for WebBridge's.
+@MainActor
+enum RawBench {
+    /// Posts `ids.count` messages in one burst and counts them in the signal handler.
+    static func pageToNative(_ engine: RawEngine, ids: [String], timeout: Double) throws -> BurstFigure {
+        let page = try engine.openPage(html: BenchPage.html, timeout: timeout)
+        defer { page.close() }
+        try page.evaluateAndWait(try BenchPage.idsScript(ids), timeout: timeout)
+        page.expectBurst(ids: ids)
+        let clock = Stopwatch()
+        page.evaluate(BenchPage.burstScript)
+        try engine.iterate(timeout: timeout, what: "\(ids.count) script-message-received signals") { page.messages >= ids.count }
+        let seconds = clock.seconds
+        return BurstFigure(count: ids.count, seconds: seconds, tally: page.tally!, rejected: 0)
+    }
+
+    /// Sequential round trips: each receiver call waits for its completion before the next starts.
+    static func roundTrips(_ engine: RawEngine, count: Int, timeout: Double) throws -> [Double] {
+        let page = try engine.openPage(html: BenchPage.html, timeout: timeout)
+        defer { page.close() }
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for index in 0..<count {
+            let clock = Stopwatch()
+            try page.evaluateAndWait(Self.receiverCall(index), timeout: timeout)
+            samples.append(clock.milliseconds)
+        }
+        return samples
+    }
+
+    /// Pipelined calls: all started at once, then the completions counted.
+    static func pipelined(_ engine: RawEngine, count: Int, timeout: Double) throws -> PipelineFigure {
+        let page = try engine.openPage(html: BenchPage.html, timeout: timeout)
+        defer { page.close() }
+        let clock = Stopwatch()
+        for index in 0..<count { page.evaluate(Self.receiverCall(index)) }
+        try engine.iterate(timeout: timeout, what: "\(count) evaluate_javascript completions") { page.completions >= count }
+        return PipelineFigure(count: count, seconds: clock.seconds, errors: page.errors)
+    }
+
+    /// A fresh raw session on `html`: manager, handler, view, load, ready, FINISHED, sync, read-back, teardown.
+    static func session(_ engine: RawEngine, html: String, timeout: Double) throws -> Double {
+        let clock = Stopwatch()
+        let page = try engine.openPage(html: html, timeout: timeout)
+        defer { page.close() }
+        try engine.iterate(timeout: timeout, what: "the fixture's ready") { page.messages >= 1 }
+        try page.evaluateAndWait(#"window.bridgeReceive({"kind":"sync","value":"ok"})"#, timeout: timeout)
+        let shown = try page.evaluateAndWait("document.body.dataset.received", timeout: timeout, keepString: true)
+        guard shown == "ok" else { throw BenchFailure("raw engine: the fixture did not show the sync value") }
+        page.close()
+        return clock.milliseconds
+    }
+
+    /// The same call WebBridge's encoder renders, built here by plain interpolation (no encoder, no check).
+    static func receiverCall(_ index: Int) -> String {
+        #"window.bridgeReceive({"kind":"sync","value":"v\#(index)"})"#
+    }
+}
+#endif

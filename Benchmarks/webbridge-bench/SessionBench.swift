@@ -1,0 +1,43 @@
+import BridgeContract
+import BridgeTesting
+import Foundation
+
+/// Fresh sessions in a warm process: `BridgeCheck.run` on the fixture, as a test or `webbridge check --repeat` runs it.
+@MainActor
+enum SessionBench {
+    struct Figures {
+        /// Milliseconds per timed session.
+        var samples: [Double] = []
+        /// Milliseconds from the session's start to each timeline event, per timed session.
+        var phases: [TimelineEntry.Event: [Double]] = [:]
+        var rssAfterFirst: Double?
+        var rssAfterAll: Double?
+        var sessions = 0
+        /// RSS in MiB after every `total / 10` sessions: a leak grows linearly, a cache levels off.
+        var rssCurve: [Double] = []
+    }
+
+    /// Runs `total` sessions; times `timed` of them after `warmUp`, and reads RSS after `rssFrom` and after `total`.
+    static func run(html: String, total: Int, warmUp: Int, timed: Int, rssFrom: Int, timeout: Double) async throws -> Figures {
+        let configuration = CheckConfiguration(page: .html(html, baseURL: nil), timeout: timeout)
+        var figures = Figures()
+        for index in 1...total {
+            let clock = Stopwatch()
+            let report = await BridgeCheck.run(configuration)
+            let milliseconds = clock.milliseconds
+            guard report.passed else {
+                throw BenchFailure(
+                    "session \(index) failed: " + report.failures.map(\.description).joined(separator: "; "))
+            }
+            figures.sessions = index
+            if index > warmUp && index <= warmUp + timed {
+                figures.samples.append(milliseconds)
+                for entry in report.timeline { figures.phases[entry.event, default: []].append(entry.milliseconds) }
+            }
+            if index == rssFrom { figures.rssAfterFirst = ResidentMemory.megabytes() }
+            if index % max(total / 10, 1) == 0, let rss = ResidentMemory.megabytes() { figures.rssCurve.append(rss) }
+        }
+        figures.rssAfterAll = ResidentMemory.megabytes()
+        return figures
+    }
+}

@@ -1,0 +1,130 @@
+#if canImport(WebKit)
+import WebKit
+#else
+import WebKitGTK
+#endif
+import BridgeContract
+import BridgeTesting
+import Foundation
+
+/// WebBridge's figures, measured through the harness exactly as a test would use it.
+@MainActor
+enum WebBridgeBench {
+    /// A session on the bench page with the request-id contract, loaded (didFinish) and ready to measure.
+    static func openSession(timeout: Double) async throws -> BridgeSession {
+        let session = BridgeSession(contract: BenchPage.contract)
+        session.loadHTMLString(BenchPage.html)
+        guard await session.wait(timeout: timeout, until: { session.loadResult != nil }) else {
+            session.tearDown()
+            throw BenchFailure("WebBridge: webView(_:didFinish:) of the bench page did not come within \(timeout) s")
+        }
+        guard case .success = session.loadResult else {
+            session.tearDown()
+            throw BenchFailure("WebBridge: the bench page failed to load")
+        }
+        return session
+    }
+
+    /// The page posts one `ready` per id in a burst; each is received, validated and checked against its id.
+    static func pageToNative(ids: [String], timeout: Double) async throws -> BurstFigure {
+        let session = try await openSession(timeout: timeout)
+        defer { session.tearDown() }
+        if case .error(let error) = await session.evaluate(try BenchPage.idsScript(ids), timeout: timeout) {
+            throw BenchFailure("WebBridge: handing the page its ids failed: \(javaScriptErrorText(error))")
+        }
+        let burst = BurstState(ids: ids)
+        session.onScriptMessage = { message in
+            // The id as the page sent it, to check the validator attributes each message to its own id.
+            burst.rawID = (message.body as? [String: Any])?["id"] as? String
+        }
+        session.onEvent = { event in
+            switch event {
+            case .ready(let message), .duplicateReady(let message):
+                burst.tally.record(id: message.requestID, rawID: burst.rawID)
+            case .rejected:
+                burst.rejected += 1
+            default:
+                return
+            }
+            if burst.arrived == ids.count { burst.seconds = burst.clock.seconds }
+        }
+        burst.clock = Stopwatch()
+        session.webView?.evaluateJavaScript(BenchPage.burstScript) { _, error in
+            if error != nil { burst.scriptFailed = true }
+        }
+        guard await session.wait(timeout: timeout, until: { burst.arrived >= ids.count }), let seconds = burst.seconds else {
+            let why = burst.scriptFailed ? "; the burst script failed" : ""
+            throw BenchFailure("WebBridge: \(ids.count) ready messages did not arrive within \(timeout) s (\(burst.arrived) did\(why))")
+        }
+        return BurstFigure(count: ids.count, seconds: seconds, tally: burst.tally, rejected: burst.rejected)
+    }
+
+    /// Sequential round trips: encode with the contract (`ReceiverCall`), deliver, wait for the completion.
+    static func roundTrips(count: Int, timeout: Double) async throws -> [Double] {
+        let session = try await openSession(timeout: timeout)
+        defer { session.tearDown() }
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for index in 0..<count {
+            let clock = Stopwatch()
+            let id = session.correlator.begin()
+            let call = try ReceiverCall(
+                contract: session.contract, message: ["kind": "sync", "value": "v\(index)", "id": id.rawValue])
+            if let failure = await session.deliver(call, expecting: nil, timeout: timeout) {
+                throw BenchFailure("WebBridge: round trip \(index) failed: \(failure)")
+            }
+            samples.append(clock.milliseconds)
+        }
+        return samples
+    }
+
+    /// Pipelined calls: every call encoded and started, then the completions counted.
+    static func pipelined(count: Int, timeout: Double) async throws -> PipelineFigure {
+        let session = try await openSession(timeout: timeout)
+        defer { session.tearDown() }
+        guard let webView = session.webView else { throw BenchFailure("WebBridge: the session has no web view") }
+        let pipeline = PipelineState()
+        let clock = Stopwatch()
+        for index in 0..<count {
+            let id = session.correlator.begin()
+            let call = try ReceiverCall(
+                contract: session.contract, message: ["kind": "sync", "value": "v\(index)", "id": id.rawValue])
+            webView.evaluateJavaScript(call.script) { _, error in
+                pipeline.completions += 1
+                if error != nil { pipeline.errors += 1 }
+                if pipeline.completions == count {
+                    pipeline.seconds = clock.seconds
+                    pipeline.done.signal()
+                }
+            }
+        }
+        guard await pipeline.done.wait(timeout: timeout), let seconds = pipeline.seconds else {
+            throw BenchFailure("WebBridge: \(count) pipelined calls did not complete within \(timeout) s (\(pipeline.completions) did)")
+        }
+        return PipelineFigure(count: count, seconds: seconds, errors: pipeline.errors)
+    }
+}
+
+/// What a burst has seen so far.
+@MainActor
+final class BurstState {
+    var tally: BenchPage.Tally
+    var rawID: String?
+    var rejected = 0
+    var clock = Stopwatch()
+    var seconds: Double?
+    var scriptFailed = false
+
+    init(ids: [String]) { tally = BenchPage.Tally(ids: ids) }
+
+    var arrived: Int { tally.received + rejected }
+}
+
+/// Completions of a pipelined run.
+@MainActor
+final class PipelineState {
+    var completions = 0
+    var errors = 0
+    var seconds: Double?
+    let done = Occurrence()
+}

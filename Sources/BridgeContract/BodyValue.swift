@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `as? Bool` and `as? Int` both accept any `NSNumber`, so the classification looks at dynamic types
 /// precisely: a JS boolean is never a number, whatever Foundation's bridging would allow.
-indirect enum BodyValue {
+indirect enum BodyValue: Equatable, Sendable {
     case undefined
     case null
     case boolean(Bool)
@@ -26,27 +26,28 @@ indirect enum BodyValue {
             self = .undefined
             return
         }
+        // The common JS types first, by cheap metatype tests: `value is NSNull` would bridge a dictionary.
         let dynamicType = type(of: value)
         if dynamicType == Bool.self, let flag = value as? Bool {
             self = .boolean(flag)
         } else if dynamicType is NSNumber.Type, let number = value as? NSNumber {
             self = Platform.isBoolean(number) ? .boolean(number.boolValue) : .number(number.doubleValue)
-        } else if let integer = value as? any BinaryInteger {
-            self = .number(Double(integer))
-        } else if let float = value as? any BinaryFloatingPoint {
-            self = .number(Double(float))
-        } else if value is NSNull {
-            self = .null
         } else if let string = value as? String {
             self = .string(string)
-        } else if let date = value as? Date {
-            self = .date(date)
         } else if let dictionary = value as? [String: Any] {
             self =
                 depth >= BodyValue.maxDepth
                 ? .tooDeep : .object(dictionary.mapValues { BodyValue($0, depth: depth + 1) })
         } else if let array = value as? [Any] {
             self = depth >= BodyValue.maxDepth ? .tooDeep : .array(array.map { BodyValue($0, depth: depth + 1) })
+        } else if dynamicType is NSNull.Type {
+            self = .null
+        } else if let date = value as? Date {
+            self = .date(date)
+        } else if let integer = value as? any BinaryInteger {
+            self = .number(Double(integer))
+        } else if let float = value as? any BinaryFloatingPoint {
+            self = .number(Double(float))
         } else if value is [AnyHashable: Any] {
             self = .unsupported("Dictionary with non-string keys")
         } else {

@@ -180,18 +180,23 @@ public struct BridgeContract: Codable, Sendable, Equatable {
 
     /// Whether `text` is a dotted JavaScript name, the only receiver form ever written into a script.
     static func isScriptPath(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return !parts.isEmpty
-            && parts.allSatisfy { part in
-                guard let first = part.unicodeScalars.first else { return false }
-                func isIdentifier(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
-                    scalar.isASCII
-                        && (scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic
-                            || (!first && ("0"..."9").contains(scalar)))
-                }
-                return isIdentifier(first, first: true)
-                    && part.unicodeScalars.dropFirst().allSatisfy { isIdentifier($0, first: false) }
+        // ASCII only, scanned as bytes: it runs for every native → page call.
+        var atPartStart = true
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "."):
+                if atPartStart { return false }
+                atPartStart = true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
+                UInt8(ascii: "$"):
+                atPartStart = false
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if atPartStart { return false }
+            default:
+                return false
             }
+        }
+        return !atPartStart
     }
 }
 

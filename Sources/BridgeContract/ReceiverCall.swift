@@ -12,22 +12,37 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     public let argument: String
     /// The receiver function called, e.g. `window.bridgeReceive`.
     public let receiver: String
+    /// The message as JS types, kept so its structure is built only when a log asks for it.
+    private let body: BodyValue
+
     /// The structure of the message, for logs.
-    public let structure: String
+    public var structure: String { body.structure() }
 
     /// Renders a message after checking it against the contract's native → page messages.
     public init(contract: BridgeContract = .default, message: [String: any Sendable]) throws(ReceiverCallError) {
-        let violations = contract.validate(message, direction: .nativeToPage, mode: .strict).violations
+        let body = BodyValue(message)
+        let violations = contract.validate(body, direction: .nativeToPage, mode: .strict).violations
         guard violations.isEmpty else { throw ReceiverCallError(code: .violatesContract, violations: violations) }
-        try self.init(receiver: contract.receiver, json: message)
+        try self.init(receiver: contract.receiver, body: body)
     }
 
     /// Renders any JSON-encodable message without checking the contract (for tests that send broken messages).
     public init(receiver: String, json: [String: any Sendable]) throws(ReceiverCallError) {
+        try self.init(receiver: receiver, body: BodyValue(json))
+    }
+
+    private init(receiver: String, body: BodyValue) throws(ReceiverCallError) {
         guard BridgeContract.isScriptPath(receiver) else {
             throw ReceiverCallError(code: .invalidReceiver, path: "receiver", found: "String")
         }
-        let object = try ReceiverCall.jsonObject(BodyValue(json), path: "")
+        let object: Any
+        do {
+            object = try ReceiverCall.jsonObject(body)
+        } catch {
+            var error = error
+            if error.path.isEmpty { error.path = "body" }
+            throw error
+        }
         let data: Data
         do {
             data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -38,7 +53,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
         self.receiver = receiver
         self.argument = argument
         self.script = "\(receiver)(\(argument))"
-        self.structure = messageStructure(json)
+        self.body = body
     }
 
     /// Structure only: the receiver and the message's field types.
@@ -59,28 +74,40 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
 
     /// Rebuilds the message from JSON types only, refusing what JSON can't carry (and what would make
     /// `JSONSerialization` raise an exception instead of throwing).
-    private static func jsonObject(_ value: BodyValue, path: String) throws(ReceiverCallError) -> Any {
+    ///
+    /// Foundation containers, not Swift ones: `JSONSerialization` would bridge a Swift dictionary first, which
+    /// costs a third of the encoding on Linux.
+    private static func jsonObject(_ value: BodyValue) throws(ReceiverCallError) -> Any {
+        // The path is built only on refusal, outward from the offending value: success pays nothing for it.
         func refuse(_ found: String) -> ReceiverCallError {
-            ReceiverCallError(code: .notEncodable, path: path.isEmpty ? "body" : path, found: found)
+            ReceiverCallError(code: .notEncodable, path: "", found: found)
+        }
+        func inside(_ step: String, _ error: ReceiverCallError) -> ReceiverCallError {
+            var error = error
+            error.path = error.path.isEmpty || error.path.hasPrefix("[") ? step + error.path : "\(step).\(error.path)"
+            return error
         }
         switch value {
-        case .string(let text): return text
+        case .string(let text): return NSString(string: text)
         case .number(let number):
             guard number.isFinite else { throw refuse("Number (not finite)") }
-            return number
-        case .boolean(let flag): return flag
+            return NSNumber(value: number)
+        case .boolean(let flag): return NSNumber(value: flag)
         case .null: return NSNull()
         case .array(let items):
-            var result: [Any] = []
+            let result = NSMutableArray(capacity: items.count)
             for (index, item) in items.enumerated() {
-                result.append(try jsonObject(item, path: "\(path)[\(index)]"))
+                do { result.add(try jsonObject(item)) } catch { throw inside("[\(index)]", error) }
             }
             return result
         case .object(let fields):
-            var result: [String: Any] = [:]
+            let result = NSMutableDictionary(capacity: fields.count)
             for (name, field) in fields {
-                result[name] = try jsonObject(
-                    field, path: path.isEmpty ? BodyValue.displayKey(name) : "\(path).\(BodyValue.displayKey(name))")
+                do {
+                    result[NSString(string: name)] = try jsonObject(field)
+                } catch {
+                    throw inside(BodyValue.displayKey(name), error)
+                }
             }
             return result
         case .date, .undefined, .unsupported, .tooDeep:

@@ -119,7 +119,11 @@ extension BridgeContract {
     public func validate(_ body: Any?, direction: Direction = .pageToNative, mode: ValidationMode = .strict)
         -> Validation
     {
-        let value = BodyValue(body)
+        validate(BodyValue(body), direction: direction, mode: mode)
+    }
+
+    /// Checks a body already sorted into JS types.
+    func validate(_ value: BodyValue, direction: Direction, mode: ValidationMode) -> Validation {
         var violations: [ContractViolation] = []
         func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
             violations.append(
@@ -129,8 +133,11 @@ extension BridgeContract {
             violation("body", .bodyNotObject, "Object", value.typeName)
             return .invalid(violations)
         }
-        let kinds = messages.filter { $0.direction == direction }.map(\.kind)
-        let expectedKind = kinds.isEmpty ? "no kind (none declared)" : "one of: \(kinds.joined(separator: ", "))"
+        // Built only for a violation: a valid message never needs the list of kinds.
+        var expectedKind: String {
+            let kinds = messages.filter { $0.direction == direction }.map(\.kind)
+            return kinds.isEmpty ? "no kind (none declared)" : "one of: \(kinds.joined(separator: ", "))"
+        }
         guard let kindValue = object["kind"] else {
             violation("kind", .missingField, "String, \(expectedKind)", "Missing")
             return .invalid(violations)

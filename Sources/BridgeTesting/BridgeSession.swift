@@ -182,7 +182,8 @@ public final class BridgeSession: NSObject {
                     emit(.ready(validated))
                 } else {
                     duplicateReadyCount += 1
-                    record(.messageRejected, "duplicate \(validated.description)")
+                    // One timeline line for the first duplicate; the count tells the rest without growing the timeline.
+                    if duplicateReadyCount == 1 { record(.messageRejected, "duplicate \(validated.description)") }
                     emit(.duplicateReady(validated))
                 }
             } else if contract.message(validated.kind, direction: .pageToNative)?.acknowledges != nil,

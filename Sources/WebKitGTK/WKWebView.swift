@@ -115,7 +115,18 @@ open class WKWebView {
     /// Whether a load is in progress.
     open var isLoading: Bool { view.map { webkit_web_view_is_loading($0) != 0 } ?? false }
 
-    var currentRequest: URLRequest? { url.map { URLRequest(url: $0) } }
+    /// The current page's request, rebuilt only when the page's URI changes: every script message carries it.
+    var currentRequest: URLRequest? {
+        guard let view, let uri = webkit_web_view_get_uri(view) else { return nil }
+        if let cached = cachedRequest, cached.uri.withCString({ strcmp($0, uri) == 0 }) { return cached.request }
+        let text = String(cString: uri)
+        guard let url = URL(string: text) else { return nil }
+        let request = URLRequest(url: url)
+        cachedRequest = (text, request)
+        return request
+    }
+
+    private var cachedRequest: (uri: String, request: URLRequest)?
 
     private func begin() -> WKNavigation {
         let navigation = WKNavigation()

@@ -8,6 +8,7 @@ import Foundation
 /// (`undefined` elements and holes dropped, as Apple's current converter does), string -> `String`,
 /// number -> `NSNumber(value: Double)`, boolean -> `NSNumber(value: Bool)`, null -> `NSNull`,
 /// Date -> `Date`. Top-level `undefined` -> `Optional<Any>.none` boxed in `Any`.
+@MainActor
 enum JSValueConversion {
     /// Deeper structures are refused rather than risking the main thread's stack.
     static let maximumDepth = 2_000
@@ -34,13 +35,6 @@ enum JSValueConversion {
         if jsc_value_is_function(value) != 0 { throw .unsupportedType("function") }
         guard jsc_value_is_object(value) != 0 else { throw .unsupportedType(typeName(value)) }
         guard depth < maximumDepth else { throw .tooDeep }
-        if jsc_value_object_is_instance_of(value, "Date") != 0 {
-            guard let time = jsc_value_object_invoke_methodv(value, "getTime", 0, nil) else {
-                throw .unsupportedType("Date")
-            }
-            defer { g_object_unref(UnsafeMutableRawPointer(time)) }
-            return Date(timeIntervalSince1970: jsc_value_to_double(time) / 1000)
-        }
         // A cycle cannot be represented by Swift values; the back-reference becomes NSNull.
         guard visiting.insert(value).inserted else { return NSNull() }
         defer { visiting.remove(value) }
@@ -57,8 +51,17 @@ enum JSValueConversion {
             }
             return array
         }
+        let keys = ownKeys(value)
+        // A cloned Date has no own keys: test for one only then (the instanceof test is costly).
+        if keys.isEmpty, jsc_value_object_is_instance_of(value, "Date") != 0 {
+            guard let time = jsc_value_object_invoke_methodv(value, "getTime", 0, nil) else {
+                throw .unsupportedType("Date")
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(time)) }
+            return Date(timeIntervalSince1970: jsc_value_to_double(time) / 1000)
+        }
         var dictionary: [String: Any] = [:]
-        for key in ownKeys(value) {
+        for key in keys {
             guard let member = jsc_value_object_get_property(value, key) else { continue }
             defer { g_object_unref(UnsafeMutableRawPointer(member)) }
             if let converted = try convert(member, depth: depth + 1, visiting: &visiting) {
@@ -74,12 +77,7 @@ enum JSValueConversion {
     /// became its prototype in the clone would lend that object's fields to the body.
     private static func ownKeys(_ value: JSValueRef) -> [String] {
         // The value lives in WebKit's own deserialization context, so its `Object.keys` is not the page's.
-        guard let context = jsc_value_get_context(value), let global = jsc_context_get_global_object(context) else {
-            return []
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(global)) }
-        guard let object = jsc_value_object_get_property(global, "Object") else { return [] }
-        defer { g_object_unref(UnsafeMutableRawPointer(object)) }
+        guard let object = objectConstructor(in: jsc_value_get_context(value)) else { return [] }
         var arguments: [JSValueRef?] = [value]
         let keys = arguments.withUnsafeMutableBufferPointer {
             jsc_value_object_invoke_methodv(object, "keys", 1, $0.baseAddress)
@@ -91,6 +89,25 @@ enum JSValueConversion {
             defer { g_object_unref(UnsafeMutableRawPointer(key)) }
             return string(key)
         }
+    }
+
+    /// `Object` of the deserialization context, looked up once per context: every message's body comes from it.
+    private static var cachedObjectConstructor: (context: UnsafeMutablePointer<JSCContext>, object: JSValueRef)?
+
+    private static func objectConstructor(in context: UnsafeMutablePointer<JSCContext>?) -> JSValueRef? {
+        guard let context else { return nil }
+        if let cached = cachedObjectConstructor, cached.context == context { return cached.object }
+        guard let global = jsc_context_get_global_object(context) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(global)) }
+        guard let object = jsc_value_object_get_property(global, "Object") else { return nil }
+        if let previous = cachedObjectConstructor {
+            g_object_unref(UnsafeMutableRawPointer(previous.object))
+            g_object_unref(UnsafeMutableRawPointer(previous.context))
+        }
+        // Both held, so the pointer compared above can't be reused by another context.
+        g_object_ref(UnsafeMutableRawPointer(context))
+        cachedObjectConstructor = (context, object)
+        return object
     }
 
     private static func arrayLength(_ value: JSValueRef) -> Int {

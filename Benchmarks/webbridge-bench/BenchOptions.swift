@@ -34,7 +34,9 @@ struct BenchOptions {
     /// Experiment: the raw loop replaces its context every this many sessions (0: never).
     var rawRecycle = 0
 
-    static let sections: Set<String> = ["contract", "cold", "peer", "sessions", "raw-sessions", "burst", "round-trips", "pipelined"]
+    static let sections: Set<String> = [
+        "contract", "cold", "peer", "sessions", "raw-sessions", "burst", "round-trips", "pipelined",
+    ]
 
     /// Whether `section` runs on `side` ("webbridge" or "raw"; nil for sections with one side).
     func runs(_ section: String, side: String? = nil) -> Bool {
@@ -62,7 +64,8 @@ struct BenchOptions {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let relative = "Benchmarks/peer/peer_check.py"
-        peerScript = FileManager.default.fileExists(atPath: relative)
+        peerScript =
+            FileManager.default.fileExists(atPath: relative)
             ? relative : packageRoot.appendingPathComponent(relative).path
         var rest = arguments.dropFirst()
         func value(_ option: String) throws -> String {
@@ -81,19 +84,27 @@ struct BenchOptions {
             case "--only":
                 only = Set(try value(argument).split(separator: ",").map(String.init))
                 if let unknown = only.subtracting(Self.sections).first {
-                    throw BenchFailure("--only: unknown section '\(unknown)'; known: \(Self.sections.sorted().joined(separator: ", "))")
+                    throw BenchFailure(
+                        "--only: unknown section '\(unknown)'; known: \(Self.sections.sorted().joined(separator: ", "))"
+                    )
                 }
             case "--trim-before-rss":
                 ResidentMemory.trimFirst = true
             case "--raw-recycle":
-                guard let count = Int(try value(argument)), count > 0 else { throw BenchFailure("--raw-recycle: a number of sessions > 0") }
+                guard let count = Int(try value(argument)), count > 0 else {
+                    throw BenchFailure("--raw-recycle: a number of sessions > 0")
+                }
                 rawRecycle = count
             case "--timeout":
-                guard let seconds = Double(try value(argument)), seconds > 0 else { throw BenchFailure("--timeout: a number of seconds > 0") }
+                guard let seconds = Double(try value(argument)), seconds > 0 else {
+                    throw BenchFailure("--timeout: a number of seconds > 0")
+                }
                 timeout = seconds
             case "--side":
                 let chosen = try value(argument)
-                guard chosen == "webbridge" || chosen == "raw" else { throw BenchFailure("--side: webbridge or raw, not '\(chosen)'") }
+                guard chosen == "webbridge" || chosen == "raw" else {
+                    throw BenchFailure("--side: webbridge or raw, not '\(chosen)'")
+                }
                 side = chosen
             case "--help", "-h": throw HelpRequested()
             default: throw BenchFailure("unknown option '\(argument)'")

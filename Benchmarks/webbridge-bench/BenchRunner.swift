@@ -1,9 +1,10 @@
 import BridgeContract
 import BridgeTesting
+import Foundation
+
 #if os(Linux)
 import CWebKitGTK
 #endif
-import Foundation
 
 /// Runs every measurement in one process and one go, in an order that keeps them from disturbing each other.
 @MainActor
@@ -17,7 +18,8 @@ final class BenchRunner {
     func run() async -> Int32 {
         report.machine = Machine.describe()
         #if os(Linux)
-        report.machine["webkitgtk"] = "\(webkit_get_major_version()).\(webkit_get_minor_version()).\(webkit_get_micro_version())"
+        report.machine["webkitgtk"] =
+            "\(webkit_get_major_version()).\(webkit_get_minor_version()).\(webkit_get_micro_version())"
         #endif
         let fixture: String
         do { fixture = try BundledFixture.html() } catch {
@@ -37,12 +39,13 @@ final class BenchRunner {
 
         // Child processes first, while this process holds no engine, display or web process of its own.
         if options.runs("cold") {
-        progress("cold check: `webbridge check` ×\(options.coldRuns), DISPLAY unset")
-        await measure("cold check") {
-            let samples = try await ColdCheck.run(webbridge: options.webbridge, runs: options.coldRuns, timeout: options.timeout)
-            report["cold_check_s"] = Statistics.median(samples)
-            report.details["cold_check_runs_s"] = samples.map(BenchReport.rounded)
-        }
+            progress("cold check: `webbridge check` ×\(options.coldRuns), DISPLAY unset")
+            await measure("cold check") {
+                let samples = try await ColdCheck.run(
+                    webbridge: options.webbridge, runs: options.coldRuns, timeout: options.timeout)
+                report["cold_check_s"] = Statistics.median(samples)
+                report.details["cold_check_runs_s"] = samples.map(BenchReport.rounded)
+            }
         }
         if !options.runs("peer") {
         } else if let missing = PeerCheck.missing(python: options.python) {
@@ -65,24 +68,27 @@ final class BenchRunner {
         }
 
         if options.runs("sessions") {
-        progress("sessions: \(options.sessionsTotal) fresh sessions on the fixture")
-        await measure("sessions") {
-            let figures = try await SessionBench.run(
-                html: fixture, total: options.sessionsTotal, warmUp: options.sessionsWarmUp, timed: options.sessionsTimed,
-                rssFrom: options.rssFrom, timeout: options.timeout)
-            report["session_ms_p50"] = Statistics.percentile(figures.samples, 50)
-            report["session_ms_p95"] = Statistics.percentile(figures.samples, 95)
-            report["rss_after_\(options.rssFrom)_sessions_mb"] = figures.rssAfterFirst
-            report["rss_after_\(options.sessionsTotal)_sessions_mb"] = figures.rssAfterAll
-            if let first = figures.rssAfterFirst, let all = figures.rssAfterAll { report["rss_growth_mb"] = all - first }
-            var phases: [String: Double] = [:]
-            for (event, samples) in figures.phases {
-                phases[event.rawValue] = Statistics.median(samples).map(BenchReport.rounded)
+            progress("sessions: \(options.sessionsTotal) fresh sessions on the fixture")
+            await measure("sessions") {
+                let figures = try await SessionBench.run(
+                    html: fixture, total: options.sessionsTotal, warmUp: options.sessionsWarmUp,
+                    timed: options.sessionsTimed,
+                    rssFrom: options.rssFrom, timeout: options.timeout)
+                report["session_ms_p50"] = Statistics.percentile(figures.samples, 50)
+                report["session_ms_p95"] = Statistics.percentile(figures.samples, 95)
+                report["rss_after_\(options.rssFrom)_sessions_mb"] = figures.rssAfterFirst
+                report["rss_after_\(options.sessionsTotal)_sessions_mb"] = figures.rssAfterAll
+                if let first = figures.rssAfterFirst, let all = figures.rssAfterAll {
+                    report["rss_growth_mb"] = all - first
+                }
+                var phases: [String: Double] = [:]
+                for (event, samples) in figures.phases {
+                    phases[event.rawValue] = Statistics.median(samples).map(BenchReport.rounded)
+                }
+                report.details["session_phase_ms_p50"] = phases
+                report.details["sessions_run"] = figures.sessions
+                report.details["rss_curve_mb"] = figures.rssCurve.map(BenchReport.rounded)
             }
-            report.details["session_phase_ms_p50"] = phases
-            report.details["sessions_run"] = figures.sessions
-            report.details["rss_curve_mb"] = figures.rssCurve.map(BenchReport.rounded)
-        }
         }
 
         #if os(Linux)
@@ -107,19 +113,26 @@ final class BenchRunner {
                 var rssAfterFirst: Double?
                 var curve: [Double] = []
                 for index in 1...options.sessionsTotal {
-                    if options.rawRecycle > 0 && index % options.rawRecycle == 0 { try engine.recycle(timeout: options.timeout) }
+                    if options.rawRecycle > 0 && index % options.rawRecycle == 0 {
+                        try engine.recycle(timeout: options.timeout)
+                    }
                     let milliseconds = try RawBench.session(engine, html: fixture, timeout: options.timeout)
                     if index > options.sessionsWarmUp && index <= options.sessionsWarmUp + options.rawSessions {
                         samples.append(milliseconds)
                     }
                     if index == options.rssFrom { rssAfterFirst = ResidentMemory.megabytes() }
-                    if index % max(options.sessionsTotal / 10, 1) == 0, let rss = ResidentMemory.megabytes() { curve.append(rss) }
+                    if index % max(options.sessionsTotal / 10, 1) == 0, let rss = ResidentMemory.megabytes() {
+                        curve.append(rss)
+                    }
                 }
                 report.details["raw_rss_curve_mb"] = curve.map(BenchReport.rounded)
-                report.details["raw_views_and_managers_finalized"] = "\(Finalization.finalized) of \(Finalization.watched)"
+                report.details["raw_views_and_managers_finalized"] =
+                    "\(Finalization.finalized) of \(Finalization.watched)"
                 report["raw_session_ms_p50"] = Statistics.percentile(samples, 50)
                 report["raw_session_ms_p95"] = Statistics.percentile(samples, 95)
-                if let first = rssAfterFirst, let all = ResidentMemory.megabytes() { report["raw_rss_growth_mb"] = all - first }
+                if let first = rssAfterFirst, let all = ResidentMemory.megabytes() {
+                    report["raw_rss_growth_mb"] = all - first
+                }
             }
         }
 
@@ -130,28 +143,38 @@ final class BenchRunner {
             progress("throughput round \(round)/\(options.rounds): burst, round trips, pipelined (raw, then WebBridge)")
             let ids = BenchPage.requestIDs(options.burstCount)
             if options.runs("burst", side: "raw") {
-            await measure("raw page → native") { bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout)) }
+                await measure("raw page → native") {
+                    bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout))
+                }
             }
             if options.runs("burst", side: "webbridge") {
-            await measure("WebBridge page → native") {
-                bursts.ours.append(try await WebBridgeBench.pageToNative(ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
-            }
+                await measure("WebBridge page → native") {
+                    bursts.ours.append(
+                        try await WebBridgeBench.pageToNative(
+                            ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
+                }
             }
             if options.runs("round-trips", side: "raw") {
-            await measure("raw round trips") { trips.raw += try RawBench.roundTrips(engine, count: options.roundTrips, timeout: options.timeout) }
+                await measure("raw round trips") {
+                    trips.raw += try RawBench.roundTrips(engine, count: options.roundTrips, timeout: options.timeout)
+                }
             }
             if options.runs("round-trips", side: "webbridge") {
-            await measure("WebBridge round trips") {
-                trips.ours += try await WebBridgeBench.roundTrips(count: options.roundTrips, timeout: options.timeout)
-            }
+                await measure("WebBridge round trips") {
+                    trips.ours += try await WebBridgeBench.roundTrips(
+                        count: options.roundTrips, timeout: options.timeout)
+                }
             }
             if options.runs("pipelined", side: "raw") {
-            await measure("raw pipelined") { pipes.raw.append(try RawBench.pipelined(engine, count: options.pipelined, timeout: options.timeout)) }
+                await measure("raw pipelined") {
+                    pipes.raw.append(try RawBench.pipelined(engine, count: options.pipelined, timeout: options.timeout))
+                }
             }
             if options.runs("pipelined", side: "webbridge") {
-            await measure("WebBridge pipelined") {
-                pipes.ours.append(try await WebBridgeBench.pipelined(count: options.pipelined, timeout: options.timeout))
-            }
+                await measure("WebBridge pipelined") {
+                    pipes.ours.append(
+                        try await WebBridgeBench.pipelined(count: options.pipelined, timeout: options.timeout))
+                }
             }
         }
         record(bursts: bursts.raw, prefix: "raw_")
@@ -164,14 +187,23 @@ final class BenchRunner {
         report["native_to_page_calls_per_s"] = Statistics.median(pipes.ours.map(\.callsPerSecond))
         report["raw_native_to_page_errors"] = pipes.raw.isEmpty ? nil : Double(pipes.raw.map(\.errors).reduce(0, +))
         report["native_to_page_errors"] = pipes.ours.isEmpty ? nil : Double(pipes.ours.map(\.errors).reduce(0, +))
-        report.details["page_to_native_msgs_per_s_rounds"] = bursts.ours.map { BenchReport.rounded($0.messagesPerSecond) }
-        report.details["raw_page_to_native_msgs_per_s_rounds"] = bursts.raw.map { BenchReport.rounded($0.messagesPerSecond) }
+        report.details["page_to_native_msgs_per_s_rounds"] = bursts.ours.map {
+            BenchReport.rounded($0.messagesPerSecond)
+        }
+        report.details["raw_page_to_native_msgs_per_s_rounds"] = bursts.raw.map {
+            BenchReport.rounded($0.messagesPerSecond)
+        }
         report.details["native_to_page_calls_per_s_rounds"] = pipes.ours.map { BenchReport.rounded($0.callsPerSecond) }
-        report.details["raw_native_to_page_calls_per_s_rounds"] = pipes.raw.map { BenchReport.rounded($0.callsPerSecond) }
-        report["page_to_native_ratio"] = ratio(report["page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
-        report["native_to_page_calls_ratio"] = ratio(report["native_to_page_calls_per_s"], report["raw_native_to_page_calls_per_s"])
+        report.details["raw_native_to_page_calls_per_s_rounds"] = pipes.raw.map {
+            BenchReport.rounded($0.callsPerSecond)
+        }
+        report["page_to_native_ratio"] = ratio(
+            report["page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
+        report["native_to_page_calls_ratio"] = ratio(
+            report["native_to_page_calls_per_s"], report["raw_native_to_page_calls_per_s"])
         // Throughput of sequential calls: the raw loop's round trip over ours.
-        report["native_to_page_rtt_ratio"] = ratio(report["raw_native_to_page_rtt_ms_p50"], report["native_to_page_rtt_ms_p50"])
+        report["native_to_page_rtt_ratio"] = ratio(
+            report["raw_native_to_page_rtt_ms_p50"], report["native_to_page_rtt_ms_p50"])
     }
     #endif
 
@@ -203,7 +235,8 @@ final class BenchRunner {
         print(report.table)
         let url = URL(fileURLWithPath: options.output)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try report.json.write(to: url, options: .atomic)
             print("\nwritten: \(options.output)")
         } catch {

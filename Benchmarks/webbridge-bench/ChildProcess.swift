@@ -11,13 +11,16 @@ enum ChildProcess {
     }
 
     /// Runs `executable` with `arguments`; `unset` names environment variables the child must not see.
-    static func run(_ executable: String, _ arguments: [String], unset: Set<String> = [], timeout: Double) async throws -> Outcome {
+    static func run(_ executable: String, _ arguments: [String], unset: Set<String> = [], timeout: Double) async throws
+        -> Outcome
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !unset.contains($0.key) }
         // A file, not a pipe: grandchildren (the web process, Xvfb) may keep a pipe open after the child exits.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-bench-\(UUID().uuidString).log")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webbridge-bench-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw BenchFailure("could not create \(log.path) for the output of \(executable)")
         }
@@ -41,7 +44,8 @@ enum ChildProcess {
             throw BenchFailure("\(URL(fileURLWithPath: executable).lastPathComponent) did not exit within \(timeout) s")
         }
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return Outcome(status: process.terminationStatus, seconds: Double(end.nanoseconds - start) / 1e9, output: output)
+        return Outcome(
+            status: process.terminationStatus, seconds: Double(end.nanoseconds - start) / 1e9, output: output)
     }
 
     /// Whether `name` is an executable on PATH; returns its path.

@@ -39,11 +39,14 @@ enum PeerCheck {
     }
 
     /// Seconds from launch to exit of `peer_check.py` on `fixture`, per run.
-    static func run(python: String, script: String, fixture: String, runs: Int, timeout: Double) async throws -> [Double] {
+    static func run(python: String, script: String, fixture: String, runs: Int, timeout: Double) async throws
+        -> [Double]
+    {
         guard let interpreter = ChildProcess.which(python) else { throw BenchFailure("\(python) is not on PATH") }
         var samples: [Double] = []
         for index in 1...runs {
-            let outcome = try await ChildProcess.run(interpreter, [script, fixture], unset: ["DISPLAY"], timeout: timeout)
+            let outcome = try await ChildProcess.run(
+                interpreter, [script, fixture], unset: ["DISPLAY"], timeout: timeout)
             guard outcome.status == 0 else {
                 throw BenchFailure("the peer check run \(index) exited \(outcome.status):\n\(outcome.output)")
             }

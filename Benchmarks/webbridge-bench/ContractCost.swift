@@ -12,7 +12,8 @@ enum ContractCost {
         var bytes = 0
         let clock = Stopwatch()
         for index in 0..<count {
-            let call = try ReceiverCall(contract: contract, message: ["kind": "sync", "value": "v\(index)", "id": "r-\(index)"])
+            let call = try ReceiverCall(
+                contract: contract, message: ["kind": "sync", "value": "v\(index)", "id": "r-\(index)"])
             bytes &+= call.script.utf8.count
         }
         let seconds = clock.seconds

@@ -12,7 +12,9 @@ enum RawBench {
         page.expectBurst(ids: ids)
         let clock = Stopwatch()
         page.evaluate(BenchPage.burstScript)
-        try engine.iterate(timeout: timeout, what: "\(ids.count) script-message-received signals") { page.messages >= ids.count }
+        try engine.iterate(timeout: timeout, what: "\(ids.count) script-message-received signals") {
+            page.messages >= ids.count
+        }
         let seconds = clock.seconds
         return BurstFigure(count: ids.count, seconds: seconds, tally: page.tally!, rejected: 0)
     }
@@ -37,7 +39,9 @@ enum RawBench {
         defer { page.close() }
         let clock = Stopwatch()
         for index in 0..<count { page.evaluate(Self.receiverCall(index)) }
-        try engine.iterate(timeout: timeout, what: "\(count) evaluate_javascript completions") { page.completions >= count }
+        try engine.iterate(timeout: timeout, what: "\(count) evaluate_javascript completions") {
+            page.completions >= count
+        }
         return PipelineFigure(count: count, seconds: clock.seconds, errors: page.errors)
     }
 

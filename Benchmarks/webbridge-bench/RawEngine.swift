@@ -45,10 +45,12 @@ final class RawEngine {
         state.timedOut = false
         let data = Unmanaged.passUnretained(state).toOpaque()
         // The deadline is a GLib source, so a blocking iteration wakes for it.
-        let source = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(timeout * 1000), { data in
-            Unmanaged<RawState>.fromOpaque(data!).takeUnretainedValue().timedOut = true
-            return 0
-        }, data, nil)
+        let source = g_timeout_add_full(
+            G_PRIORITY_DEFAULT, guint(timeout * 1000),
+            { data in
+                Unmanaged<RawState>.fromOpaque(data!).takeUnretainedValue().timedOut = true
+                return 0
+            }, data, nil)
         while !condition() && !state.timedOut { _ = g_main_context_iteration(nil, 1) }
         if !state.timedOut { g_source_remove(source) }
         guard condition() else { throw BenchFailure("raw engine: \(what) did not happen within \(timeout) s") }
@@ -92,27 +94,45 @@ final class RawPage {
     private var signals: [(UnsafeMutableRawPointer, gulong)] = []
     private var closed = false
 
-    fileprivate init(engine: RawEngine, html: String, manager: RawEngine.Manager, view: RawEngine.View, timeout: Double = 10) throws {
+    fileprivate init(
+        engine: RawEngine, html: String, manager: RawEngine.Manager, view: RawEngine.View, timeout: Double = 10
+    ) throws {
         self.engine = engine
         self.manager = manager
         self.view = view
         let data = Unmanaged.passUnretained(counters).toOpaque()
-        signals.append((UnsafeMutableRawPointer(manager), cwk_connect_script_message(manager, "script-message-received::bridge", { _, result, data in
-            let counters = Unmanaged<RawCounters>.fromOpaque(data!).takeUnretainedValue()
-            counters.messages += 1
-            guard counters.tally != nil, let value = webkit_javascript_result_get_js_value(result) else { return }
-            // The only work on a message: read its id, to count lost and duplicated ones as WebBridge's side does.
-            var id: String?
-            if let property = jsc_value_object_get_property(value, "id") {
-                if let text = jsc_value_to_string(property) { id = String(cString: text); g_free(text) }
-                g_object_unref(UnsafeMutableRawPointer(property))
-            }
-            counters.tally?.record(id: id, rawID: nil)
-        }, data, nil)))
+        signals.append(
+            (
+                UnsafeMutableRawPointer(manager),
+                cwk_connect_script_message(
+                    manager, "script-message-received::bridge",
+                    { _, result, data in
+                        let counters = Unmanaged<RawCounters>.fromOpaque(data!).takeUnretainedValue()
+                        counters.messages += 1
+                        guard counters.tally != nil, let value = webkit_javascript_result_get_js_value(result) else {
+                            return
+                        }
+                        // The only work on a message: read its id, to count lost and duplicated ones as WebBridge's side does.
+                        var id: String?
+                        if let property = jsc_value_object_get_property(value, "id") {
+                            if let text = jsc_value_to_string(property) { id = String(cString: text); g_free(text) }
+                            g_object_unref(UnsafeMutableRawPointer(property))
+                        }
+                        counters.tally?.record(id: id, rawID: nil)
+                    }, data, nil)
+            ))
         _ = webkit_user_content_manager_register_script_message_handler(manager, "bridge")
-        signals.append((UnsafeMutableRawPointer(view), cwk_connect_load_changed(view, { _, event, data in
-            if event == WEBKIT_LOAD_FINISHED { Unmanaged<RawCounters>.fromOpaque(data!).takeUnretainedValue().finished = true }
-        }, data, nil)))
+        signals.append(
+            (
+                UnsafeMutableRawPointer(view),
+                cwk_connect_load_changed(
+                    view,
+                    { _, event, data in
+                        if event == WEBKIT_LOAD_FINISHED {
+                            Unmanaged<RawCounters>.fromOpaque(data!).takeUnretainedValue().finished = true
+                        }
+                    }, data, nil)
+            ))
         webkit_web_view_load_html(view, html, "about:blank")
         try engine.iterate(timeout: timeout, what: "load-changed FINISHED") { counters.finished }
     }
@@ -131,21 +151,23 @@ final class RawPage {
     func evaluate(_ script: String) {
         // Retained until the completion runs: it may come after the page is closed (a burst's return value).
         let data = Unmanaged.passRetained(counters).toOpaque()
-        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, { source, result, data in
-            let counters = Unmanaged<RawCounters>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let view = UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self)
-            let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
-            if let error { counters.errors += 1; g_error_free(error) }
-            if let value {
-                if counters.keepLastString, let text = jsc_value_to_string(value) {
-                    counters.lastString = String(cString: text)
-                    g_free(text)
+        webkit_web_view_evaluate_javascript(
+            view, script, -1, nil, nil, nil,
+            { source, result, data in
+                let counters = Unmanaged<RawCounters>.fromOpaque(data!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let view = UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self)
+                let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
+                if let error { counters.errors += 1; g_error_free(error) }
+                if let value {
+                    if counters.keepLastString, let text = jsc_value_to_string(value) {
+                        counters.lastString = String(cString: text)
+                        g_free(text)
+                    }
+                    g_object_unref(UnsafeMutableRawPointer(value))
                 }
-                g_object_unref(UnsafeMutableRawPointer(value))
-            }
-            counters.completions += 1
-        }, data)
+                counters.completions += 1
+            }, data)
     }
 
     var completions: Int { counters.completions }

@@ -24,8 +24,12 @@ struct BenchReport {
     }
 
     static let targets: [Target] = [
-        Target(name: "page → native vs raw", key: "page_to_native_ratio", bound: { _ in 0.8 }, atMost: false, text: "≥ 0.80"),
-        Target(name: "native → page vs raw", key: "native_to_page_calls_ratio", bound: { _ in 0.8 }, atMost: false, text: "≥ 0.80"),
+        Target(
+            name: "page → native vs raw", key: "page_to_native_ratio", bound: { _ in 0.8 }, atMost: false,
+            text: "≥ 0.80"),
+        Target(
+            name: "native → page vs raw", key: "native_to_page_calls_ratio", bound: { _ in 0.8 }, atMost: false,
+            text: "≥ 0.80"),
         Target(name: "warm session p50", key: "session_ms_p50", bound: { _ in 20 }, atMost: true, text: "≤ 20 ms"),
         Target(name: "cold check", key: "cold_check_s", bound: { _ in 0.5 }, atMost: true, text: "≤ 0.5 s"),
         Target(name: "RSS growth", key: "rss_growth_mb", bound: { _ in 5 }, atMost: true, text: "≤ 5 MB"),
@@ -56,7 +60,8 @@ struct BenchReport {
                     ] as [String: Any]
                 )
             })
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data("{}".utf8)
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
+            ?? Data("{}".utf8)
     }
 
     /// Four significant decimals are more than any of these figures can tell.
@@ -70,32 +75,61 @@ struct BenchReport {
         func row(_ columns: [String]) -> String {
             let widths = [40, 13, 12, 6]
             return columns.enumerated().map { index, text in
-                index < widths.count ? text.padding(toLength: max(widths[index], text.count), withPad: " ", startingAt: 0) : text
+                index < widths.count
+                    ? text.padding(toLength: max(widths[index], text.count), withPad: " ", startingAt: 0) : text
             }.joined(separator: " ")
         }
         var lines: [String] = []
         lines.append(row(["figure", "WebBridge", "raw engine", "ratio"]))
-        lines.append(row(["page → native msgs/s (10,000 burst)", cell(self["page_to_native_msgs_per_s"], 0),
-            cell(self["raw_page_to_native_msgs_per_s"], 0), cell(self["page_to_native_ratio"])]))
-        lines.append(row(["  lost / duplicated / misattributed",
-            ["page_to_native_lost", "page_to_native_duplicated", "page_to_native_misattributed"].map { cell(self[$0], 0) }.joined(separator: "/"),
-            ["raw_page_to_native_lost", "raw_page_to_native_duplicated", "raw_page_to_native_misattributed"].map { cell(self[$0], 0) }.joined(separator: "/"), ""]))
-        lines.append(row(["native → page RTT p50 ms", cell(self["native_to_page_rtt_ms_p50"], 3),
-            cell(self["raw_native_to_page_rtt_ms_p50"], 3), cell(self["native_to_page_rtt_ratio"])]))
-        lines.append(row(["native → page calls/s (pipelined)", cell(self["native_to_page_calls_per_s"], 0),
-            cell(self["raw_native_to_page_calls_per_s"], 0), cell(self["native_to_page_calls_ratio"])]))
-        lines.append(row(["  ours alone: encoder µs/call, validator µs/msg",
-            "\(cell(self["encoder_us_per_call"], 1)) / \(cell(self["validator_us_per_message"], 1))", "", ""]))
-        lines.append(row(["warm session p50 / p95 ms", "\(cell(self["session_ms_p50"], 1)) / \(cell(self["session_ms_p95"], 1))",
-            cell(self["raw_session_ms_p50"], 1), ""]))
+        lines.append(
+            row([
+                "page → native msgs/s (10,000 burst)", cell(self["page_to_native_msgs_per_s"], 0),
+                cell(self["raw_page_to_native_msgs_per_s"], 0), cell(self["page_to_native_ratio"]),
+            ]))
+        lines.append(
+            row([
+                "  lost / duplicated / misattributed",
+                ["page_to_native_lost", "page_to_native_duplicated", "page_to_native_misattributed"].map {
+                    cell(self[$0], 0)
+                }.joined(separator: "/"),
+                ["raw_page_to_native_lost", "raw_page_to_native_duplicated", "raw_page_to_native_misattributed"].map {
+                    cell(self[$0], 0)
+                }.joined(separator: "/"), "",
+            ]))
+        lines.append(
+            row([
+                "native → page RTT p50 ms", cell(self["native_to_page_rtt_ms_p50"], 3),
+                cell(self["raw_native_to_page_rtt_ms_p50"], 3), cell(self["native_to_page_rtt_ratio"]),
+            ]))
+        lines.append(
+            row([
+                "native → page calls/s (pipelined)", cell(self["native_to_page_calls_per_s"], 0),
+                cell(self["raw_native_to_page_calls_per_s"], 0), cell(self["native_to_page_calls_ratio"]),
+            ]))
+        lines.append(
+            row([
+                "  ours alone: encoder µs/call, validator µs/msg",
+                "\(cell(self["encoder_us_per_call"], 1)) / \(cell(self["validator_us_per_message"], 1))", "", "",
+            ]))
+        lines.append(
+            row([
+                "warm session p50 / p95 ms", "\(cell(self["session_ms_p50"], 1)) / \(cell(self["session_ms_p95"], 1))",
+                cell(self["raw_session_ms_p50"], 1), "",
+            ]))
         lines.append(row(["cold check s (median of 5)", cell(self["cold_check_s"], 3), "", ""]))
         lines.append(row(["peer check s (Selenium+WebKitWebDriver)", cell(self["peer_check_s"], 3), "", ""]))
-        lines.append(row(["RSS growth MB (500 − 50 sessions)", cell(self["rss_growth_mb"], 2), cell(self["raw_rss_growth_mb"], 2), ""]))
+        lines.append(
+            row([
+                "RSS growth MB (500 − 50 sessions)", cell(self["rss_growth_mb"], 2), cell(self["raw_rss_growth_mb"], 2),
+                "",
+            ]))
         lines.append("")
         lines.append("targets (2 cores):")
         for target in Self.targets {
             let verdict = met(target).map { $0 ? "met" : "MISSED" } ?? "not measured"
-            lines.append("  \(target.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(target.key) \(target.text): \(verdict)")
+            lines.append(
+                "  \(target.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(target.key) \(target.text): \(verdict)"
+            )
         }
         if !errors.isEmpty {
             lines.append("")
@@ -113,7 +147,9 @@ enum Machine {
         if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
             let model = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
         {
-            machine["cpu"] = model.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+            machine["cpu"] = model.split(separator: ":", maxSplits: 1).last.map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
         }
         machine["cores"] = "\(ProcessInfo.processInfo.activeProcessorCount)"
         machine["memory_gb"] = String(format: "%.1f", Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824)

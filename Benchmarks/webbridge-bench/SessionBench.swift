@@ -18,7 +18,9 @@ enum SessionBench {
     }
 
     /// Runs `total` sessions; times `timed` of them after `warmUp`, and reads RSS after `rssFrom` and after `total`.
-    static func run(html: String, total: Int, warmUp: Int, timed: Int, rssFrom: Int, timeout: Double) async throws -> Figures {
+    static func run(html: String, total: Int, warmUp: Int, timed: Int, rssFrom: Int, timeout: Double) async throws
+        -> Figures
+    {
         let configuration = CheckConfiguration(page: .html(html, baseURL: nil), timeout: timeout)
         var figures = Figures()
         for index in 1...total {

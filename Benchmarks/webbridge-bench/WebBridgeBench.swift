@@ -1,11 +1,12 @@
+import BridgeContract
+import BridgeTesting
+import Foundation
+
 #if canImport(WebKit)
 import WebKit
 #else
 import WebKitGTK
 #endif
-import BridgeContract
-import BridgeTesting
-import Foundation
 
 /// WebBridge's figures, measured through the harness exactly as a test would use it.
 @MainActor
@@ -52,9 +53,12 @@ enum WebBridgeBench {
         session.webView?.evaluateJavaScript(BenchPage.burstScript) { _, error in
             if error != nil { burst.scriptFailed = true }
         }
-        guard await session.wait(timeout: timeout, until: { burst.arrived >= ids.count }), let seconds = burst.seconds else {
+        guard await session.wait(timeout: timeout, until: { burst.arrived >= ids.count }), let seconds = burst.seconds
+        else {
             let why = burst.scriptFailed ? "; the burst script failed" : ""
-            throw BenchFailure("WebBridge: \(ids.count) ready messages did not arrive within \(timeout) s (\(burst.arrived) did\(why))")
+            throw BenchFailure(
+                "WebBridge: \(ids.count) ready messages did not arrive within \(timeout) s (\(burst.arrived) did\(why))"
+            )
         }
         return BurstFigure(count: ids.count, seconds: seconds, tally: burst.tally, rejected: burst.rejected)
     }
@@ -99,7 +103,9 @@ enum WebBridgeBench {
             }
         }
         guard await pipeline.done.wait(timeout: timeout), let seconds = pipeline.seconds else {
-            throw BenchFailure("WebBridge: \(count) pipelined calls did not complete within \(timeout) s (\(pipeline.completions) did)")
+            throw BenchFailure(
+                "WebBridge: \(count) pipelined calls did not complete within \(timeout) s (\(pipeline.completions) did)"
+            )
         }
         return PipelineFigure(count: count, seconds: seconds, errors: pipeline.errors)
     }

@@ -11,7 +11,8 @@ Task { @MainActor in
         print(BenchOptions.usage)
         exit(0)
     } catch {
-        FileHandle.standardError.write(Data("webbridge-bench: \(error)\nUsage: webbridge-bench [--output FILE] [--quick]; see --help.\n".utf8))
+        FileHandle.standardError.write(
+            Data("webbridge-bench: \(error)\nUsage: webbridge-bench [--output FILE] [--quick]; see --help.\n".utf8))
         exit(2)
     }
     let runner = BenchRunner(options: options)

@@ -131,6 +131,15 @@ struct CheckOptions {
         let contract: BridgeContract
         if let contractPath {
             contract = try BridgeContract.load(contentsOf: URL(fileURLWithPath: contractPath))
+            // The check sends {kind: "sync", value: <text>}: a contract without it would fail every run as if
+            // the page had refused the message, so refuse the contract up front instead.
+            if case .invalid(let violations) = contract.validate(
+                ["kind": "sync", "value": value], direction: .nativeToPage, mode: .strict)
+            {
+                throw UsageError(
+                    "--contract \(contractPath): the check sends the native-to-page message {kind: \"sync\", value: String}, which this contract does not accept (\(violations.map(\.path).joined(separator: ", "))); declare it in the contract's messages"
+                )
+            }
         } else {
             contract = .default
         }

@@ -127,6 +127,18 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("Remedy: unset DISPLAY"), result.stderr)
     }
 
+    func testAContractWithoutTheSyncMessageIsRefusedBeforeTheRun() throws {
+        let contract = scratch.appendingPathComponent("no-sync.json")
+        try Data(
+            #"{"version": 1, "handler": "bridge", "receiver": "window.bridgeReceive", "messages": [{"kind": "ready", "direction": "page-to-native", "fields": {"version": {"type": "constant", "value": 1}}}]}"#
+                .utf8
+        ).write(to: contract)
+        let result = try CLI.run(["check", "--contract", contract.path])
+        XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
+        XCTAssertTrue(result.stderr.contains("does not accept (kind)"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("declare it in the contract's messages"), result.stderr)
+    }
+
     func testHelpDescribesEveryOption() throws {
         let result = try CLI.run(["check", "--help"])
         XCTAssertEqual(result.status, 0)

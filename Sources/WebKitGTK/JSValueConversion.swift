@@ -76,11 +76,27 @@ enum JSValueConversion {
     /// `jsc_value_object_enumerate_properties` also lists inherited keys, so a body whose own `__proto__` key
     /// became its prototype in the clone would lend that object's fields to the body.
     private static func ownKeys(_ value: JSValueRef) -> [String] {
-        // The value lives in WebKit's own deserialization context, so its `Object.keys` is not the page's.
-        guard let object = objectConstructor(in: jsc_value_get_context(value)) else { return [] }
+        // The value lives in WebKit's own deserialization context, so its `Object` is not the page's.
+        guard let realm = realm(of: jsc_value_get_context(value)) else { return [] }
+        // A plain object inherits nothing enumerable from the pristine Object.prototype: the fast C
+        // enumeration lists exactly its own keys. Anything else goes through Object.keys.
+        if let prototype = jsc_value_object_get_property(value, "__proto__") {
+            defer { g_object_unref(UnsafeMutableRawPointer(prototype)) }
+            if prototype == realm.prototype {
+                guard let keys = jsc_value_object_enumerate_properties(value) else { return [] }
+                defer { g_strfreev(keys) }
+                var result: [String] = []
+                var index = 0
+                while let key = keys[index] {
+                    result.append(String(cString: key))
+                    index += 1
+                }
+                return result
+            }
+        }
         var arguments: [JSValueRef?] = [value]
         let keys = arguments.withUnsafeMutableBufferPointer {
-            jsc_value_object_invoke_methodv(object, "keys", 1, $0.baseAddress)
+            jsc_value_object_invoke_methodv(realm.object, "keys", 1, $0.baseAddress)
         }
         guard let keys else { return [] }
         defer { g_object_unref(UnsafeMutableRawPointer(keys)) }
@@ -91,23 +107,36 @@ enum JSValueConversion {
         }
     }
 
-    /// `Object` of the deserialization context, looked up once per context: every message's body comes from it.
-    private static var cachedObjectConstructor: (context: UnsafeMutablePointer<JSCContext>, object: JSValueRef)?
+    /// `Object` and `Object.prototype` of the deserialization context, looked up once per context: every
+    /// message's body comes from it. The engine hands out one wrapper per JS value, so pointers compare.
+    private struct Realm {
+        let context: UnsafeMutablePointer<JSCContext>
+        let object: JSValueRef
+        let prototype: JSValueRef
+    }
 
-    private static func objectConstructor(in context: UnsafeMutablePointer<JSCContext>?) -> JSValueRef? {
+    private static var cachedRealm: Realm?
+
+    private static func realm(of context: UnsafeMutablePointer<JSCContext>?) -> Realm? {
         guard let context else { return nil }
-        if let cached = cachedObjectConstructor, cached.context == context { return cached.object }
+        if let cached = cachedRealm, cached.context == context { return cached }
         guard let global = jsc_context_get_global_object(context) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(global)) }
         guard let object = jsc_value_object_get_property(global, "Object") else { return nil }
-        if let previous = cachedObjectConstructor {
+        guard let prototype = jsc_value_object_get_property(object, "prototype") else {
+            g_object_unref(UnsafeMutableRawPointer(object))
+            return nil
+        }
+        if let previous = cachedRealm {
             g_object_unref(UnsafeMutableRawPointer(previous.object))
+            g_object_unref(UnsafeMutableRawPointer(previous.prototype))
             g_object_unref(UnsafeMutableRawPointer(previous.context))
         }
-        // Both held, so the pointer compared above can't be reused by another context.
+        // All held, so the pointers compared above can't be reused by another context or value.
         g_object_ref(UnsafeMutableRawPointer(context))
-        cachedObjectConstructor = (context, object)
-        return object
+        let realm = Realm(context: context, object: object, prototype: prototype)
+        cachedRealm = realm
+        return realm
     }
 
     private static func arrayLength(_ value: JSValueRef) -> Int {

@@ -55,11 +55,12 @@ let package = Package(
             ],
             path: "Benchmarks/webbridge-bench"
         ),
-        // Test support: a real HTTP server on loopback (libsoup 3), for the real-page check's tests.
+        // Test support for the engine's tests: a real HTTP server on loopback (libsoup 3), refused ports,
+        // the engine's web processes.
         .target(
-            name: "LoopbackHTTPServer",
+            name: "EngineTestSupport",
             dependencies: [.target(name: "CWebKitGTK", condition: linux)],
-            path: "Tests/Support/LoopbackHTTPServer"
+            path: "Tests/Support/EngineTestSupport"
         ),
         .testTarget(
             name: "BridgeContractTests",
@@ -67,12 +68,12 @@ let package = Package(
         ),
         .testTarget(
             name: "WebKitGTKTests",
-            dependencies: [.target(name: "WebKitGTK", condition: linux)]
+            dependencies: [.target(name: "WebKitGTK", condition: linux), "EngineTestSupport"]
         ),
         .testTarget(
             name: "BridgeTestingTests",
             dependencies: [
-                "BridgeContract", "BridgeTesting", "LoopbackHTTPServer",
+                "BridgeContract", "BridgeTesting", "EngineTestSupport",
                 .target(name: "WebKitGTK", condition: linux),
             ],
             resources: [.copy("Fixtures")]
@@ -84,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "webbridgeTests",
-            dependencies: ["webbridge", "BridgeContract", "LoopbackHTTPServer"]
+            dependencies: ["webbridge", "BridgeContract", "EngineTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import BridgeContract
 import BridgeTesting
+import EngineTestSupport
 import Foundation
 import XCTest
 
@@ -128,42 +129,3 @@ final class OutputCapture {
 
     deinit { _ = finish() }
 }
-
-#if os(Linux)
-/// The engine's web processes started by this process (WebKitGTK may start them through a sandbox launcher).
-enum WebProcesses {
-    /// Process ids of `WebKitWebProcess` descendants of this process, read from /proc.
-    static func descendants() -> [pid_t] {
-        var parent: [pid_t: pid_t] = [:]
-        var name: [pid_t: String] = [:]
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(entry),
-                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
-            else { continue }
-            name[pid] = String(stat[stat.index(after: open)..<close])
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            if fields.count > 1, let ppid = pid_t(fields[1]) { parent[pid] = ppid }
-        }
-        let me = getpid()
-        return name.compactMap { pid, command in
-            // /proc truncates command names to 15 characters.
-            guard command.hasPrefix("WebKitWebProces") else { return nil }
-            var ancestor = parent[pid]
-            while let current = ancestor, current > 1 {
-                if current == me { return pid }
-                ancestor = parent[current]
-            }
-            return nil
-        }
-    }
-
-    /// Kills every web process of this process with SIGKILL, as a crash would; returns how many it signalled.
-    @discardableResult
-    static func killAll() -> Int {
-        let pids = descendants()
-        for pid in pids { kill(pid, SIGKILL) }
-        return pids.count
-    }
-}
-#endif

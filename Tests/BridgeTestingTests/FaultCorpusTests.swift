@@ -1,5 +1,6 @@
 import BridgeContract
 import BridgeTesting
+import EngineTestSupport
 import XCTest
 
 #if canImport(WebKit)

@@ -1,7 +1,7 @@
 #if os(Linux)
 import BridgeContract
 import BridgeTesting
-import LoopbackHTTPServer
+import EngineTestSupport
 import XCTest
 
 /// `BridgeCheck` against real pages over real HTTP on loopback: a failed fetch is kept apart from a broken contract.

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import EngineTestSupport
 import XCTest
 @testable import WebKitGTK
 
@@ -33,14 +34,14 @@ final class MainContextDriverSynchronousWaitTests: XCTestCase {
             test.wait(for: [finished], timeout: 10)
             let received = test.expectation(description: "the page's delayed message arrived")
             session.collector.received = received
-            let cpuBefore = ProcessProbe.cpuSeconds()
+            let cpuBefore = WebProcesses.cpuSecondsOfThisProcess()
             let servicesBefore = MainContextDriver.shared.services
             let start = Date()
             session.webView.evaluateJavaScript(
                 "setTimeout(() => webkit.messageHandlers.bridge.postMessage('late'), 1000), 1")
             test.wait(for: [received], timeout: 10)
             let wall = Date().timeIntervalSince(start)
-            let cpu = ProcessProbe.cpuSeconds() - cpuBefore
+            let cpu = WebProcesses.cpuSecondsOfThisProcess() - cpuBefore
             let services = MainContextDriver.shared.services - servicesBefore
             print(
                 "idle wait: \(String(format: "%.3f", cpu)) s CPU over \(String(format: "%.3f", wall)) s wall, \(services) GLib service passes"

@@ -2,6 +2,7 @@
 import Foundation
 import FoundationNetworking
 import Glibc
+import EngineTestSupport
 import XCTest
 @testable import WebKitGTK
 
@@ -64,7 +65,9 @@ final class WKWebViewTests: XCTestCase {
         let session = Session()
         let failed = expectation(description: "didFailProvisionalNavigation for a closed port")
         session.recorder.failedProvisionally = failed
-        let port = ProcessProbe.closedPort()
+        let refused = try LoopbackHTTPServer.refusedPort()
+        defer { withExtendedLifetime(refused) {} }
+        let port = refused.port
         session.webView.load(URLRequest(url: URL(string: "http://127.0.0.1:\(port)/")!))
         await fulfillment(of: [failed], timeout: 10)
         let error = try XCTUnwrap(session.recorder.provisionalError) as NSError
@@ -77,25 +80,25 @@ final class WKWebViewTests: XCTestCase {
     }
 
     func testNavigationResponseCarriesTheHTTPStatus() async throws {
-        let server = TinyHTTPServer(status: 404, reason: "Not Found", body: "<p>missing</p>")
+        let server = try LoopbackHTTPServer(routes: ["/missing": .page(status: 404, html: "<p>missing</p>")])
         let session = Session()
         let finished = expectation(description: "didFinish for the 404 page")
         session.recorder.finished = finished
-        session.webView.load(URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/missing")!))
+        session.webView.load(URLRequest(url: server.url("/missing")))
         await fulfillment(of: [finished], timeout: 10)
         let response = try XCTUnwrap(session.recorder.response?.response as? HTTPURLResponse)
         XCTAssertEqual(response.statusCode, 404)
-        XCTAssertEqual(response.value(forHTTPHeaderField: "X-Probe"), "yes")
+        XCTAssertEqual(response.value(forHTTPHeaderField: "Cache-Control"), "no-store", "the server's own header")
         XCTAssertEqual(session.recorder.response?.isForMainFrame, true)
     }
 
     func testCancellingTheResponseFailsTheNavigation() async throws {
-        let server = TinyHTTPServer(status: 200, reason: "OK", body: "<p>ok</p>")
+        let server = try LoopbackHTTPServer(routes: ["/": .page(status: 200, html: "<p>ok</p>")])
         let session = Session()
         session.recorder.responsePolicy = .cancel
         let failed = expectation(description: "didFailProvisionalNavigation after a cancelled response")
         session.recorder.failedProvisionally = failed
-        session.webView.load(URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/")!))
+        session.webView.load(URLRequest(url: server.url("/")))
         await fulfillment(of: [failed], timeout: 10)
         let error = try XCTUnwrap(session.recorder.provisionalError) as NSError
         XCTAssertEqual(error.domain, "WebKitErrorDomain")
@@ -212,7 +215,7 @@ final class WKWebViewTests: XCTestCase {
     func testKilledWebProcessReportsTerminationAndNextSessionWorks() async throws {
         let session = Session()
         await session.load("<p>x</p>", in: self)
-        let pids = ProcessProbe.webProcesses()
+        let pids = WebProcesses.descendants()
         XCTAssertFalse(pids.isEmpty, "no WebKitWebProcess found below this process")
         let terminated = expectation(description: "webViewWebContentProcessDidTerminate after SIGKILL")
         session.recorder.terminated = terminated

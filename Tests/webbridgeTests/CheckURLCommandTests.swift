@@ -1,6 +1,6 @@
 #if os(Linux)
 import Foundation
-import LoopbackHTTPServer
+import EngineTestSupport
 import XCTest
 
 /// `webbridge check --url` against real HTTP on loopback: exit 4 for a failed fetch, exit 1 for a broken page.

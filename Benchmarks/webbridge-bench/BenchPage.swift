@@ -1,33 +1,34 @@
 import BridgeContract
+import BridgeTesting
 import Foundation
 
 /// The page and contract the throughput figures use, identical for WebBridge and the raw engine loop.
 enum BenchPage {
-    /// The fixture's receiver, plus a burst function that posts one `ready` per request id it was given.
+    /// The bundled fixture with its ready post replaced by a burst function that posts one `ready` per
+    /// request id it was given; the fixture's receiver is kept as it is.
     ///
     /// The ids are set by a separate, untimed script, so the timed script is the same few bytes for both sides.
-    static let html = """
-        <!doctype html>
-        <html lang="en">
-        <meta charset="utf-8">
-        <body>
-        <script>
-        window.bridgeReceive = function (message) {
-          if (message.kind !== "sync" || typeof message.value !== "string") {
-            throw new Error("Invalid native message");
-          }
-          document.body.dataset.received = message.value;
-        };
-        window.__benchBurst = function () {
-          const handler = window.webkit.messageHandlers.bridge;
-          const ids = window.__benchIDs;
-          for (let i = 0; i < ids.length; i++) handler.postMessage({kind: "ready", version: 1, id: ids[i]});
-          return ids.length;
-        };
-        </script>
-        </body>
-        </html>
-        """
+    static let html: String = {
+        let readyPost = """
+            window.webkit.messageHandlers.bridge.postMessage({
+              kind: "ready",
+              version: 1
+            });
+            """
+        let burst = """
+            window.__benchBurst = function () {
+              const handler = window.webkit.messageHandlers.bridge;
+              const ids = window.__benchIDs;
+              for (let i = 0; i < ids.length; i++) handler.postMessage({kind: "ready", version: 1, id: ids[i]});
+              return ids.length;
+            };
+            """
+        guard let fixture = try? BundledFixture.html(), fixture.contains(readyPost) else {
+            // The fixture ships in the package; a changed one must change this bench page too.
+            preconditionFailure("the bundled fixture's ready post changed: update BenchPage")
+        }
+        return fixture.replacingOccurrences(of: readyPost, with: burst)
+    }()
 
     /// The timed script of the page → native burst.
     static let burstScript = "window.__benchBurst()"

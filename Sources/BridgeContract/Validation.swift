@@ -187,23 +187,30 @@ private struct FieldChecker {
         -> [String: FieldValue]
     {
         var typed: [String: FieldValue] = [:]
-        for (name, spec) in specs.sorted(by: { $0.key < $1.key }) {
-            let path = prefix + BodyValue.displayKey(name)
+        // Sorted so violations come in a stable order; paths are built only for a violation.
+        let ordered = specs.count > 1 ? specs.sorted(by: { $0.key < $1.key }) : Array(specs)
+        for (name, spec) in ordered {
             guard let value = object[name] else {
-                if !spec.optional { record(path, .missingField, spec.type.description, "Missing") }
+                if !spec.optional {
+                    record(prefix + BodyValue.displayKey(name), .missingField, spec.type.description, "Missing")
+                }
                 continue
             }
-            if let checked = check(value, as: spec.type, path: path) { typed[name] = checked }
+            if let checked = check(value, as: spec.type, path: prefix + BodyValue.displayKey(name)) {
+                typed[name] = checked
+            }
         }
-        if mode == .strict {
-            for name in object.keys.sorted() where specs[name] == nil && !reserved.contains(name) {
+        func isUnexpected(_ name: String) -> Bool { specs[name] == nil && !reserved.contains(name) }
+        if mode == .strict, object.keys.contains(where: isUnexpected) {
+            for name in object.keys.sorted() where isUnexpected(name) {
                 record(prefix + BodyValue.displayKey(name), .unexpectedField, "no such field", object[name]!.typeName)
             }
         }
         return typed
     }
 
-    func check(_ value: BodyValue, as type: FieldType, path: String) -> FieldValue? {
+    func check(_ value: BodyValue, as type: FieldType, path makePath: @autoclosure () -> String) -> FieldValue? {
+        var path: String { makePath() }
         switch (type, value) {
         case (.string, .string(let text)):
             return .string(text)
@@ -246,7 +253,7 @@ private struct FieldChecker {
             var typed: [FieldValue] = []
             var complete = true
             for (index, item) in items.enumerated() {
-                if let checked = check(item, as: itemType, path: "\(path)[\(index)]") {
+                if let checked = check(item, as: itemType, path: "\(makePath())[\(index)]") {
                     typed.append(checked)
                 } else {
                     complete = false

@@ -20,6 +20,8 @@ public struct RunManifest: Codable, Sendable, Equatable {
     public var buildLog: String
     /// The manifest this run repeated, for `webbridge xcode rerun`.
     public var rerunOf: String?
+    /// Set when the run was stopped for outliving `--timeout` (its exit code is then 124).
+    public var timedOutAfterSeconds: Double?
 
     /// Reads a manifest written by `webbridge xcode test`.
     public static func load(from url: URL) throws(XcodeRunnerError) -> RunManifest {

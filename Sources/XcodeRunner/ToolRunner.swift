@@ -94,10 +94,22 @@ public struct ToolRunner: Sendable {
             stderr: String(decoding: errData.value, as: UTF8.self))
     }
 
-    /// Runs a tool with stdout and stderr merged, handing each chunk to `onOutput` as it arrives; returns the exit code.
+    /// How a streamed run ended.
+    public struct StreamOutcome: Sendable, Equatable {
+        /// The tool's exit code, or the signal that stopped it.
+        public let status: Int32
+        /// Whether the run was stopped because it outlived its time limit.
+        public let timedOut: Bool
+    }
+
+    /// Runs a tool with stdout and stderr merged, handing each chunk to `onOutput` as it arrives.
+    ///
+    /// With a `timeout`, a run still going after that many seconds is sent SIGTERM (xcodebuild then cancels and
+    /// writes what it has), and SIGKILL if it is still there 30 seconds later.
     public func stream(
-        _ tool: String, _ arguments: [String], in folder: URL? = nil, onOutput: (Data) -> Void
-    ) throws(XcodeRunnerError) -> Int32 {
+        _ tool: String, _ arguments: [String], in folder: URL? = nil, timeout: TimeInterval? = nil,
+        onOutput: (Data) -> Void
+    ) throws(XcodeRunnerError) -> StreamOutcome {
         let process = try makeProcess(tool, arguments, in: folder)
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -107,6 +119,8 @@ public struct ToolRunner: Sendable {
             throw XcodeRunnerError(
                 .toolFailed, field: tool, rule: "could not start", remedy: "check that \(tool) is executable")
         }
+        let watchdog = Watchdog(pid: process.processIdentifier)
+        if let timeout { watchdog.arm(after: timeout) }
         let reader = pipe.fileHandleForReading
         while true {
             let chunk = reader.availableData
@@ -114,8 +128,41 @@ public struct ToolRunner: Sendable {
             onOutput(chunk)
         }
         process.waitUntilExit()
-        return process.terminationStatus
+        watchdog.disarm()
+        return StreamOutcome(status: process.terminationStatus, timedOut: watchdog.fired)
     }
+}
+
+/// Stops a process that outlives its time limit: SIGTERM first, SIGKILL after a grace period.
+final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private let pid: pid_t
+    private var armed = true
+    private var didFire = false
+
+    init(pid: pid_t) { self.pid = pid }
+
+    var fired: Bool { lock.withLock { didFire } }
+
+    func arm(after seconds: TimeInterval, grace: TimeInterval = 30) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            guard
+                lock.withLock({
+                    armed
+                        ? {
+                            didFire = true; return true
+                        }() : false
+                })
+            else { return }
+            kill(pid, SIGTERM)
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [self] in
+                if lock.withLock({ armed }) { kill(pid, SIGKILL) }
+            }
+        }
+    }
+
+    /// Called once the process has exited, so its pid is never signalled after it may have been reused.
+    func disarm() { lock.withLock { armed = false } }
 }
 
 /// A box written by one thread and read by another after a `DispatchGroup` wait.

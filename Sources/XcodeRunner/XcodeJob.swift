@@ -74,15 +74,24 @@ public struct XcodeJob: Sendable {
     // MARK: test
 
     /// Options of `webbridge xcode test`.
+    /// The exit code of a run stopped by `--timeout`, as timeout(1) reports it.
+    public static let timedOutExitCode: Int32 = 124
+
     public struct TestOptions: Sendable {
         public var resultBundle: URL?
         public var aloneThenSuite = false
         public var compareUDID: String?
+        /// Seconds each xcodebuild run may take before it is stopped (its evidence is kept); nil for no limit.
+        public var timeout: TimeInterval?
 
-        public init(resultBundle: URL? = nil, aloneThenSuite: Bool = false, compareUDID: String? = nil) {
+        public init(
+            resultBundle: URL? = nil, aloneThenSuite: Bool = false, compareUDID: String? = nil,
+            timeout: TimeInterval? = nil
+        ) {
             self.resultBundle = resultBundle
             self.aloneThenSuite = aloneThenSuite
             self.compareUDID = compareUDID
+            self.timeout = timeout
         }
     }
 
@@ -166,7 +175,7 @@ public struct XcodeJob: Sendable {
             do {
                 let manifest = try execute(
                     argv: argv, in: folder, artifacts: run.artifacts, xcode: xcode, runtime: config.runtime ?? "",
-                    deviceType: config.deviceType, udid: run.udid, rerunOf: nil)
+                    deviceType: config.deviceType, udid: run.udid, rerunOf: nil, timeout: options.timeout)
                 manifests.append((run, manifest))
             } catch {
                 console.note(error.description)
@@ -266,7 +275,7 @@ public struct XcodeJob: Sendable {
     /// Runs one xcodebuild argv, teeing output to the console and the build log, and writes the manifest.
     func execute(
         argv: [String], in folder: URL, artifacts: RunArtifacts, xcode: XcodeVersion, runtime: String,
-        deviceType: String?, udid: String, rerunOf: String?
+        deviceType: String?, udid: String, rerunOf: String?, timeout: TimeInterval? = nil
     ) throws(XcodeRunnerError) -> RunManifest {
         let manager = FileManager.default
         do {
@@ -289,11 +298,13 @@ public struct XcodeJob: Sendable {
         console.note("webbridge: " + XcodebuildCommand.display(argv))
         var tracker = ProgressTracker()
         console.progress(tracker.line)
-        let status = try tools.stream(argv[0], Array(argv.dropFirst()), in: folder) { chunk in
+        let outcome = try tools.stream(argv[0], Array(argv.dropFirst()), in: folder, timeout: timeout) { chunk in
             console.output(chunk)
             log.write(chunk)
             if tracker.consume(chunk) { console.progress(tracker.line) }
         }
+        // A stopped run has no exit code of its own: 124, as timeout(1) reports it.
+        let status = outcome.timedOut ? XcodeJob.timedOutExitCode : outcome.status
         try? log.close()
         let end = now()
         let iso = ISO8601DateFormatter()
@@ -301,7 +312,7 @@ public struct XcodeJob: Sendable {
             xcodeVersion: xcode.version, xcodeBuild: xcode.build, runtime: runtime, deviceType: deviceType, udid: udid,
             argv: argv, workingDirectory: folder.path, start: iso.string(from: start), end: iso.string(from: end),
             exitCode: status, host: ProcessInfo.processInfo.hostName, resultBundle: artifacts.resultBundle.path,
-            buildLog: artifacts.buildLog.path, rerunOf: rerunOf)
+            buildLog: artifacts.buildLog.path, rerunOf: rerunOf, timedOutAfterSeconds: outcome.timedOut ? timeout : nil)
         do {
             try manifest.encoded().write(to: artifacts.manifest, options: .withoutOverwriting)
         } catch {
@@ -310,7 +321,12 @@ public struct XcodeJob: Sendable {
                 rule: "could not write the manifest without overwriting",
                 remedy: "check the results folder is writable")
         }
-        console.progress("\(tracker.line); xcodebuild exited with \(status)")
+        if outcome.timedOut, let timeout {
+            console.progress(
+                "\(tracker.line); xcodebuild did not finish within \(String(format: "%g", timeout)) s and was stopped")
+        } else {
+            console.progress("\(tracker.line); xcodebuild exited with \(status)")
+        }
         console.note(
             status == 0 ? "webbridge: passed; evidence:" : "webbridge: FAILED (exit \(status)); evidence kept:")
         console.note("  result bundle: \(artifacts.resultBundle.path)")

@@ -149,7 +149,8 @@ enum XcodeCommand {
         let options = XcodeJob.TestOptions(
             resultBundle: arguments.value("--result-bundle").map { URL(fileURLWithPath: $0).standardizedFileURL },
             aloneThenSuite: arguments.has("--alone-then-suite"),
-            compareUDID: arguments.value("--compare-udid"))
+            compareUDID: arguments.value("--compare-udid"),
+            timeout: try arguments.seconds("--timeout"))
         if options.aloneThenSuite && options.compareUDID != nil {
             throw UsageError("--alone-then-suite and --compare-udid are separate runs; give one")
         }
@@ -183,12 +184,16 @@ enum XcodeCommand {
 
     static func test(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(
-            argv, options: ["--config", "--result-bundle", "--compare-udid"], flags: ["--alone-then-suite"])
+            argv, options: ["--config", "--result-bundle", "--compare-udid", "--timeout"], flags: ["--alone-then-suite"]
+        )
         if arguments.wantsHelp {
             print(
-                "USAGE: webbridge xcode test [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]"
+                "USAGE: webbridge xcode test [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID] [--timeout SECONDS]"
             )
             print("  Exits with xcodebuild's exit code; 1 when the compared runs' outcomes differ; 3 when refused.")
+            print(
+                "  --timeout SECONDS stops an xcodebuild run that outlives it (SIGTERM, then SIGKILL after 30 s), keeps its evidence and exits 124."
+            )
             return .pass
         }
         try arguments.expectPositionals(atMost: 0)

@@ -44,11 +44,13 @@ struct ReplayRule: Encodable {
     var exit: Int32 = 0
     var stderr = false
     var createBundle = false
+    var hang = false
 
     init(
         _ tool: String, _ contains: [String] = [], excludes: [String] = [], output: URL, exit: Int32 = 0,
-        stderr: Bool = false, createBundle: Bool = false
+        stderr: Bool = false, createBundle: Bool = false, hang: Bool = false
     ) {
+        self.hang = hang
         self.tool = tool
         self.contains = contains
         self.excludes = excludes

@@ -38,11 +38,29 @@ final class ToolRunnerTests: XCTestCase {
 
     func testStreamingDeliversEveryByteAndTheExitCode() throws {
         var received = Data()
-        let status = try system.stream("sh", ["-c", "seq 1 20000; echo done >&2; exit 3"]) { received.append($0) }
-        XCTAssertEqual(status, 3)
+        let outcome = try system.stream("sh", ["-c", "seq 1 20000; echo done >&2; exit 3"]) { received.append($0) }
+        XCTAssertEqual(outcome, .init(status: 3, timedOut: false))
         let text = String(decoding: received, as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("1\n2\n"))
         XCTAssertTrue(text.contains("20000\n"))
         XCTAssertTrue(text.contains("done\n"))
+    }
+
+    func testAStreamedRunPastItsTimeoutIsStoppedAndSaysSo() throws {
+        var received = Data()
+        let started = Date()
+        // Prints, then waits for input that never comes (stdin is /dev/null: `tail -f` keeps waiting).
+        let outcome = try system.stream("sh", ["-c", "echo started; exec tail -f /dev/null"], timeout: 0.5) {
+            received.append($0)
+        }
+        XCTAssertTrue(outcome.timedOut, "the run outlived its timeout and must be reported as stopped")
+        XCTAssertEqual(outcome.status, SIGTERM, "stopped by SIGTERM first")
+        XCTAssertEqual(String(decoding: received, as: UTF8.self), "started\n", "output before the stop is kept")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
+    func testAStreamedRunWithinItsTimeoutIsNotStopped() throws {
+        let outcome = try system.stream("sh", ["-c", "exit 0"], timeout: 30) { _ in }
+        XCTAssertEqual(outcome, .init(status: 0, timedOut: false))
     }
 }

@@ -134,6 +134,31 @@ final class XcodeJobTests: XCTestCase {
             "the shown command must be copyable into a shell")
     }
 
+    func testARunThatOutlivesItsTimeoutIsStoppedKeepsItsEvidenceAndExits124() throws {
+        let folder = try xcode16Job()
+        // The recorded start of a real run, then a hang: a simulator that never boots.
+        let replay = try Replay(
+            self,
+            rules: rules16(test: [
+                ReplayRule("xcodebuild", ["test"], output: failingLog, createBundle: true, hang: true)
+            ])
+        )
+        let console = RecordingConsole()
+        let started = Date()
+        let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init(timeout: 1))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "the stopped run must not wait for its grace period")
+        XCTAssertEqual(status, 124)
+        let stem = "20270115T080000Z-\(pinnedUDID)"
+        XCTAssertEqual(try bundles(in: folder.folder), [stem + ".log", stem + ".manifest.json", stem + ".xcresult"])
+        let manifest = try RunManifest.load(from: folder.folder.appendingPathComponent("results/\(stem).manifest.json"))
+        XCTAssertEqual(manifest.exitCode, 124)
+        XCTAssertEqual(manifest.timedOutAfterSeconds, 1)
+        let log = try Data(contentsOf: folder.folder.appendingPathComponent("results/\(stem).log"))
+        XCTAssertEqual(log, try Data(contentsOf: failingLog), "the output before the stop is kept in the build log")
+        let notes = console.notes.joined(separator: "\n")
+        XCTAssertTrue(notes.contains("FAILED (exit 124); evidence kept:"), notes)
+    }
+
     func testOtherExitCodesPassThroughUnchanged() throws {
         let folder = try xcode16Job()
         let log = Realdata.url("xcodebuild/xctestcli_xcode26_unable-to-find-device.log")

@@ -50,7 +50,8 @@ final class XcodeCommandTests: XCTestCase {
         for arguments in [
             ["xcode"], ["xcode", "frob"], ["xcode", "test", "--bogus"], ["xcode", "pin", "--device-type", "iPhone 15"],
             ["xcode", "test", "--alone-then-suite", "--compare-udid", "X"], ["xcode", "rerun"],
-            ["xcode", "preflight", "extra"],
+            ["xcode", "preflight", "extra"], ["xcode", "test", "--timeout", "0"],
+            ["xcode", "test", "--timeout", "soon"],
         ] {
             let result = try CLI.run(arguments, environment: linux)
             XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))

@@ -4,6 +4,7 @@
 # can assert the exact argv. Rules (rules.json in $REPLAY_DIR) pick the recording: the first rule whose
 # tool matches, whose "contains" strings all occur in the joined argv and whose "excludes" strings don't.
 # "createBundle" makes the -resultBundlePath folder, as xcodebuild does, refusing (exit 64) if it exists.
+# "hang" waits for a signal after the output, as a hung xcodebuild does.
 import json
 import os
 import sys
@@ -34,6 +35,10 @@ for rule in rules:
     stream = sys.stderr if rule.get("stderr") else sys.stdout
     stream.buffer.write(data)
     stream.flush()
+    if rule.get("hang"):
+        # A hung xcodebuild (a simulator that never boots): the recorded output, then nothing until a signal.
+        import signal
+        signal.pause()
     sys.exit(rule.get("exit", 0))
 sys.stderr.write("replay: no recorded output for: %s %s\n" % (tool, joined))
 sys.exit(127)

@@ -104,14 +104,17 @@ public struct JobConfig: Codable, Sendable, Equatable {
     }
 
     /// The config as stable, pretty JSON (sorted keys, trailing newline) for committing.
-    public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain optional strings cannot fail.
-        var data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        data.append(contentsOf: Array("\n".utf8))
-        return data
-    }
+    public func encoded() -> Data { stableJSON(self) }
+}
+
+/// Pretty JSON with sorted keys, unescaped slashes and a trailing newline, so committed files diff cleanly.
+func stableJSON(_ value: some Encodable) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Configs and manifests hold plain strings, numbers and arrays of them: encoding them cannot fail.
+    var data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    data.append(contentsOf: Array("\n".utf8))
+    return data
 }
 
 /// The JSON type of a value, for messages that show structure and never values.

@@ -41,13 +41,7 @@ public struct RunManifest: Codable, Sendable, Equatable {
     }
 
     /// Pretty JSON with sorted keys.
-    public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        data.append(contentsOf: Array("\n".utf8))
-        return data
-    }
+    public func encoded() -> Data { stableJSON(self) }
 }
 
 /// The argv of `xcodebuild test` for a job, built as an array and never through a shell.

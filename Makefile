@@ -23,6 +23,7 @@ test: setup
 bench: setup
 	$(SWIFT) build -c release --product webbridge
 	$(SWIFT) build -c release --product webbridge-bench
+	$(SWIFT) build -c release --product webbridge-raw-cold-check
 	$$($(SWIFT) build -c release --show-bin-path)/webbridge-bench --output .build/bench.json
 
 bench-peer:

@@ -53,6 +53,12 @@ let package = Package(
             ],
             path: "Benchmarks/webbridge-bench"
         ),
+        // The engine's floor for `cold_check_s`: the fixture check in C on WebKitGTK's C API (Linux only).
+        .executableTarget(
+            name: "webbridge-raw-cold-check",
+            dependencies: [.target(name: "CWebKitGTK", condition: linux)],
+            path: "Benchmarks/raw-cold-check"
+        ),
         // Test support for the engine's tests: a real HTTP server on loopback (libsoup 3), refused ports,
         // the engine's web processes.
         .target(

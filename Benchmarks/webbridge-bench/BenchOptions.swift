@@ -25,6 +25,8 @@ struct BenchOptions {
 
     var output = ".build/bench.json"
     var webbridge: String
+    /// The engine's floor for the cold check (`Benchmarks/raw-cold-check`, C), built next to this executable.
+    var rawColdCheck: String
     var peerScript: String
     var python = "python3"
     var quick = false
@@ -60,6 +62,7 @@ struct BenchOptions {
     init(_ arguments: [String]) throws {
         let executable = URL(fileURLWithPath: arguments.first ?? "webbridge-bench").resolvingSymlinksInPath()
         webbridge = executable.deletingLastPathComponent().appendingPathComponent("webbridge").path
+        rawColdCheck = executable.deletingLastPathComponent().appendingPathComponent("webbridge-raw-cold-check").path
         // The source tree's copy; `make bench` runs from the package root.
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

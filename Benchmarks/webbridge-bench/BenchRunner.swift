@@ -39,12 +39,18 @@ final class BenchRunner {
 
         // Child processes first, while this process holds no engine, display or web process of its own.
         if options.runs("cold") {
-            progress("cold check: `webbridge check` ×\(options.coldRuns), DISPLAY unset")
+            progress("cold check: `webbridge check` and the raw C check, ×\(options.coldRuns) each, DISPLAY unset")
             await measure("cold check") {
                 let samples = try await ColdCheck.run(
-                    webbridge: options.webbridge, runs: options.coldRuns, timeout: options.timeout)
-                report["cold_check_s"] = Statistics.median(samples)
-                report.details["cold_check_runs_s"] = samples.map(BenchReport.rounded)
+                    webbridge: options.webbridge, raw: options.rawColdCheck, fixture: BundledFixture.url.path,
+                    runs: options.coldRuns, timeout: options.timeout)
+                report["cold_check_s"] = Statistics.median(samples.webbridge)
+                report["raw_cold_check_s"] = Statistics.median(samples.raw)
+                if let ours = report["cold_check_s"], let raw = report["raw_cold_check_s"] {
+                    report["cold_check_ratio"] = raw / ours
+                }
+                report.details["cold_check_runs_s"] = samples.webbridge.map(BenchReport.rounded)
+                report.details["raw_cold_check_runs_s"] = samples.raw.map(BenchReport.rounded)
             }
         }
         if !options.runs("peer") {

@@ -1,22 +1,35 @@
 import Foundation
 
-/// `webbridge check` on the bundled fixture in a new process with no DISPLAY, so it starts its own Xvfb.
+/// `webbridge check` on the bundled fixture in a new process with no DISPLAY, so it starts its own Xvfb, and
+/// the same check written in C on WebKitGTK's C API (the engine's floor), run by run in turn.
 @MainActor
 enum ColdCheck {
-    /// Seconds from launch to exit of each run; a run that does not pass is an error, not a figure.
-    static func run(webbridge: String, runs: Int, timeout: Double) async throws -> [Double] {
-        guard FileManager.default.isExecutableFile(atPath: webbridge) else {
-            throw BenchFailure("\(webbridge) is not built: run `swift build -c release --product webbridge`")
+    /// Seconds from launch to exit of each run, WebBridge's and the raw check's; a run that does not pass is
+    /// an error, not a figure.
+    static func run(webbridge: String, raw: String, fixture: String, runs: Int, timeout: Double) async throws
+        -> (webbridge: [Double], raw: [Double])
+    {
+        for (path, product) in [(webbridge, "webbridge"), (raw, "webbridge-raw-cold-check")]
+        where !FileManager.default.isExecutableFile(atPath: path) {
+            throw BenchFailure("\(path) is not built: run `swift build -c release --product \(product)`")
         }
-        var samples: [Double] = []
+        var samples: (webbridge: [Double], raw: [Double]) = ([], [])
+        // Alternated, so a busy moment on the machine hits both sides alike.
         for index in 1...runs {
-            let outcome = try await ChildProcess.run(webbridge, ["check"], unset: ["DISPLAY"], timeout: timeout)
-            guard outcome.status == 0 else {
-                throw BenchFailure("webbridge check run \(index) exited \(outcome.status):\n\(outcome.output)")
-            }
-            samples.append(outcome.seconds)
+            samples.webbridge.append(try await timed(webbridge, ["check"], "webbridge check", index, timeout))
+            samples.raw.append(try await timed(raw, [fixture], "the raw cold check", index, timeout))
         }
         return samples
+    }
+
+    private static func timed(_ path: String, _ arguments: [String], _ name: String, _ index: Int, _ timeout: Double)
+        async throws -> Double
+    {
+        let outcome = try await ChildProcess.run(path, arguments, unset: ["DISPLAY"], timeout: timeout)
+        guard outcome.status == 0 else {
+            throw BenchFailure("\(name) run \(index) exited \(outcome.status):\n\(outcome.output)")
+        }
+        return outcome.seconds
     }
 }
 

@@ -116,7 +116,11 @@ struct BenchReport {
                 "warm session p50 / p95 ms", "\(cell(self["session_ms_p50"], 1)) / \(cell(self["session_ms_p95"], 1))",
                 cell(self["raw_session_ms_p50"], 1), "",
             ]))
-        lines.append(row(["cold check s (median of 5)", cell(self["cold_check_s"], 3), "", ""]))
+        lines.append(
+            row([
+                "cold check s (median of 5)", cell(self["cold_check_s"], 3), cell(self["raw_cold_check_s"], 3),
+                cell(self["cold_check_ratio"]),
+            ]))
         lines.append(row(["peer check s (Selenium+WebKitWebDriver)", cell(self["peer_check_s"], 3), "", ""]))
         lines.append(
             row([

@@ -32,6 +32,20 @@ extension WebKitGTKEnvironmentError: LocalizedError {
 /// Prepares the process for WebKitGTK: a display (a private Xvfb when none is set) and GTK.
 public enum WebKitGTKEnvironment {
     @MainActor private static var outcome: Result<Void, WebKitGTKEnvironmentError>?
+    /// An Xvfb started by `startDisplay()` that has not reported its display number yet.
+    @MainActor private static var pending: Result<Xvfb.Launch, WebKitGTKEnvironmentError>?
+
+    /// Starts the private Xvfb, when one is needed, without waiting for it, so a caller can do its own set-up
+    /// (reading a contract, a page) while the server starts; `prepare()` then waits for it.
+    @MainActor
+    public static func startDisplay() {
+        guard outcome == nil, pending == nil, (ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty else {
+            return
+        }
+        pending = Xvfb.launch()
+        // Stopped at exit even if the caller never calls prepare() (a usage error after this, say).
+        if case .success(let launch) = pending { Xvfb.stopAtExit(launch.pid) }
+    }
 
     /// Starts a headless display if needed and initialises GTK once; later calls return the first outcome.
     @MainActor
@@ -47,11 +61,12 @@ public enum WebKitGTKEnvironment {
     private static func start() -> Result<Void, WebKitGTKEnvironmentError> {
         let environment = ProcessInfo.processInfo.environment
         if (environment["DISPLAY"] ?? "").isEmpty {
-            switch Xvfb.start() {
+            let launch = pending ?? Xvfb.launch()
+            pending = nil
+            switch launch.flatMap({ Xvfb.waitForDisplay($0) }) {
             case .success(let server):
                 setenv("DISPLAY", server.display, 1)
-                Xvfb.pid = server.pid
-                atexit { if Xvfb.pid > 0 { kill(Xvfb.pid, SIGTERM) } }
+                Xvfb.stopAtExit(server.pid)
             case .failure(let error): return .failure(error)
             }
         }
@@ -73,6 +88,13 @@ public enum WebKitGTKEnvironment {
 enum Xvfb {
     nonisolated(unsafe) static var pid: pid_t = 0
 
+    /// Makes `server` the process's own Xvfb, sent SIGTERM when the process exits.
+    @MainActor
+    static func stopAtExit(_ server: pid_t) {
+        if pid == 0 { atexit { if Xvfb.pid > 0 { kill(Xvfb.pid, SIGTERM) } } }
+        pid = server
+    }
+
     static func executable() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") + ["/usr/bin"] {
@@ -82,8 +104,19 @@ enum Xvfb {
         return nil
     }
 
+    /// A spawned server and the read end of the pipe it reports its display number on.
+    struct Launch: Sendable {
+        let pid: pid_t
+        let readEnd: Int32
+    }
+
     /// Starts a server and waits for its display number; the caller owns the returned process.
     static func start(timeout: Int32 = 10_000) -> Result<(display: String, pid: pid_t), WebKitGTKEnvironmentError> {
+        launch().flatMap { waitForDisplay($0, timeout: timeout) }
+    }
+
+    /// Spawns a server that will write its display number on a pipe; returns at once.
+    static func launch() -> Result<Launch, WebKitGTKEnvironmentError> {
         guard let xvfb = executable() else {
             return .failure(
                 WebKitGTKEnvironmentError(
@@ -96,7 +129,6 @@ enum Xvfb {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return .failure(failed("pipe() failed: errno \(errno)")) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
-        defer { close(readEnd) }
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
         let arguments = [
             xvfb, "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", "1280x1024x24", "-terminate",
@@ -106,8 +138,19 @@ enum Xvfb {
         // -terminate and the parent-death signal: the server goes away with us, even if we crash.
         let child = cwk_spawn_display_server(xvfb, &argv, writeEnd)
         close(writeEnd)
-        guard child > 0 else { return .failure(failed("starting Xvfb failed: errno \(errno)")) }
-        // Wait for the event (the display number on the pipe), with an explicit deadline.
+        guard child > 0 else {
+            close(readEnd)
+            return .failure(failed("starting Xvfb failed: errno \(errno)"))
+        }
+        return .success(Launch(pid: child, readEnd: readEnd))
+    }
+
+    /// Waits for the event (the display number on the pipe), with an explicit deadline; closes the pipe.
+    static func waitForDisplay(_ launch: Launch, timeout: Int32 = 10_000)
+        -> Result<(display: String, pid: pid_t), WebKitGTKEnvironmentError>
+    {
+        let (child, readEnd) = (launch.pid, launch.readEnd)
+        defer { close(readEnd) }
         var text = ""
         let deadline = Date().addingTimeInterval(Double(timeout) / 1000)
         while !text.contains("\n") {

@@ -46,6 +46,8 @@ enum CheckCommand {
             return .usage
         }
 
+        // The display starts while the contract and the page are read.
+        EngineEnvironment.beginPreparing()
         let configuration: CheckConfiguration
         do {
             configuration = try options.configuration()

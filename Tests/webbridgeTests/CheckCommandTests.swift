@@ -118,6 +118,23 @@ final class CheckCommandTests: XCTestCase {
         }
     }
 
+    func testWithoutADisplayTheCheckStartsItsOwnXvfbAndPasses() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        let result = try CLI.run(["check"], environment: environment)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("PASS: both directions of the bridge hold"), result.stdout)
+    }
+
+    func testAnUnreadablePageWithoutADisplayExitsTwo() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        let result = try CLI.run(
+            ["check", "--page", scratch.appendingPathComponent("absent.html").path], environment: environment)
+        XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
+        XCTAssertTrue(result.stderr.contains("absent.html"), result.stderr)
+    }
+
     func testADisplayThatCannotBeOpenedExitsThreeNamingTheRemedy() throws {
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = ":987"  // no X server answers there

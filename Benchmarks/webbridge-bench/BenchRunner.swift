@@ -32,6 +32,8 @@ final class BenchRunner {
             await measure("contract cost") {
                 _ = try ContractCost.encoderMicroseconds(count: 1_000)
                 report["encoder_us_per_call"] = try ContractCost.encoderMicroseconds(count: 20_000)
+                _ = try ContractCost.jsonSerializationMicroseconds(count: 1_000)
+                report["json_serialization_us_per_call"] = try ContractCost.jsonSerializationMicroseconds(count: 20_000)
                 _ = try ContractCost.validatorMicroseconds(count: 1_000)
                 report["validator_us_per_message"] = try ContractCost.validatorMicroseconds(count: 20_000)
             }
@@ -191,6 +193,8 @@ final class BenchRunner {
         report["native_to_page_rtt_ms_p95"] = Statistics.percentile(trips.ours, 95)
         report["raw_native_to_page_calls_per_s"] = Statistics.median(pipes.raw.map(\.callsPerSecond))
         report["native_to_page_calls_per_s"] = Statistics.median(pipes.ours.map(\.callsPerSecond))
+        // The raw loop's whole pipelined call, to set against JSONSerialization's share of ours.
+        report["raw_native_to_page_us_per_call"] = report["raw_native_to_page_calls_per_s"].map { 1e6 / $0 }
         report["raw_native_to_page_errors"] = pipes.raw.isEmpty ? nil : Double(pipes.raw.map(\.errors).reduce(0, +))
         report["native_to_page_errors"] = pipes.ours.isEmpty ? nil : Double(pipes.ours.map(\.errors).reduce(0, +))
         report.details["page_to_native_msgs_per_s_rounds"] = bursts.ours.map {

@@ -21,6 +21,24 @@ enum ContractCost {
         return seconds / Double(count) * 1e6
     }
 
+    /// Microseconds per `JSONSerialization.data(withJSONObject:options: .sortedKeys)` of the same message, built
+    /// directly as Foundation containers: the part of the encoder that is Foundation's, which DESIGN.md
+    /// mandates, measured so each run shows how much of `encoder_us_per_call` is left to us.
+    static func jsonSerializationMicroseconds(count: Int) throws -> Double {
+        var bytes = 0
+        let clock = Stopwatch()
+        for index in 0..<count {
+            let message = NSMutableDictionary(capacity: 3)
+            message[NSString(string: "kind")] = NSString(string: "sync")
+            message[NSString(string: "value")] = NSString(string: "v\(index)")
+            message[NSString(string: "id")] = NSString(string: "r-\(index)")
+            bytes &+= try JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]).count
+        }
+        let seconds = clock.seconds
+        guard bytes > 0 else { throw BenchFailure("JSONSerialization produced no text") }
+        return seconds / Double(count) * 1e6
+    }
+
     /// Microseconds per `validate` of a `ready` body shaped as WebKit hands it over (NSNumber version, String id).
     static func validatorMicroseconds(count: Int) throws -> Double {
         let contract = BenchPage.contract

@@ -58,9 +58,10 @@ enum RawBench {
         return clock.milliseconds
     }
 
-    /// The same call WebBridge's encoder renders, built here by plain interpolation (no encoder, no check).
+    /// The same message WebBridge's encoder renders (kind, value, a request id shaped like the correlator's),
+    /// built by plain interpolation: no encoder, no check.
     static func receiverCall(_ index: Int) -> String {
-        #"window.bridgeReceive({"kind":"sync","value":"v\#(index)"})"#
+        #"window.bridgeReceive({"id":"3kq8w1v0zj2mf-\#(index)","kind":"sync","value":"v\#(index)"})"#
     }
 }
 #endif

@@ -113,6 +113,11 @@ struct BenchReport {
             ]))
         lines.append(
             row([
+                "  of the encoder, JSONSerialization µs/call", cell(self["json_serialization_us_per_call"], 1),
+                cell(self["raw_native_to_page_us_per_call"], 1), "",
+            ]))
+        lines.append(
+            row([
                 "warm session p50 / p95 ms", "\(cell(self["session_ms_p50"], 1)) / \(cell(self["session_ms_p95"], 1))",
                 cell(self["raw_session_ms_p50"], 1), "",
             ]))

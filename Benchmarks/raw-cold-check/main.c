@@ -3,6 +3,12 @@
 // times it from launch to exit next to `webbridge check`, so what is left of the cold check is ours.
 //
 // Usage: webbridge-raw-cold-check FIXTURE.html   (exit 0 pass, 1 check failed, 3 environment)
+//        webbridge-raw-cold-check --start-only   (exit 0 at once: the cost of loading the engine's libraries)
+//        webbridge-raw-cold-check --views N [--no-load] FIXTURE.html
+//            the engine's memory per web view, for an upstream report: creates N views one after the other,
+//            each related to one anchor view (as WebBridge's sessions are), loads the fixture in it (unless
+//            --no-load), destroys it, and prints the resident memory after 50 views and after N, and how many
+//            of the views were finalized.
 #ifdef __linux__
 #include <errno.h>
 #include <fcntl.h>
@@ -149,7 +155,102 @@ static void on_message(WebKitUserContentManager *manager, WebKitJavascriptResult
                                         -1, NULL, NULL, NULL, sync_sent, NULL);
 }
 
+static long resident_kb(void) {
+    FILE *status = fopen("/proc/self/status", "r");
+    if (!status) return -1;
+    char line[256];
+    long kb = -1;
+    while (fgets(line, sizeof line, status))
+        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+    fclose(status);
+    return kb;
+}
+
+static int finalized = 0;
+static void count_finalized(gpointer data, GObject *object) {
+    (void)data;
+    (void)object;
+    finalized++;
+}
+
+static gboolean loaded = FALSE;
+static void on_view_loaded(WebKitWebView *view, WebKitLoadEvent event, gpointer data) {
+    (void)view;
+    (void)data;
+    if (event == WEBKIT_LOAD_FINISHED) loaded = TRUE;
+}
+
+static gboolean deadline_passed = FALSE;
+static gboolean on_deadline(gpointer data) {
+    (void)data;
+    deadline_passed = TRUE;
+    return G_SOURCE_REMOVE;
+}
+
+// Iterates GLib until the current view has loaded, or 10 s have passed (then says what did not happen).
+static int wait_loaded(int index) {
+    deadline_passed = FALSE;
+    guint deadline = g_timeout_add_seconds(10, on_deadline, NULL);
+    while (!loaded && !deadline_passed) g_main_context_iteration(NULL, TRUE);
+    if (!deadline_passed) g_source_remove(deadline);
+    if (!loaded) fprintf(stderr, "raw views: view %d did not finish loading within 10 s\n", index);
+    return loaded;
+}
+
+static int views(int count, gboolean load, const char *html) {
+    const char *display = getenv("DISPLAY");
+    if ((!display || !*display) && !start_xvfb()) return 3;
+    if (!gtk_init_check(NULL, NULL)) {
+        fprintf(stderr, "raw views: GTK could not open the display\n");
+        return 3;
+    }
+    WebKitWebContext *context = webkit_web_context_new_ephemeral();
+    WebKitUserContentManager *anchorManager = webkit_user_content_manager_new();
+    WebKitWebView *anchor = WEBKIT_WEB_VIEW(g_object_ref_sink(g_object_new(
+        WEBKIT_TYPE_WEB_VIEW, "web-context", context, "user-content-manager", anchorManager, NULL)));
+    g_signal_connect(anchor, "load-changed", G_CALLBACK(on_view_loaded), NULL);
+    webkit_web_view_load_html(anchor, "", "about:blank");
+    if (!wait_loaded(0)) return 1;
+    long after50 = -1;
+    for (int index = 1; index <= count; index++) {
+        WebKitUserContentManager *manager = webkit_user_content_manager_new();
+        WebKitWebView *view = WEBKIT_WEB_VIEW(g_object_ref_sink(
+            g_object_new(WEBKIT_TYPE_WEB_VIEW, "related-view", anchor, "user-content-manager", manager, NULL)));
+        g_object_weak_ref(G_OBJECT(view), count_finalized, NULL);
+        webkit_user_content_manager_register_script_message_handler(manager, "bridge");
+        if (load) {
+            loaded = FALSE;
+            gulong signal = g_signal_connect(view, "load-changed", G_CALLBACK(on_view_loaded), NULL);
+            webkit_web_view_load_html(view, html, "about:blank");
+            if (!wait_loaded(index)) return 1;
+            g_signal_handler_disconnect(view, signal);
+        }
+        webkit_user_content_manager_unregister_script_message_handler(manager, "bridge");
+        gtk_widget_destroy(GTK_WIDGET(view));
+        g_object_unref(view);
+        g_object_unref(manager);
+        // Let the engine finish the teardown it schedules before the next view.
+        while (g_main_context_iteration(NULL, FALSE)) {}
+        if (index == 50) after50 = resident_kb();
+    }
+    long afterAll = resident_kb();
+    printf("views %d (%s): RSS after 50 %ld kB, after %d %ld kB, growth %.1f kB per view; finalized %d of %d\n", count,
+           load ? "each loads the fixture" : "no load", after50, count, afterAll,
+           count > 50 ? (double)(afterAll - after50) / (count - 50) : 0.0, finalized, count);
+    return finalized == count ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
+    if (argc >= 4 && strcmp(argv[1], "--views") == 0) {
+        gboolean load = strcmp(argv[3], "--no-load") != 0;
+        gchar *html = NULL;
+        if (!g_file_get_contents(argv[argc - 1], &html, NULL, NULL)) {
+            fprintf(stderr, "raw views: can't read the fixture\n");
+            return 3;
+        }
+        return views(atoi(argv[2]), load, html);
+    }
+    if (argc == 2 && strcmp(argv[1], "--start-only") == 0) return 0;
     if (argc != 2) {
         fprintf(stderr, "usage: webbridge-raw-cold-check FIXTURE.html\n");
         return 2;

@@ -53,6 +53,14 @@ final class BenchRunner {
                 }
                 report.details["cold_check_runs_s"] = samples.webbridge.map(BenchReport.rounded)
                 report.details["raw_cold_check_runs_s"] = samples.raw.map(BenchReport.rounded)
+                let startUp = try await ColdCheck.startUp(
+                    webbridge: options.webbridge, raw: options.rawColdCheck, runs: options.coldRuns * 2,
+                    timeout: options.timeout)
+                report["start_up_s"] = Statistics.median(startUp.webbridge)
+                report["raw_start_up_s"] = Statistics.median(startUp.raw)
+                report["engine_rss_kb_per_view"] = try await ColdCheck.engineGrowthPerView(
+                    raw: options.rawColdCheck, fixture: BundledFixture.url.path, views: options.sessionsTotal,
+                    timeout: options.timeout)
             }
         }
         if !options.runs("peer") {

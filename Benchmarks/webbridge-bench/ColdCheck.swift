@@ -22,6 +22,34 @@ enum ColdCheck {
         return samples
     }
 
+    /// Seconds from launch to exit of `webbridge --help` and of the raw check's `--start-only`, alternated:
+    /// what loading each program's libraries costs before any work (Swift's runtime and Foundation on our side).
+    static func startUp(webbridge: String, raw: String, runs: Int, timeout: Double) async throws
+        -> (webbridge: [Double], raw: [Double])
+    {
+        var samples: (webbridge: [Double], raw: [Double]) = ([], [])
+        for index in 1...runs {
+            samples.webbridge.append(try await timed(webbridge, ["--help"], "webbridge --help", index, timeout))
+            samples.raw.append(try await timed(raw, ["--start-only"], "the raw check's start-up", index, timeout))
+        }
+        return samples
+    }
+
+    /// Kilobytes of resident memory the engine keeps per web view created and destroyed, from the C program
+    /// with no WebBridge code and no page load at all (`--views N --no-load`): the engine's share of RSS growth.
+    static func engineGrowthPerView(raw: String, fixture: String, views: Int, timeout: Double) async throws -> Double {
+        let outcome = try await ChildProcess.run(
+            raw, ["--views", "\(views)", "--no-load", fixture], unset: ["DISPLAY"], timeout: timeout)
+        guard outcome.status == 0,
+            let phrase = outcome.output.range(of: #"growth (-?[0-9.]+) kB per view"#, options: .regularExpression)
+        else {
+            throw BenchFailure("the raw views run exited \(outcome.status):\n\(outcome.output)")
+        }
+        let number = outcome.output[phrase].split(separator: " ")[1]
+        guard let kilobytes = Double(number) else { throw BenchFailure("the raw views run printed no growth") }
+        return kilobytes
+    }
+
     private static func timed(_ path: String, _ arguments: [String], _ name: String, _ index: Int, _ timeout: Double)
         async throws -> Double
     {

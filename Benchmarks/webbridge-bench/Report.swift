@@ -126,11 +126,21 @@ struct BenchReport {
                 "cold check s (median of 5)", cell(self["cold_check_s"], 3), cell(self["raw_cold_check_s"], 3),
                 cell(self["cold_check_ratio"]),
             ]))
+        lines.append(
+            row([
+                "  of which start-up s (libraries loaded)", cell(self["start_up_s"], 3),
+                cell(self["raw_start_up_s"], 3),
+                "",
+            ]))
         lines.append(row(["peer check s (Selenium+WebKitWebDriver)", cell(self["peer_check_s"], 3), "", ""]))
         lines.append(
             row([
                 "RSS growth MB (500 − 50 sessions)", cell(self["rss_growth_mb"], 2), cell(self["raw_rss_growth_mb"], 2),
                 "",
+            ]))
+        lines.append(
+            row([
+                "  engine alone (C, no load), kB per view", "", cell(self["engine_rss_kb_per_view"], 1), "",
             ]))
         lines.append("")
         lines.append("targets (2 cores):")

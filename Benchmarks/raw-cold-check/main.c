@@ -87,6 +87,17 @@ static int start_xvfb(void) {
     return 1;
 }
 
+// A display as WebBridge gets one (its own Xvfb when DISPLAY is unset), then GTK.
+static int open_display(const char *who) {
+    const char *display = getenv("DISPLAY");
+    if ((!display || !*display) && !start_xvfb()) return 0;
+    if (!gtk_init_check(NULL, NULL)) {
+        fprintf(stderr, "%s: GTK could not open the display\n", who);
+        return 0;
+    }
+    return 1;
+}
+
 static gboolean timed_out(gpointer data) {
     (void)data;
     fprintf(stderr, "raw cold check: timed out after 10 s waiting for %s\n", waiting_for);
@@ -198,12 +209,7 @@ static int wait_loaded(int index) {
 }
 
 static int views(int count, gboolean load, const char *html) {
-    const char *display = getenv("DISPLAY");
-    if ((!display || !*display) && !start_xvfb()) return 3;
-    if (!gtk_init_check(NULL, NULL)) {
-        fprintf(stderr, "raw views: GTK could not open the display\n");
-        return 3;
-    }
+    if (!open_display("raw views")) return 3;
     WebKitWebContext *context = webkit_web_context_new_ephemeral();
     WebKitUserContentManager *anchorManager = webkit_user_content_manager_new();
     WebKitWebView *anchor = WEBKIT_WEB_VIEW(g_object_ref_sink(g_object_new(
@@ -260,12 +266,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "raw cold check: can't read the fixture\n");
         return 3;
     }
-    const char *display = getenv("DISPLAY");
-    if ((!display || !*display) && !start_xvfb()) return 3;
-    if (!gtk_init_check(NULL, NULL)) {
-        fprintf(stderr, "raw cold check: GTK could not open the display\n");
-        return 3;
-    }
+    if (!open_display("raw cold check")) return 3;
     WebKitWebContext *context = webkit_web_context_new_ephemeral();
     WebKitUserContentManager *manager = webkit_user_content_manager_new();
     GtkWidget *view = g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context, "user-content-manager", manager, NULL);

@@ -58,9 +58,12 @@ final class BenchRunner {
                     timeout: options.timeout)
                 report["start_up_s"] = Statistics.median(startUp.webbridge)
                 report["raw_start_up_s"] = Statistics.median(startUp.raw)
-                report["engine_rss_kb_per_view"] = try await ColdCheck.engineGrowthPerView(
+                let perView = try await ColdCheck.engineGrowthPerView(
                     raw: options.rawColdCheck, fixture: BundledFixture.url.path, views: options.sessionsTotal,
                     timeout: options.timeout)
+                report["engine_rss_kb_per_view"] = perView
+                // On the sessions' schedule: as many views as sessions between the two RSS readings.
+                report["engine_rss_growth_mb"] = perView * Double(options.sessionsTotal - options.rssFrom) / 1024
             }
         }
         if !options.runs("peer") {

@@ -248,13 +248,18 @@ static int views(int count, gboolean load, const char *html) {
 
 int main(int argc, char **argv) {
     if (argc >= 4 && strcmp(argv[1], "--views") == 0) {
+        int count = atoi(argv[2]);
+        if (count <= 50) {
+            fprintf(stderr, "raw views: --views N: N must be a number above 50 (memory is read after the first 50)\n");
+            return 2;
+        }
         gboolean load = strcmp(argv[3], "--no-load") != 0;
         gchar *html = NULL;
         if (!g_file_get_contents(argv[argc - 1], &html, NULL, NULL)) {
             fprintf(stderr, "raw views: can't read the fixture\n");
             return 3;
         }
-        return views(atoi(argv[2]), load, html);
+        return views(count, load, html);
     }
     if (argc == 2 && strcmp(argv[1], "--start-only") == 0) return 0;
     if (argc != 2) {

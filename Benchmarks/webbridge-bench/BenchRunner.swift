@@ -12,7 +12,12 @@ final class BenchRunner {
     let options: BenchOptions
     var report = BenchReport()
 
-    init(options: BenchOptions) { self.options = options }
+    init(options: BenchOptions) {
+        self.options = options
+        report.coldRuns = options.coldRuns
+        report.sessionsTotal = options.sessionsTotal
+        report.rssFrom = options.rssFrom
+    }
 
     /// Measures, prints the table, writes the JSON; exit 0 when every figure was measured.
     func run() async -> Int32 {

@@ -111,6 +111,23 @@ open class WKUserContentController {
     /// Names of the registered handlers.
     var handlerNames: [String] { registrations.keys.sorted() }
 
+    // MARK: User scripts
+
+    /// The scripts every page loaded by this controller's views gets, in the order they were added.
+    public private(set) var userScripts: [WKUserScript] = []
+
+    /// Injects `userScript` into every document loaded from now on (a page already loaded is not touched).
+    open func addUserScript(_ userScript: WKUserScript) {
+        userScripts.append(userScript)
+        webkit_user_content_manager_add_script(manager, userScript.script)
+    }
+
+    /// Removes every user script; documents loaded from now on get none.
+    open func removeAllUserScripts() {
+        userScripts = []
+        webkit_user_content_manager_remove_all_scripts(manager)
+    }
+
     private func register(_ handler: Registration.Handler, world: WKContentWorld, name: String)
         throws(WKScriptMessageHandlerRegistrationError)
     {

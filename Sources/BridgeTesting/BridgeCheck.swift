@@ -184,15 +184,27 @@ public enum BridgeCheck {
         let seen: String
         if session.webContentProcessTerminated && session.rejections.isEmpty {
             seen = BridgeSession.terminatedDetail + " before it arrived"
+        } else if session.rejections.isEmpty, !session.uncloneable.isEmpty {
+            seen = uncloneableDetail(session.uncloneable)
         } else if session.rejections.isEmpty {
             let away = session.navigatedAwayTo.map { place in
                 " (the page navigated away to \(place.isEmpty ? "another document" : place))"
             }
             seen = "nothing arrived on '\(session.contract.handler)' within \(seconds(timeout))" + (away ?? "")
         } else {
-            seen = "what arrived instead: " + session.rejections.map(\.description).joined(separator: " | ")
+            seen =
+                "what arrived instead: " + session.rejections.map(\.description).joined(separator: " | ")
+                + (session.uncloneable.isEmpty ? "" : "; and " + uncloneableDetail(session.uncloneable))
         }
         return .fail(BridgeFailure(.nativeDidNotReceive, "no valid '\(session.readyKind)'; \(seen)"))
+    }
+
+    /// What the diagnostics script saw, with what WebKit does about it.
+    static func uncloneableDetail(_ messages: [UncloneableMessage]) -> String {
+        let which = messages.prefix(3).map(\.description).joined(separator: " | ")
+        let more = messages.count > 3 ? " and \(messages.count - 3) more" : ""
+        return
+            "WebKit could not clone what the page posted (\(which)\(more)) and dropped it; the page's postMessage promise never settles. Remedy: post only strings, numbers, booleans, null, arrays and plain objects"
     }
 
     private static func send(_ configuration: CheckConfiguration, in session: BridgeSession) async -> DirectionVerdict {

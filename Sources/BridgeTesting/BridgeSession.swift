@@ -60,6 +60,8 @@ public final class BridgeSession: NSObject {
     public private(set) var rejections: [BridgeRejection] = []
     public private(set) var messages: [ValidatedMessage] = []
     public private(set) var webContentProcessTerminated = false
+    /// Messages WebKit dropped because it could not clone them (see `UncloneableMessage`), the first 100.
+    public private(set) var uncloneable: [UncloneableMessage] = []
     /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
     public private(set) var navigatedAwayTo: String?
     private var committedDocuments = 0
@@ -85,6 +87,10 @@ public final class BridgeSession: NSObject {
         controller = WKUserContentController()
         super.init()
         controller.add(WeakScriptMessageHandler(self), name: contract.handler)
+        if contract.handler != CloneDiagnostics.handlerName {
+            controller.add(WeakDiagnosticsHandler(self), name: CloneDiagnostics.handlerName)
+            controller.addUserScript(CloneDiagnostics.userScript(handler: contract.handler))
+        }
         let configuration = WKWebViewConfiguration()
         configuration.userContentController = controller
         let webView = WKWebView(frame: .zero, configuration: configuration)
@@ -109,6 +115,8 @@ public final class BridgeSession: NSObject {
     /// Removes the handler, drops the delegate and releases the view; the session stays readable.
     public func tearDown() {
         controller.removeScriptMessageHandler(forName: contract.handler)
+        controller.removeScriptMessageHandler(forName: CloneDiagnostics.handlerName)
+        controller.removeAllUserScripts()
         webView?.navigationDelegate = nil
         webView = nil
         onScriptMessage = nil
@@ -198,6 +206,15 @@ public final class BridgeSession: NSObject {
                 emit(.message(validated))
             }
         }
+    }
+
+    /// WebKit dropped a message of the page's because it could not clone it; native code never got it.
+    func dropped(_ message: UncloneableMessage) {
+        guard uncloneable.count < 100 else { return }
+        uncloneable.append(message)
+        // Like duplicate readies: the first few on the timeline, the list keeps the rest.
+        if uncloneable.count <= 3 { record(.messageDropped, "\(message.description) cannot be cloned") }
+        wakeWaiters()
     }
 
     private func failLoad(_ error: any Error) {

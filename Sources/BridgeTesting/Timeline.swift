@@ -7,6 +7,8 @@ public struct TimelineEntry: Sendable, Equatable, Codable {
         case httpResponse = "response"
         case readyReceived = "ready received"
         case messageRejected = "message rejected"
+        /// WebKit could not clone a message the page posted, and dropped it before native code saw it.
+        case messageDropped = "message dropped"
         case didFinish = "didFinish"
         case loadFailed = "load failed"
         case syncSent = "sync sent"

@@ -20,8 +20,10 @@ struct BadInput: Sendable {
     enum Outcome: Sendable, Equatable {
         /// The handler gets it and the contract refuses it with exactly these violations.
         case rejected([Expected])
-        /// The engine never calls the handler: the check must say "native did not receive the page's message".
-        case dropped
+        /// The engine never calls the handler: the check must say "native did not receive the page's message",
+        /// naming the value WebKit could not clone (`path: type`), or, when the clone succeeded and the engine
+        /// dropped the message later (nil), that nothing arrived.
+        case dropped(String?)
         /// Odd-looking, but what reaches native is a valid ready (the structured clone reads getters, skips symbol keys).
         case acceptedAsReady
     }
@@ -68,13 +70,15 @@ extension BadInput {
             "the ready inside an array", #"[{kind: "ready", version: 1}]"#, rejected("body", .bodyNotObject, "Array")),
         BadInput("a Date", "new Date(SENTINEL_NUMBER)", rejected("body", .bodyNotObject, "Date")),
         BadInput("a BigInt", "BigInt(SENTINEL_NUMBER)", rejected("body", .bodyNotObject, "Undefined")),
-        BadInput("a function", "function () { return SENTINEL; }", .dropped),
-        BadInput("a Symbol", "Symbol(SENTINEL)", .dropped),
-        BadInput("a Promise", "Promise.resolve(SENTINEL)", .dropped),
-        BadInput("a WeakMap", "new WeakMap()", .dropped),
-        BadInput("a DOM node", "document.body", .dropped),
-        BadInput("window", "window", .dropped),
-        BadInput("a Proxy of a ready", #"new Proxy({kind: "ready", version: 1}, {})"#, .dropped),
+        BadInput("a function", "function () { return SENTINEL; }", .dropped("body: Function")),
+        BadInput("a Symbol", "Symbol(SENTINEL)", .dropped("body: Symbol")),
+        BadInput("a Promise", "Promise.resolve(SENTINEL)", .dropped("body: Promise")),
+        BadInput("a WeakMap", "new WeakMap()", .dropped("body: WeakMap")),
+        BadInput("a DOM node", "document.body", .dropped("body: HTMLBodyElement")),
+        BadInput("window", "window", .dropped("body: Window")),
+        BadInput(
+            "a Proxy of a ready", #"new Proxy({kind: "ready", version: 1}, {})"#,
+            .dropped("body: Object that cannot be cloned (a Proxy?)")),
         // Cloneable objects that lose their meaning on the way.
         BadInput(
             "a Map holding a ready", #"new Map([["kind", "ready"], ["version", 1]])"#,
@@ -139,13 +143,15 @@ extension BadInput {
         BadInput(
             "version as a Float64Array", #"{kind: "ready", version: new Float64Array([1])}"#,
             rejected("version", .wrongType, "Object")),
-        BadInput("version with valueOf", #"{kind: "ready", version: {valueOf: function () { return 1; }}}"#, .dropped),
+        BadInput(
+            "version with valueOf", #"{kind: "ready", version: {valueOf: function () { return 1; }}}"#,
+            .dropped("body.version.valueOf: Function")),
         BadInput(
             "version from a getter returning \"1\"", #"{kind: "ready", get version() { return "1"; }}"#,
             rejected("version", .wrongType, "String")),
         BadInput(
             "version from a getter that throws", #"{kind: "ready", get version() { throw new Error(SENTINEL); }}"#,
-            .dropped),
+            .dropped("body.version: a getter that throws")),
         BadInput(
             "version from a getter returning 1", #"{kind: "ready", get version() { return 1; }}"#, .acceptedAsReady),
         // Extra fields.
@@ -155,8 +161,11 @@ extension BadInput {
         BadInput(
             "an extra Infinity", #"{kind: "ready", version: 1, score: Infinity}"#,
             rejected("score", .unexpectedField, "Number")),
-        BadInput("an extra function", #"{kind: "ready", version: 1, callback: function () {}}"#, .dropped),
-        BadInput("an extra Symbol", #"{kind: "ready", version: 1, tag: Symbol(SENTINEL)}"#, .dropped),
+        BadInput(
+            "an extra function", #"{kind: "ready", version: 1, callback: function () {}}"#,
+            .dropped("body.callback: Function")),
+        BadInput(
+            "an extra Symbol", #"{kind: "ready", version: 1, tag: Symbol(SENTINEL)}"#, .dropped("body.tag: Symbol")),
         BadInput("a Symbol key", #"{kind: "ready", version: 1, [Symbol("key")]: SENTINEL}"#, .acceptedAsReady),
         BadInput(
             "a numeric key", "{kind: \"ready\", version: 1, 0: SENTINEL_NUMBER}",
@@ -189,8 +198,9 @@ extension BadInput {
         BadInput(
             "100-deep nesting", #"{kind: "ready", version: 1, nest: \#(nested(100))}"#,
             rejected("nest", .unexpectedField, "Array")),
-        BadInput("10,000-deep nesting in a field", #"{kind: "ready", version: 1, nest: \#(nested(10_000))}"#, .dropped),
-        BadInput("10,000-deep nesting as the body", nested(10_000), .dropped),
+        BadInput(
+            "10,000-deep nesting in a field", #"{kind: "ready", version: 1, nest: \#(nested(10_000))}"#, .dropped(nil)),
+        BadInput("10,000-deep nesting as the body", nested(10_000), .dropped(nil)),
         BadInput(
             "a 10 MB string field", #"{kind: "ready", version: 1, blob: \#(tenMegabytes)}"#,
             rejected("blob", .unexpectedField, "String")),

@@ -102,4 +102,55 @@ final class BridgeSessionTests: XCTestCase {
         XCTAssertNil(
             releasedSession, "the session outlived its teardown: a retain cycle through the handler or delegate")
     }
+
+    // MARK: Messages WebKit cannot clone
+
+    func testAMessageWebKitCannotCloneIsNamedByPathAndTypeAndALaterReadyStillArrives() async throws {
+        // The page posts a ready holding a function (dropped by WebKit), then a good one.
+        let html = try FixtureVariant.replacingReady(
+            with: """
+                const bridge = window.webkit.messageHandlers.bridge;
+                window.firstPost = bridge.postMessage({kind: "ready", version: 1, items: [1, {onDone: function () {}}]});
+                bridge.postMessage({kind: "ready", version: 1});
+                """)
+        let session = await loadedSession(html)
+        defer { session.tearDown() }
+        let arrived = await session.wait(timeout: timeout) { session.ready != nil && !session.uncloneable.isEmpty }
+        XCTAssertTrue(arrived, "native did not receive the page's message, or no diagnosis came, within \(timeout) s")
+        XCTAssertEqual(session.uncloneable, [UncloneableMessage(path: "body.items[1].onDone", type: "Function")])
+        XCTAssertEqual(session.rejections, [], "a dropped message is not a rejection: the handler never saw it")
+        let line = try XCTUnwrap(session.timeline.first { $0.event == .messageDropped })
+        XCTAssertEqual(line.note, "body.items[1].onDone: Function cannot be cloned")
+        // The wrapper hands the page WebKit's own answer: a Promise (which never settles for a dropped message).
+        let returned = try await session.webView?.evaluateJavaScript("String(window.firstPost)") as? String
+        XCTAssertEqual(returned, "[object Promise]")
+    }
+
+    func testACloneableMessageIsNotReported() async throws {
+        let session = await loadedSession(try FixtureVariant.posting(#"{kind: "ready", version: 1}"#))
+        defer { session.tearDown() }
+        let ready = await session.wait(timeout: timeout) { session.ready != nil }
+        XCTAssertTrue(ready, "native did not receive the page's message within \(timeout) s")
+        XCTAssertEqual(session.uncloneable, [])
+        XCTAssertFalse(session.timeline.contains { $0.event == .messageDropped })
+    }
+
+    func testTheHandlerNameReachesTheDiagnosticsScriptAsTextNeverAsCode() async throws {
+        // A contract may name its handler anything: a name written to break out of a string literal must not run.
+        let name = #"bridge"]; window.pwned = 1; ["\u2028"#
+        let defaults = BridgeContract.default
+        let contract = BridgeContract(
+            version: defaults.version, handler: name, receiver: defaults.receiver, messages: defaults.messages)
+        let session = BridgeSession(contract: contract)
+        defer { session.tearDown() }
+        let literal = try XCTUnwrap(String(data: try JSONSerialization.data(withJSONObject: [name]), encoding: .utf8))
+        session.loadHTMLString(
+            "<script>window.webkit.messageHandlers[\(literal)[0]].postMessage({kind: \"ready\", tag: Symbol()})</script>"
+        )
+        let diagnosed = await session.wait(timeout: timeout) { !session.uncloneable.isEmpty }
+        XCTAssertTrue(diagnosed, "no diagnosis within \(timeout) s: the script did not wrap the handler with this name")
+        XCTAssertEqual(session.uncloneable, [UncloneableMessage(path: "body.tag", type: "Symbol")])
+        let pwned = try await session.webView?.evaluateJavaScript("String(window.pwned)") as? String
+        XCTAssertEqual(pwned, "undefined", "the handler name ran as code")
+    }
 }

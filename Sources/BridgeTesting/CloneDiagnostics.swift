@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(WebKit)
+import WebKit
+#else
+import WebKitGTK
+#endif
+
+/// A page → native message WebKit could not clone, so it never reached native code: where the value that
+/// cannot be cloned sits and its JS type, never a value.
+///
+/// WebKit structured-clones every `postMessage` body. A body holding a function, a Symbol, a Promise, a DOM
+/// node or a Proxy cannot be cloned: WebKit drops the message, native code never hears of it, and the page's
+/// `postMessage` promise never settles. The session's diagnostics script tells which value it was.
+public struct UncloneableMessage: Sendable, Equatable, CustomStringConvertible {
+    /// Where the value sits, from `body`: `body.callback`, `body.items[2]`, `body` itself.
+    public let path: String
+    /// Its JS type: `Function`, `Symbol`, `Promise`, `HTMLBodyElement`, `a getter that throws`…
+    public let type: String
+
+    public init(path: String, type: String) {
+        self.path = path
+        self.type = type
+    }
+
+    public var description: String { "\(path): \(type)" }
+
+    /// Reads the diagnostics script's report; anything else (a page posting to the handler itself) is ignored.
+    init?(report body: Any) {
+        guard let report = body as? [String: Any], report["problem"] as? String == "not-cloneable",
+            let path = report["path"] as? String, let type = report["type"] as? String
+        else { return nil }
+        // Bounded, so a page can't flood the timeline through this handler.
+        self.init(path: String(path.prefix(200)), type: String(type.prefix(64)))
+    }
+}
+
+/// The script and handler that let a session name a message WebKit dropped for not being cloneable.
+enum CloneDiagnostics {
+    /// The handler the diagnostics script reports to; a contract's own handler never has this name.
+    static let handlerName = "webbridgeDiagnostics"
+
+    /// Wraps the bridge handler's `postMessage` in every frame, before the page's own scripts run: a message
+    /// `structuredClone` refuses is reported (path and type only), then posted as before, so the page sees
+    /// exactly what it would without the wrapper.
+    @MainActor
+    static func userScript(handler: String) -> WKUserScript {
+        WKUserScript(source: source(handler: handler), injectionTime: .atDocumentStart, forMainFrameOnly: false)
+    }
+
+    static func source(handler: String) -> String {
+        // The name goes in as a JSON string literal, never as code.
+        let name =
+            (try? JSONSerialization.data(withJSONObject: handler, options: [.fragmentsAllowed]))
+            .map { String(decoding: $0, as: UTF8.self) }?
+            .replacingOccurrences(of: "\u{2028}", with: "\\u2028")
+            .replacingOccurrences(of: "\u{2029}", with: "\\u2029") ?? "\"\""
+        return """
+            (() => {
+              "use strict";
+              const handlers = window.webkit && window.webkit.messageHandlers;
+              const target = handlers && handlers[\(name)];
+              const report = handlers && handlers.\(handlerName);
+              if (!target || !report || typeof structuredClone !== "function") return;
+              const post = target.postMessage;
+              const clones = (value) => { try { structuredClone(value); return true; } catch (e) { return false; } };
+              const typeName = (value) => {
+                const type = typeof value;
+                if (type === "function") return "Function";
+                if (type === "symbol") return "Symbol";
+                if (type !== "object" || value === null) return type;
+                let tag = "Object";
+                try { tag = Object.prototype.toString.call(value).slice(8, -1); } catch (e) {}
+                return tag === "Object" ? "Object that cannot be cloned (a Proxy?)" : tag;
+              };
+              const step = (path, key) => typeof key === "number" ? path + "[" + key + "]"
+                : /^[A-Za-z_$][\\w$]{0,63}$/.test(key) ? path + "." + key : path + "[…]";
+              // The first value that cannot be cloned, depth first: its path (names only) and its type. Only plain
+              // objects and arrays are entered: a platform object (a Window, a DOM node) is the answer itself.
+              const find = (value, path, depth) => {
+                if (typeof value !== "object" || value === null || depth >= 32) return { path, type: typeName(value) };
+                let tag = "Object";
+                try { tag = Object.prototype.toString.call(value).slice(8, -1); } catch (e) {}
+                if (tag !== "Object" && tag !== "Array") return { path, type: typeName(value) };
+                let keys;
+                try { keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value); }
+                catch (e) { return { path, type: typeName(value) }; }
+                for (const key of keys.slice(0, 1000)) {
+                  let member;
+                  try { member = value[key]; } catch (e) { return { path: step(path, key), type: "a getter that throws" }; }
+                  if (!clones(member)) return find(member, step(path, key), depth + 1);
+                }
+                return { path, type: typeName(value) };
+              };
+              Object.defineProperty(target, "postMessage", {
+                configurable: true, writable: true,
+                value: function postMessage(message) {
+                  if (!clones(message)) {
+                    try {
+                      const found = find(message, "body", 0);
+                      report.postMessage({ problem: "not-cloneable", path: found.path, type: found.type });
+                    } catch (e) {}
+                  }
+                  return post.apply(this, arguments);
+                },
+              });
+            })();
+            """
+    }
+}
+
+/// Keeps the controller's strong reference from retaining the session, like the bridge handler's.
+@MainActor
+final class WeakDiagnosticsHandler: NSObject, WKScriptMessageHandler {
+    weak var session: BridgeSession?
+
+    init(_ session: BridgeSession) { self.session = session }
+
+    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
+        guard let uncloneable = UncloneableMessage(report: message.body) else { return }
+        session?.dropped(uncloneable)
+    }
+}

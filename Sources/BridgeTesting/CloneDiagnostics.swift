@@ -37,12 +37,12 @@ public struct UncloneableMessage: Sendable, Equatable, CustomStringConvertible {
 
 /// The script and handler that let a session name a message WebKit dropped for not being cloneable.
 enum CloneDiagnostics {
-    /// The handler the diagnostics script reports to; a contract's own handler never has this name.
+    /// The handler the diagnostics script reports to (a contract whose own handler has this name goes without).
     static let handlerName = "webbridgeDiagnostics"
 
     /// Wraps the bridge handler's `postMessage` in every frame, before the page's own scripts run: a message
-    /// `structuredClone` refuses is reported (path and type only), then posted as before, so the page sees
-    /// exactly what it would without the wrapper.
+    /// `structuredClone` refuses is reported (path and type only), then posted as before, and the page gets
+    /// WebKit's own result. The one trace it leaves: getters on the body run once more, for the clone test.
     @MainActor
     static func userScript(handler: String) -> WKUserScript {
         WKUserScript(source: source(handler: handler), injectionTime: .atDocumentStart, forMainFrameOnly: false)

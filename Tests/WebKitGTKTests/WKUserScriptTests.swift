@@ -6,84 +6,98 @@ import XCTest
 /// User scripts as Apple's WebKit runs them: before or after the page's own scripts, in the page's world or not.
 @MainActor
 final class WKUserScriptTests: XCTestCase {
-    /// The page records what it saw of `window.injected` while it parsed, and again once loaded.
+    /// What the page and its iframe saw of `window.injected`, while parsing and once loaded.
+    struct Seen: Equatable {
+        var whileParsing: String
+        var afterLoad: String
+        var inFrameWhileParsing: String
+        var inFrameAfterLoad: String
+    }
+
     static let page = """
         <script>window.seenWhileParsing = String(window.injected)</script>
         <iframe srcdoc="<script>parent.seenInFrame = String(window.injected)</script>"></iframe>
         """
 
-    func outcome(_ session: Session) async throws -> [String] {
-        try await session.webView.evaluateJavaScript(
-            """
-            [String(window.seenWhileParsing), String(window.injected), String(window.seenInFrame),
-             String(document.querySelector('iframe').contentWindow.injected)]
-            """) as? [String]
-            ?? []
+    /// Loads the page in a session whose controller got `scripts`; the caller tears the session down.
+    func load(_ scripts: [WKUserScript], removingThemFirst: Bool = false) async throws -> (Seen, Session) {
+        let session = Session()
+        for script in scripts { session.controller.addUserScript(script) }
+        if removingThemFirst { session.controller.removeAllUserScripts() }
+        await session.load(Self.page, in: self)
+        let values =
+            try await session.webView.evaluateJavaScript(
+                """
+                [String(window.seenWhileParsing), String(window.injected), String(window.seenInFrame),
+                 String(document.querySelector('iframe').contentWindow.injected)]
+                """) as? [String] ?? []
+        XCTAssertEqual(values.count, 4, "the page did not report what it saw")
+        let seen =
+            values.count == 4
+            ? Seen(
+                whileParsing: values[0], afterLoad: values[1], inFrameWhileParsing: values[2],
+                inFrameAfterLoad: values[3])
+            : Seen(whileParsing: "", afterLoad: "", inFrameWhileParsing: "", inFrameAfterLoad: "")
+        return (seen, session)
+    }
+
+    func script(_ value: String, _ time: WKUserScriptInjectionTime, mainFrameOnly: Bool) -> WKUserScript {
+        WKUserScript(source: "window.injected = '\(value)'", injectionTime: time, forMainFrameOnly: mainFrameOnly)
     }
 
     func testADocumentStartScriptRunsBeforeThePagesOwnScripts() async throws {
-        let session = Session()
-        session.controller.addUserScript(
-            WKUserScript(source: "window.injected = 'start'", injectionTime: .atDocumentStart, forMainFrameOnly: true))
-        await session.load(Self.page, in: self)
-        let seen = try await outcome(session)
-        XCTAssertEqual(seen[0], "start", "the page's script must see what the user script set")
-        XCTAssertEqual(seen[2], "undefined", "a main-frame-only script must not run in the iframe")
-        XCTAssertEqual(seen[3], "undefined")
+        let (seen, session) = try await load([script("start", .atDocumentStart, mainFrameOnly: true)])
+        defer { session.tearDown() }
+        // The iframe gets nothing from a main-frame-only script.
+        XCTAssertEqual(
+            seen,
+            Seen(
+                whileParsing: "start", afterLoad: "start", inFrameWhileParsing: "undefined",
+                inFrameAfterLoad: "undefined"))
         XCTAssertEqual(session.controller.userScripts.count, 1)
-        session.tearDown()
     }
 
     func testADocumentEndScriptRunsAfterThemAndInEveryFrameWhenAsked() async throws {
-        let session = Session()
-        session.controller.addUserScript(
-            WKUserScript(source: "window.injected = 'end'", injectionTime: .atDocumentEnd, forMainFrameOnly: false))
-        await session.load(Self.page, in: self)
-        let seen = try await outcome(session)
-        XCTAssertEqual(seen[0], "undefined", "the page's inline script runs before a document-end script")
-        XCTAssertEqual(seen[1], "end")
-        XCTAssertEqual(seen[2], "undefined", "the iframe's inline script ran before its document ended too")
-        XCTAssertEqual(seen[3], "end", "a script for every frame runs in the iframe as well")
-        session.tearDown()
+        let (seen, session) = try await load([script("end", .atDocumentEnd, mainFrameOnly: false)])
+        defer { session.tearDown() }
+        // Inline scripts, the iframe's too, run before their document ends.
+        XCTAssertEqual(
+            seen,
+            Seen(whileParsing: "undefined", afterLoad: "end", inFrameWhileParsing: "undefined", inFrameAfterLoad: "end")
+        )
     }
 
     func testADocumentStartScriptForEveryFrameRunsBeforeAnIframesScripts() async throws {
-        let session = Session()
-        session.controller.addUserScript(
-            WKUserScript(source: "window.injected = 'start'", injectionTime: .atDocumentStart, forMainFrameOnly: false))
-        await session.load(Self.page, in: self)
-        let seen = try await outcome(session)
-        XCTAssertEqual(seen[0], "start")
-        XCTAssertEqual(seen[2], "start")
-        session.tearDown()
+        let (seen, session) = try await load([script("start", .atDocumentStart, mainFrameOnly: false)])
+        defer { session.tearDown() }
+        XCTAssertEqual(
+            seen,
+            Seen(whileParsing: "start", afterLoad: "start", inFrameWhileParsing: "start", inFrameAfterLoad: "start"))
     }
 
     func testAnIsolatedWorldScriptDoesNotTouchThePagesGlobals() async throws {
-        let session = Session()
-        session.controller.addUserScript(
-            WKUserScript(
-                source: "window.injected = 'isolated'", injectionTime: .atDocumentStart, forMainFrameOnly: true,
-                in: .defaultClient))
-        await session.load(Self.page, in: self)
-        let seen = try await outcome(session)
-        XCTAssertEqual(seen[0], "undefined")
-        XCTAssertEqual(seen[1], "undefined")
+        let isolated = WKUserScript(
+            source: "window.injected = 'isolated'", injectionTime: .atDocumentStart, forMainFrameOnly: true,
+            in: .defaultClient)
+        let (seen, session) = try await load([isolated])
+        defer { session.tearDown() }
+        XCTAssertEqual(seen.whileParsing, "undefined")
+        XCTAssertEqual(seen.afterLoad, "undefined")
         let inItsWorld = try await session.webView.evaluateJavaScript(
             "String(window.injected)", contentWorld: .defaultClient)
         XCTAssertEqual(inItsWorld as? String, "isolated", "the script must have run, in its own world")
-        session.tearDown()
     }
 
     func testRemovedScriptsAreNotInjectedIntoTheNextDocument() async throws {
-        let session = Session()
-        session.controller.addUserScript(
-            WKUserScript(source: "window.injected = 'start'", injectionTime: .atDocumentStart, forMainFrameOnly: true))
-        session.controller.removeAllUserScripts()
+        let (seen, session) = try await load(
+            [script("start", .atDocumentStart, mainFrameOnly: false)], removingThemFirst: true)
+        defer { session.tearDown() }
         XCTAssertTrue(session.controller.userScripts.isEmpty)
-        await session.load(Self.page, in: self)
-        let seen = try await outcome(session)
-        XCTAssertEqual(seen[0], "undefined")
-        session.tearDown()
+        XCTAssertEqual(
+            seen,
+            Seen(
+                whileParsing: "undefined", afterLoad: "undefined", inFrameWhileParsing: "undefined",
+                inFrameAfterLoad: "undefined"))
     }
 }
 #endif

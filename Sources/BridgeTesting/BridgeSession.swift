@@ -17,6 +17,8 @@ public enum BridgeEvent {
     /// A valid page → native message other than the ready.
     case message(ValidatedMessage)
     case rejected(BridgeRejection)
+    /// WebKit could not clone a message the page posted and dropped it; the handler never saw it.
+    case dropped(UncloneableMessage)
     case acknowledgement(ValidatedMessage, Correlation)
     case webContentProcessTerminated
 }
@@ -214,7 +216,7 @@ public final class BridgeSession: NSObject {
         uncloneable.append(message)
         // Like duplicate readies: the first few on the timeline, the list keeps the rest.
         if uncloneable.count <= 3 { record(.messageDropped, "\(message.description) cannot be cloned") }
-        wakeWaiters()
+        emit(.dropped(message))
     }
 
     private func failLoad(_ error: any Error) {

@@ -11,7 +11,7 @@ public struct ContractModule: Sendable, Equatable {
     public init(contract: BridgeContract) {
         func literal(_ text: String?) -> String {
             guard let text else { return "null" }
-            return ReceiverCall.escapeForScript(ConstantValue.string(text).description)
+            return ReceiverCall.stringLiteral(text)
         }
         // The contract goes in as a string for JSON.parse, not as an object literal, where a field
         // named "__proto__" would set the prototype instead of declaring a field.

@@ -60,6 +60,12 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     public var description: String { "\(receiver)(\(structure))" }
     public var debugDescription: String { description }
 
+    /// `text` as a JavaScript string literal: JSON-encoded, with the same escapes as a receiver call's argument,
+    /// for any other script that must carry text without it ever becoming code.
+    public static func stringLiteral(_ text: String) -> String {
+        escapeForScript(ConstantValue.string(text).description)
+    }
+
     /// Escapes U+2028 and U+2029, line terminators in older JavaScript left raw by `JSONSerialization`, and
     /// U+FEFF, which some decoders (swift-corelibs `JSONSerialization`) drop even inside a string.
     ///

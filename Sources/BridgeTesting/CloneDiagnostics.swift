@@ -1,3 +1,4 @@
+import BridgeContract
 import Foundation
 
 #if canImport(WebKit)
@@ -49,12 +50,8 @@ enum CloneDiagnostics {
     }
 
     static func source(handler: String) -> String {
-        // The name goes in as a JSON string literal, never as code.
-        let name =
-            (try? JSONSerialization.data(withJSONObject: handler, options: [.fragmentsAllowed]))
-            .map { String(decoding: $0, as: UTF8.self) }?
-            .replacingOccurrences(of: "\u{2028}", with: "\\u2028")
-            .replacingOccurrences(of: "\u{2029}", with: "\\u2029") ?? "\"\""
+        // The name goes in as a string literal, never as code.
+        let name = ReceiverCall.stringLiteral(handler)
         return """
             (() => {
               "use strict";

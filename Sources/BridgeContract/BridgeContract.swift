@@ -19,7 +19,7 @@ public enum ValidationMode: Sendable {
     case lenient
 }
 
-/// The bridge contract both sides share: handler, receiver, version and every message.
+/// The bridge contract both sides share: handlers, receiver, version, how messages are named, every message.
 public struct BridgeContract: Codable, Sendable, Equatable {
     /// The contract version; an incompatible change must bump it.
     public var version: Int
@@ -31,15 +31,25 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     public var messages: [MessageSpec]
     /// The request-id field, when acknowledgements must carry the id of their request.
     public var requestID: RequestIDSpec?
+    /// The field(s) whose values name an object message: `["kind"]` unless the contract says otherwise.
+    public var discriminator: [String]
+    /// Which frames may post messages: the main frame only unless origins are declared.
+    public var frames: FrameRule?
+    /// How the check plays the native side for this contract (not part of the protocol: never locked).
+    public var check: CheckPlay?
 
     public init(
-        version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil
+        version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil,
+        discriminator: [String] = ["kind"], frames: FrameRule? = nil, check: CheckPlay? = nil
     ) {
         self.version = version
         self.handler = handler
         self.receiver = receiver
         self.messages = messages
         self.requestID = requestID
+        self.discriminator = discriminator
+        self.frames = frames
+        self.check = check
     }
 
     /// The default contract of DESIGN.md: page→native `ready {version: 1}`, native→page `sync {value: String}`.
@@ -65,7 +75,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         Bundle.module.url(forResource: "DefaultContract.lock", withExtension: "json")
     }
 
-    /// The message of `kind` travelling in `direction`, if the contract declares one.
+    /// The message named `kind` travelling in `direction`, if the contract declares one.
     public func message(_ kind: String, direction: Direction) -> MessageSpec? {
         messages.first { $0.kind == kind && $0.direction == direction }
     }
@@ -75,6 +85,39 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         guard requestID != nil else { return false }
         return spec.acknowledges != nil || messages.contains { $0.acknowledges == spec.kind }
     }
+
+    /// The discriminator values that name an object message: its `match`, or the discriminator field = kind.
+    public func matchValues(of spec: MessageSpec) -> [String: ConstantValue] {
+        if let match = spec.match { return match }
+        return discriminator.count == 1 ? [discriminator[0]: .string(spec.kind)] : [:]
+    }
+
+    /// The handler a page → native message is posted to.
+    public func handlerName(of spec: MessageSpec) -> String { spec.handler ?? handler }
+
+    /// The page function a native → page message calls.
+    public func functionPath(of spec: MessageSpec) -> String { spec.call ?? receiver }
+
+    /// Every handler the page posts to, the contract's first; the native side registers each.
+    public var handlerNames: [String] {
+        var names = [handler]
+        for spec in messages where spec.direction == .pageToNative && (spec.transport ?? .postMessage) == .postMessage {
+            let name = handlerName(of: spec)
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// Whether native answers messages on `handler` with a reply (`WKScriptMessageHandlerWithReply`).
+    public func repliesOn(handler name: String) -> Bool {
+        messages.contains {
+            $0.direction == .pageToNative && $0.reply != nil && ($0.transport ?? .postMessage) == .postMessage
+                && handlerName(of: $0) == name
+        }
+    }
+
+    /// Whether the page uses the synchronous `prompt()` channel, which native answers through `WKUIDelegate`.
+    public var usesPromptChannel: Bool { messages.contains { $0.transport == .prompt } }
 
     // MARK: Reading and writing the contract file
 
@@ -88,7 +131,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// Decodes and checks a contract from JSON text.
     public init(jsonData: Data) throws(ContractFileError) {
         let decoded = try ContractFileError.decodeJSON(BridgeContract.self, from: jsonData)
-        try decoded.check()
+        try decoded.checkDefinition()
         self = decoded
     }
 
@@ -97,8 +140,15 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         canonicalJSON(self)
     }
 
+    /// The contract without its check section: what the lock records and the diff compares.
+    public var protocolOnly: BridgeContract {
+        var copy = self
+        copy.check = nil
+        return copy
+    }
+
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, handler, receiver, messages, requestID
+        case version, handler, receiver, messages, requestID, discriminator, frames, check
     }
 
     public init(from decoder: any Decoder) throws {
@@ -109,6 +159,14 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         receiver = try container.decode(String.self, forKey: .receiver)
         messages = try container.decode([MessageSpec].self, forKey: .messages)
         requestID = try container.decodeIfPresent(RequestIDSpec.self, forKey: .requestID)
+        // One field as a string, several as an array.
+        if let single = try? container.decodeIfPresent(String.self, forKey: .discriminator) {
+            discriminator = [single]
+        } else {
+            discriminator = try container.decodeIfPresent([String].self, forKey: .discriminator) ?? ["kind"]
+        }
+        frames = try container.decodeIfPresent(FrameRule.self, forKey: .frames)
+        check = try container.decodeIfPresent(CheckPlay.self, forKey: .check)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -118,10 +176,20 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         try container.encode(receiver, forKey: .receiver)
         try container.encode(messages, forKey: .messages)
         try container.encodeIfPresent(requestID, forKey: .requestID)
+        // Today's files stay byte for byte what they were: the default discriminator is left out.
+        if discriminator != ["kind"] {
+            if discriminator.count == 1 {
+                try container.encode(discriminator[0], forKey: .discriminator)
+            } else {
+                try container.encode(discriminator, forKey: .discriminator)
+            }
+        }
+        try container.encodeIfPresent(frames, forKey: .frames)
+        try container.encodeIfPresent(check, forKey: .check)
     }
 
     /// Checks what the JSON shape alone can't: names, references and uniqueness.
-    func check() throws(ContractFileError) {
+    func checkDefinition() throws(ContractFileError) {
         func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractFileError {
             ContractFileError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
         }
@@ -138,14 +206,21 @@ public struct BridgeContract: Codable, Sendable, Equatable {
                 "receiver", "the receiver must be a JavaScript name such as window.bridgeReceive",
                 "use identifiers separated by dots (letters, digits, _ and $)")
         }
+        if discriminator.isEmpty || discriminator.contains(where: \.isEmpty) {
+            throw invalid(
+                "discriminator", "the discriminator must name at least one field, none of them empty",
+                "write a field name such as \"type\", or an array such as [\"component\", \"event\"]")
+        }
         if let requestID {
-            if requestID.field.isEmpty || requestID.field == "kind" {
+            if requestID.field.isEmpty || discriminator.contains(requestID.field) {
                 throw invalid(
-                    "requestID.field", "the request-id field must be a non-empty name other than kind",
+                    "requestID.field", "the request-id field must be a non-empty name other than the discriminator",
                     "name it, e.g. \"id\"")
             }
         }
+        if let frames { try frames.check() }
         var seen = Set<String>()
+        var named: [String: String] = [:]
         for (index, message) in messages.enumerated() {
             let path = "messages[\(index)]"
             if message.kind.isEmpty {
@@ -155,10 +230,30 @@ public struct BridgeContract: Codable, Sendable, Equatable {
                 throw invalid(
                     "\(path).kind", "kind \"\(message.kind)\" is declared twice", "give each message its own kind")
             }
-            for name in message.fields.keys where name == "kind" || name == requestID?.field || name.isEmpty {
-                throw invalid(
-                    "\(path).fields.\(name)", "field \"\(name)\" is reserved or empty",
-                    "kind and the request-id field are implicit; don't declare them as fields")
+            try checkShape(message, path: path, invalid: invalid)
+            if message.isObject {
+                let match = matchValues(of: message)
+                if match.isEmpty {
+                    throw invalid(
+                        "\(path).match", "with several discriminator fields a message must name its values",
+                        "add \"match\": {\(discriminator.map { "\"\($0)\": …" }.joined(separator: ", "))}")
+                }
+                // Two messages the same values name could never be told apart.
+                let signature =
+                    "\(message.direction.rawValue) \(handlerName(of: message)) \(message.transport ?? .postMessage) "
+                    + match.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+                if let other = named[signature] {
+                    throw invalid(
+                        "\(path).match", "\"\(message.kind)\" is named by the same values as \"\(other)\"",
+                        "give each message its own discriminator values")
+                }
+                named[signature] = message.kind
+                let carried = carriesRequestID(message) ? requestID?.field : nil
+                for name in message.fields.keys where match[name] != nil || name == carried || name.isEmpty {
+                    throw invalid(
+                        "\(path).fields.\(name)", "field \"\(name)\" is reserved or empty",
+                        "the discriminator and the request-id field are implicit; don't declare them as fields")
+                }
             }
             try FieldSpec.check(message.fields, path: "\(path).fields")
             if let target = message.acknowledges {
@@ -174,7 +269,75 @@ public struct BridgeContract: Codable, Sendable, Equatable {
                         "acknowledges \"\(target)\", which is not a message of the other direction",
                         "name the kind of a message sent the other way")
                 }
+                if !message.isObject || !request.isObject {
+                    throw invalid(
+                        "\(path).acknowledges", "a request and its answer must both be objects, to carry the id",
+                        "declare both with fields, not body")
+                }
             }
+        }
+        if let check { try check.check(against: self) }
+    }
+
+    /// The per-direction rules of a message's optional keys.
+    private func checkShape(
+        _ message: MessageSpec, path: String, invalid: (String, String, String) -> ContractFileError
+    ) throws(ContractFileError) {
+        let toNative = message.direction == .pageToNative
+        if let body = message.body {
+            if !message.fields.isEmpty || message.match != nil {
+                throw invalid(
+                    "\(path).body", "a message with a body type is not an object: it has no fields or match",
+                    "remove fields and match, or remove body")
+            }
+            try body.check(path: "\(path).body")
+        }
+        if let match = message.match {
+            for (name, value) in match where name.isEmpty {
+                throw invalid("\(path).match", "a match field name is empty (value \(value.typeName))", "name it")
+            }
+            if match.isEmpty {
+                throw invalid("\(path).match", "match is empty", "name at least one discriminator value")
+            }
+        }
+        if !toNative {
+            for (key, present) in [
+                ("handler", message.handler != nil), ("transport", message.transport != nil),
+                ("reply", message.reply != nil),
+            ] where present {
+                throw invalid(
+                    "\(path).\(key)", "\(key) applies to page-to-native messages only",
+                    "remove it, or use call for a native-to-page message's page function")
+            }
+        }
+        if toNative, message.call != nil {
+            throw invalid(
+                "\(path).call", "call applies to native-to-page messages only",
+                "remove it; a page-to-native message names its handler with handler")
+        }
+        if let call = message.call, !BridgeContract.isScriptPath(call) {
+            throw invalid(
+                "\(path).call", "call must be a JavaScript name such as window.nativeBridge.register",
+                "use identifiers separated by dots (letters, digits, _ and $)")
+        }
+        if let handler = message.handler, handler.isEmpty {
+            throw invalid("\(path).handler", "the handler name is empty", "name the handler, or leave the key out")
+        }
+        if let reply = message.reply {
+            try reply.check(path: "\(path).reply")
+            if message.transport == .prompt {
+                switch reply {
+                case .string, .constant(.string): break
+                default:
+                    throw invalid(
+                        "\(path).reply", "a prompt's answer is text", "declare reply as {\"type\": \"string\"}")
+                }
+            }
+        }
+        if message.transport == .prompt, message.body != nil {
+            throw invalid(
+                "\(path).transport", "a prompt message is JSON text of an object",
+                "declare it with fields (and match), not body")
         }
     }
 
@@ -200,25 +363,61 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     }
 }
 
-/// One message either side may send: its kind, direction, typed fields and what it acknowledges.
+/// One message either side may send: its name, how it is told apart, its typed fields and what it answers.
+///
+/// An object message is named by its discriminator values (`match`, or the contract's discriminator field
+/// equal to `kind`); a message that is not an object (a bare string, an array argument) declares `body`.
 public struct MessageSpec: Codable, Sendable, Equatable {
-    /// The value of the message's `kind` field.
+    /// The message's name; for an object message without `match`, also the value of the discriminator field.
     public var kind: String
     public var direction: Direction
-    /// The typed fields besides `kind` (and the request id, when the message carries one).
+    /// The typed fields besides the discriminator (and the request id, when the message carries one).
     public var fields: [String: FieldSpec]
-    /// The kind of the request this message acknowledges, sent the other way.
+    /// The kind of the request this message answers, sent the other way; the answer carries its request id.
     public var acknowledges: String?
+    /// The discriminator values that name this message, e.g. `{component: "form", event: "connect"}`.
+    public var match: [String: ConstantValue]?
+    /// The type of a message that is not an object: `"ready"` as a constant, or a call's array argument.
+    public var body: FieldType?
+    /// Page → native: the handler it is posted to, when not the contract's.
+    public var handler: String?
+    /// Page → native: how the page sends it, `postMessage` (default) or the synchronous `prompt` channel.
+    public var transport: Transport?
+    /// Page → native: the type of native's answer (a reply handler's reply, or a prompt's text).
+    public var reply: FieldType?
+    /// Native → page: the page function it calls, when not the contract's receiver.
+    public var call: String?
 
-    public init(kind: String, direction: Direction, fields: [String: FieldSpec] = [:], acknowledges: String? = nil) {
+    /// How a page → native message travels.
+    public enum Transport: String, Codable, Sendable, Equatable {
+        /// `window.webkit.messageHandlers.<handler>.postMessage(m)`.
+        case postMessage
+        /// `prompt(JSON.stringify(m))`, answered synchronously through `WKUIDelegate`'s text input panel.
+        case prompt
+    }
+
+    public init(
+        kind: String, direction: Direction, fields: [String: FieldSpec] = [:], acknowledges: String? = nil,
+        match: [String: ConstantValue]? = nil, body: FieldType? = nil, handler: String? = nil,
+        transport: Transport? = nil, reply: FieldType? = nil, call: String? = nil
+    ) {
         self.kind = kind
         self.direction = direction
         self.fields = fields
         self.acknowledges = acknowledges
+        self.match = match
+        self.body = body
+        self.handler = handler
+        self.transport = transport
+        self.reply = reply
+        self.call = call
     }
 
+    /// Whether the message is an object (named by discriminator values) rather than a bare value.
+    public var isObject: Bool { body == nil }
+
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, direction, fields, acknowledges
+        case kind, direction, fields, acknowledges, match, body, handler, transport, reply, call
     }
 
     public init(from decoder: any Decoder) throws {
@@ -235,14 +434,34 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         self.direction = direction
         fields = try container.decodeIfPresent([String: FieldSpec].self, forKey: .fields) ?? [:]
         acknowledges = try container.decodeIfPresent(String.self, forKey: .acknowledges)
+        match = try container.decodeIfPresent([String: ConstantValue].self, forKey: .match)
+        body = try container.decodeIfPresent(FieldType.Box.self, forKey: .body)?.type
+        handler = try container.decodeIfPresent(String.self, forKey: .handler)
+        if let text = try container.decodeIfPresent(String.self, forKey: .transport) {
+            guard let transport = Transport(rawValue: text) else {
+                throw ContractFileError(
+                    code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.transport]),
+                    problem: "unknown transport \"\(text)\"", remedy: "use \"postMessage\" or \"prompt\"")
+            }
+            self.transport = transport
+        }
+        reply = try container.decodeIfPresent(FieldType.Box.self, forKey: .reply)?.type
+        call = try container.decodeIfPresent(String.self, forKey: .call)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encode(direction, forKey: .direction)
-        try container.encode(fields, forKey: .fields)
+        // A bare message has no fields: leave the key out rather than write an empty object.
+        if body == nil || !fields.isEmpty { try container.encode(fields, forKey: .fields) }
         try container.encodeIfPresent(acknowledges, forKey: .acknowledges)
+        try container.encodeIfPresent(match, forKey: .match)
+        try container.encodeIfPresent(body.map(FieldType.Box.init(type:)), forKey: .body)
+        try container.encodeIfPresent(handler, forKey: .handler)
+        try container.encodeIfPresent(transport, forKey: .transport)
+        try container.encodeIfPresent(reply.map(FieldType.Box.init(type:)), forKey: .reply)
+        try container.encodeIfPresent(call, forKey: .call)
     }
 }
 

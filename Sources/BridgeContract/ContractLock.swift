@@ -38,7 +38,7 @@ public struct ContractLock: Codable, Sendable, Equatable {
                 remedy: "regenerate the lock with this version of `webbridge contract lock`")
         }
         do {
-            try decoded.contract.check()
+            try decoded.contract.checkDefinition()
         } catch {
             var nested = error
             nested.path = nested.path.isEmpty ? "contract" : "contract.\(nested.path)"

@@ -24,6 +24,10 @@ public struct ContractViolation: Error, Sendable, Equatable, CustomStringConvert
         case unexpectedField = "unexpected-field"
         /// The request-id field is empty.
         case emptyRequestID = "empty-request-id"
+        /// A frame the contract does not accept messages from (an iframe, or one of an undeclared origin).
+        case wrongFrame = "wrong-frame"
+        /// The same page → native message arrived again where the check expects it once.
+        case duplicate = "duplicate"
     }
 
     /// Where the problem is: `body`, `version`, `items[2].name`.
@@ -75,6 +79,11 @@ public struct ContractViolation: Error, Sendable, Equatable, CustomStringConvert
                 "\(sender) must not send \(path), or the contract must declare it (as optional for a compatible change); lenient mode ignores it"
         case .emptyRequestID:
             return "\(sender) must send the id of the request in \(path)"
+        case .wrongFrame:
+            return
+                "only \(expected) may post to the bridge: post from the main frame, or declare the frame's origin in the contract's frames.origins"
+        case .duplicate:
+            return "\(sender) must send it once per page load; look for a second listener or a repeated init"
         }
     }
 

@@ -85,26 +85,32 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, Cu
     public let requestID: String?
     /// The declared fields that came (lenient mode leaves undeclared ones out).
     public let fields: [String: FieldValue]
+    /// The value of a message that is not an object (a bare string, a call's array argument).
+    public let body: FieldValue?
     /// The name of the request-id field, for the description.
     let requestIDField: String?
+    /// The discriminator fields that named the message, for the description.
+    var discriminatorValues: [String: FieldValue] = [:]
 
     /// A message with these values; `requestIDField` names the id's field in the description.
     public init(
         kind: String, direction: Direction, requestID: String? = nil, requestIDField: String? = nil,
-        fields: [String: FieldValue]
+        fields: [String: FieldValue], body: FieldValue? = nil
     ) {
         self.kind = kind
         self.direction = direction
         self.requestID = requestID
         self.requestIDField = requestID == nil ? nil : (requestIDField ?? "id")
         self.fields = fields
+        self.body = body
     }
 
     public subscript(field: String) -> FieldValue? { fields[field] }
 
     public var description: String {
+        if let body { return "\(kind) (\(body.structure))" }
         var all = fields
-        all["kind"] = .string(kind)
+        for (name, value) in discriminatorValues { all[name] = value }
         if let requestIDField, let requestID { all[requestIDField] = .string(requestID) }
         return "\(kind) \(FieldValue.object(all).structure)"
     }
@@ -122,39 +128,171 @@ extension BridgeContract {
         validate(BodyValue(body), direction: direction, mode: mode)
     }
 
-    /// Checks a body already sorted into JS types.
-    func validate(_ value: BodyValue, direction: Direction, mode: ValidationMode) -> Validation {
+    /// Checks a body posted to `handler` (the contract's by default) through `transport`.
+    public func validate(
+        _ body: Any?, direction: Direction, mode: ValidationMode, handler: String?,
+        transport: MessageSpec.Transport = .postMessage
+    ) -> Validation {
+        validate(BodyValue(body), direction: direction, mode: mode, handler: handler, transport: transport)
+    }
+
+    /// Checks a message native is about to send as `spec` (its name is known, so nothing is matched).
+    public func validate(_ body: Any?, as spec: MessageSpec, mode: ValidationMode = .strict) -> Validation {
         var violations: [ContractViolation] = []
         func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
             violations.append(
-                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: spec.direction))
+        }
+        let value = BodyValue(body)
+        if let type = spec.body {
+            let typed = FieldChecker(mode: mode, record: violation).check(value, as: type, path: "body")
+            guard violations.isEmpty, let typed else { return .invalid(violations) }
+            return .valid(ValidatedMessage(kind: spec.kind, direction: spec.direction, fields: [:], body: typed))
         }
         guard case .object(let object) = value else {
             violation("body", .bodyNotObject, "Object", value.typeName)
             return .invalid(violations)
         }
+        for (name, expected) in matchValues(of: spec).sorted(by: { $0.key < $1.key }) {
+            _ = FieldChecker(mode: mode, record: violation).check(
+                object[name] ?? .undefined, as: .constant(expected), path: BodyValue.displayKey(name))
+        }
+        return checkFields(object, of: spec, violations: violations, mode: mode)
+    }
+
+    /// Checks a value against a type on its own (native's reply to a page message), path first.
+    public func validate(_ value: Any?, as type: FieldType, path: String) -> [ContractViolation] {
+        var violations: [ContractViolation] = []
+        _ = FieldChecker(mode: .strict) { path, rule, expected, found in
+            violations.append(
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: .nativeToPage))
+        }.check(BodyValue(value), as: type, path: path)
+        return violations
+    }
+
+    /// The body native sends for `spec`: the play's value with the discriminator values and the request id added.
+    public func outgoing(_ spec: MessageSpec, value: JSONValue, requestID: String?) -> Any {
+        guard spec.isObject, case .object(var fields) = value else { return value.foundationValue }
+        for (name, constant) in matchValues(of: spec) {
+            switch constant {
+            case .string(let text): fields[name] = .string(text)
+            case .number(let number): fields[name] = .number(number)
+            case .boolean(let flag): fields[name] = .boolean(flag)
+            }
+        }
+        if let field = self.requestID?.field, carriesRequestID(spec), let requestID {
+            fields[field] = .string(requestID)
+        }
+        return JSONValue.object(fields).foundationValue
+    }
+
+    /// Checks a body already sorted into JS types.
+    func validate(
+        _ value: BodyValue, direction: Direction, mode: ValidationMode, handler: String? = nil,
+        transport: MessageSpec.Transport = .postMessage
+    ) -> Validation {
+        var violations: [ContractViolation] = []
+        func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
+            violations.append(
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
+        }
+        let handler = handler ?? self.handler
+        let candidates = messages.filter {
+            $0.direction == direction
+                && (direction == .nativeToPage
+                    || (handlerName(of: $0) == handler && ($0.transport ?? .postMessage) == transport))
+        }
         // Built only for a violation: a valid message never needs the list of kinds.
         var expectedKind: String {
-            let kinds = messages.filter { $0.direction == direction }.map(\.kind)
+            let kinds = candidates.filter(\.isObject).map(\.kind)
             return kinds.isEmpty ? "no kind (none declared)" : "one of: \(kinds.joined(separator: ", "))"
         }
-        guard let kindValue = object["kind"] else {
-            violation("kind", .missingField, "String, \(expectedKind)", "Missing")
+        guard case .object(let object) = value else {
+            // A bare message: a constant names it; otherwise the first whose type fits.
+            let bare = candidates.filter { !$0.isObject }
+            let checker = FieldChecker(mode: mode) { _, _, _, _ in }
+            let ordered = bare.filter { if case .constant = $0.body { true } else { false } } + bare.filter {
+                if case .constant = $0.body { false } else { true }
+            }
+            for spec in ordered {
+                if let typed = checker.check(value, as: spec.body!, path: "body") {
+                    return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:], body: typed))
+                }
+            }
+            if bare.isEmpty {
+                violation("body", .bodyNotObject, "Object", value.typeName)
+            } else {
+                let names = bare.map { "\($0.kind) (\($0.body!))" }.joined(separator: ", ")
+                let objects = candidates.contains(where: \.isObject) ? "an Object or " : ""
+                violation("body", .unknownKind, "\(objects)one of: \(names)", value.typeName)
+            }
             return .invalid(violations)
         }
-        guard case .string(let kind) = kindValue else {
-            violation("kind", .wrongType, "String, \(expectedKind)", kindValue.typeName)
+        // The message whose discriminator values all match; the most specific wins ({type} < {type, pluginId}).
+        var best: (spec: MessageSpec, count: Int)?
+        for spec in candidates where spec.isObject {
+            let match = matchValues(of: spec)
+            guard matchesAll(match, object) else { continue }
+            if best == nil || match.count > best!.count { best = (spec, match.count) }
+        }
+        guard let spec = best?.spec else {
+            describeUnmatched(object, candidates: candidates, direction: direction, expectedKind, violation)
             return .invalid(violations)
         }
-        guard let spec = message(kind, direction: direction) else {
-            // The kind's value is message data: name the rule and the known kinds, not what came.
-            let otherWay = messages.contains { $0.kind == kind && $0.direction != direction }
-            violation("kind", otherWay ? .wrongDirection : .unknownKind, expectedKind, "String")
-            return .invalid(violations)
-        }
+        return checkFields(object, of: spec, violations: violations, mode: mode)
+    }
 
+    /// Whether every discriminator value is in the object, exactly.
+    private func matchesAll(_ match: [String: ConstantValue], _ object: [String: BodyValue]) -> Bool {
+        match.allSatisfy { name, constant in object[name].map { ConstantValue.matches(constant, $0) } ?? false }
+    }
+
+    /// Names why no message matched: the first discriminator field that is missing, mistyped or unknown.
+    private func describeUnmatched(
+        _ object: [String: BodyValue], candidates: [MessageSpec], direction: Direction,
+        _ expectedKind: @autoclosure () -> String, _ violation: (String, ContractViolation.Rule, String, String) -> Void
+    ) {
+        var fields = discriminator
+        for spec in candidates where spec.isObject {
+            for name in matchValues(of: spec).keys.sorted() where !fields.contains(name) { fields.append(name) }
+        }
+        let used = fields.filter { name in candidates.contains { matchValues(of: $0)[name] != nil } }
+        for name in used.isEmpty ? [discriminator[0]] : used {
+            let path = BodyValue.displayKey(name)
+            guard let value = object[name] else {
+                violation(path, .missingField, "String, \(expectedKind())", "Missing")
+                return
+            }
+            let declared = candidates.compactMap { matchValues(of: $0)[name] }
+            if !declared.isEmpty, !declared.contains(where: { $0.typeName == value.typeName }) {
+                violation(path, .wrongType, "\(declared[0].typeName), \(expectedKind())", value.typeName)
+                return
+            }
+        }
+        // Every discriminator field is there with the right type: the combination names nothing. The values are
+        // message data: name the rule and the known kinds, not what came.
+        let path = BodyValue.displayKey(used.first ?? discriminator[0])
+        let otherWay = messages.contains { spec in
+            spec.direction != direction && spec.isObject
+                && matchesAll(matchValues(of: spec), object)
+        }
+        violation(path, otherWay ? .wrongDirection : .unknownKind, expectedKind(), "String")
+    }
+
+    /// Checks the fields of an object message named `spec`.
+    private func checkFields(
+        _ object: [String: BodyValue], of spec: MessageSpec, violations existing: [ContractViolation],
+        mode: ValidationMode
+    ) -> Validation {
+        var violations = existing
+        let direction = spec.direction
+        func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
+            violations.append(
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
+        }
+        let match = matchValues(of: spec)
         var requestIDValue: String?
-        var reserved: Set<String> = ["kind"]
+        var reserved = Set(match.keys)
         if let idField = requestID?.field, carriesRequestID(spec) {
             reserved.insert(idField)
             switch object[idField] {
@@ -171,10 +309,32 @@ extension BridgeContract {
         let fields = FieldChecker(mode: mode, record: violation).check(
             object, against: spec.fields, reserved: reserved, prefix: "")
         guard violations.isEmpty else { return .invalid(violations) }
-        return .valid(
-            ValidatedMessage(
-                kind: kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
-                fields: fields))
+        var message = ValidatedMessage(
+            kind: spec.kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
+            fields: fields)
+        for (name, constant) in match { message.discriminatorValues[name] = constant.fieldValue }
+        return .valid(message)
+    }
+}
+
+extension ConstantValue {
+    /// Whether a body value is exactly this constant (a JS boolean never equals a number).
+    static func matches(_ constant: ConstantValue, _ value: BodyValue) -> Bool {
+        switch (constant, value) {
+        case (.string(let expected), .string(let text)): expected == text
+        case (.number(let expected), .number(let number)): expected == number
+        case (.boolean(let expected), .boolean(let flag)): expected == flag
+        default: false
+        }
+    }
+
+    /// The constant as a checked field value, for descriptions.
+    var fieldValue: FieldValue {
+        switch self {
+        case .string(let text): .string(text)
+        case .number(let number): Int(exactly: number).map(FieldValue.integer) ?? .number(number)
+        case .boolean(let flag): .boolean(flag)
+        }
     }
 }
 

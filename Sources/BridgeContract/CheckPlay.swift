@@ -1,0 +1,287 @@
+import Foundation
+
+/// How a check plays the native side: the scripts the app injects, what native sends or replies on each event,
+/// and which page messages must arrive.
+///
+/// It lives in the contract file's `check` section or in a check file of its own; it is test data, so the
+/// lock never records it.
+public struct CheckPlay: Codable, Sendable, Equatable {
+    /// The app's native-side scripts, injected as `WKUserScript`s before the page loads.
+    public var userScripts: [UserScriptSpec]
+    /// What native does, in order, each on its trigger.
+    public var steps: [PlayStep]
+    /// Page → native messages that must arrive, each exactly once; by default every step's trigger message.
+    public var expect: [String]?
+
+    public init(userScripts: [UserScriptSpec] = [], steps: [PlayStep], expect: [String]? = nil) {
+        self.userScripts = userScripts
+        self.steps = steps
+        self.expect = expect
+    }
+
+    /// The trigger that means "the page finished loading" (`webView(_:didFinish:)`).
+    public static let didFinish = "didFinish"
+
+    /// The messages that must arrive exactly once.
+    public var expectedMessages: [String] {
+        if let expect { return expect }
+        var names: [String] = []
+        for step in steps where step.after != CheckPlay.didFinish && !names.contains(step.after) {
+            names.append(step.after)
+        }
+        return names
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case userScripts, steps, expect }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        userScripts = try container.decodeIfPresent([UserScriptSpec].self, forKey: .userScripts) ?? []
+        steps = try container.decode([PlayStep].self, forKey: .steps)
+        expect = try container.decodeIfPresent([String].self, forKey: .expect)
+    }
+
+    /// Reads a check file (the `check` section's format on its own); its script files resolve beside it.
+    public static func load(contentsOf url: URL, for contract: BridgeContract) throws(ContractFileError) -> CheckPlay {
+        try ContractFileError.reading(url, what: "the check file", remedy: "check that the path exists and is readable")
+        { (data: Data) throws(ContractFileError) -> CheckPlay in
+            let play = try ContractFileError.decodeJSON(CheckPlay.self, from: data)
+            try play.check(against: contract)
+            return try play.resolvingScripts(relativeTo: url.deletingLastPathComponent())
+        }
+    }
+
+    /// The play with every script file read, paths taken relative to `directory`.
+    public func resolvingScripts(relativeTo directory: URL) throws(ContractFileError) -> CheckPlay {
+        var copy = self
+        for (index, script) in userScripts.enumerated() {
+            guard let file = script.file else { continue }
+            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw ContractFileError(
+                    code: .unreadable, path: "userScripts[\(index)].file", problem: "the script file can't be read",
+                    remedy: "give a path relative to the file that names it, or an absolute path")
+            }
+            copy.userScripts[index].source = String(decoding: data, as: UTF8.self)
+            copy.userScripts[index].file = nil
+        }
+        return copy
+    }
+
+    /// Checks every name and value against the contract, so a play that could never pass is refused up front.
+    func check(against contract: BridgeContract) throws(ContractFileError) {
+        func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractFileError {
+            ContractFileError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
+        }
+        let toNative = contract.messages.filter { $0.direction == .pageToNative }.map(\.kind)
+        let toPage = contract.messages.filter { $0.direction == .nativeToPage }.map(\.kind)
+        for (index, script) in userScripts.enumerated() where (script.file == nil) == (script.source == nil) {
+            throw invalid(
+                "check.userScripts[\(index)]", "a user script needs exactly one of file and source",
+                "give \"file\": a path, or \"source\": the script text")
+        }
+        for (index, step) in steps.enumerated() {
+            let path = "check.steps[\(index)]"
+            guard step.after == CheckPlay.didFinish || toNative.contains(step.after) else {
+                throw invalid(
+                    "\(path).after", "\"\(step.after)\" is neither didFinish nor a page-to-native message",
+                    "use didFinish or one of: \(toNative.joined(separator: ", "))")
+            }
+            if step.send == nil && step.reply == nil && step.replyError == nil {
+                throw invalid("\(path)", "the step does nothing", "give it send, reply or replyError")
+            }
+            if let send = step.send {
+                guard let spec = contract.message(send, direction: .nativeToPage) else {
+                    throw invalid(
+                        "\(path).send", "\"\(send)\" is not a native-to-page message",
+                        "use one of: \(toPage.isEmpty ? "(none declared)" : toPage.joined(separator: ", "))")
+                }
+                if spec.acknowledges != nil, spec.acknowledges != step.after {
+                    throw invalid(
+                        "\(path).send", "\"\(send)\" answers \"\(spec.acknowledges!)\", so it must follow it",
+                        "set after to \"\(spec.acknowledges!)\"")
+                }
+                let message = contract.outgoing(spec, value: step.value ?? .object([:]), requestID: "1")
+                let violations = contract.validate(message, as: spec, mode: .strict).violations
+                if !violations.isEmpty {
+                    throw invalid(
+                        "\(path).value", "the value breaks the contract: " + describeInline(violations),
+                        "make the value match \"\(send)\" in the contract")
+                }
+            } else if step.value != nil || step.accepted != nil {
+                throw invalid("\(path).value", "value and accepted go with send", "add send, or remove them")
+            }
+            if step.reply != nil || step.replyError != nil {
+                guard let trigger = contract.message(step.after, direction: .pageToNative), let reply = trigger.reply
+                else {
+                    throw invalid(
+                        "\(path).reply", "\"\(step.after)\" declares no reply in the contract",
+                        "declare \"reply\" on that message, or remove reply from the step")
+                }
+                if step.reply != nil && step.replyError != nil {
+                    throw invalid("\(path).replyError", "a step replies or fails, not both", "keep one")
+                }
+                if let value = step.reply {
+                    let violations = contract.validate(value.foundationValue, as: reply, path: "reply")
+                    if !violations.isEmpty {
+                        throw invalid(
+                            "\(path).reply", "the reply breaks the contract: " + describeInline(violations),
+                            "make the reply match the reply type of \"\(step.after)\"")
+                    }
+                }
+            }
+        }
+        for (index, name) in (expect ?? []).enumerated() where !toNative.contains(name) {
+            throw invalid(
+                "check.expect[\(index)]", "\"\(name)\" is not a page-to-native message",
+                "use one of: \(toNative.joined(separator: ", "))")
+        }
+        for spec in contract.messages where spec.reply != nil && (spec.transport ?? .postMessage) == .postMessage {
+            if expectedMessages.contains(spec.kind) && !steps.contains(where: { $0.after == spec.kind && ($0.reply != nil || $0.replyError != nil) }) {
+                throw invalid(
+                    "check.steps", "\"\(spec.kind)\" expects a reply and no step gives one",
+                    "add {\"after\": \"\(spec.kind)\", \"reply\": …}; the page's promise never settles otherwise")
+            }
+        }
+    }
+
+    /// A play that sends `value` in `message` after didFinish and observes it the fixture's way.
+    public static func fixtureStyle(
+        expecting ready: String, send message: String, value: String, observationPoint: String
+    ) -> CheckPlay {
+        CheckPlay(
+            steps: [
+                PlayStep(
+                    after: didFinish, send: message, value: .object(["value": .string(value)]),
+                    accepted: .observed(expression: observationPoint, equals: .string(value)))
+            ],
+            expect: [ready])
+    }
+}
+
+/// One native-side script of the app, injected as a `WKUserScript`.
+public struct UserScriptSpec: Codable, Sendable, Equatable {
+    public enum InjectionTime: String, Codable, Sendable { case documentStart, documentEnd }
+
+    /// The script's path, relative to the file that names it (read before the check runs).
+    public var file: String?
+    /// The script's text.
+    public var source: String?
+    public var injectionTime: InjectionTime
+    public var forMainFrameOnly: Bool
+
+    public init(
+        file: String? = nil, source: String? = nil, injectionTime: InjectionTime = .documentStart,
+        forMainFrameOnly: Bool = true
+    ) {
+        self.file = file
+        self.source = source
+        self.injectionTime = injectionTime
+        self.forMainFrameOnly = forMainFrameOnly
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case file, source, injectionTime, forMainFrameOnly }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        file = try container.decodeIfPresent(String.self, forKey: .file)
+        source = try container.decodeIfPresent(String.self, forKey: .source)
+        injectionTime = try container.decodeIfPresent(InjectionTime.self, forKey: .injectionTime) ?? .documentStart
+        forMainFrameOnly = try container.decodeIfPresent(Bool.self, forKey: .forMainFrameOnly) ?? true
+    }
+}
+
+/// One thing native does when its trigger happens: send a message or call, and/or answer the trigger.
+public struct PlayStep: Codable, Sendable, Equatable {
+    /// `didFinish`, or the name of a page → native message (the step runs each time it arrives).
+    public var after: String
+    /// The native → page message to send.
+    public var send: String?
+    /// What to send: the message's fields (its discriminator and request id are filled in), or a bare value.
+    public var value: JSONValue?
+    /// How the page's acceptance is observed; by default the call must not throw.
+    public var accepted: Acceptance?
+    /// Native's answer to the trigger (a reply handler's reply, or a prompt's text).
+    public var reply: JSONValue?
+    /// Native refuses the trigger: the reply handler's error message (the page's promise rejects).
+    public var replyError: String?
+
+    public init(
+        after: String, send: String? = nil, value: JSONValue? = nil, accepted: Acceptance? = nil,
+        reply: JSONValue? = nil, replyError: String? = nil
+    ) {
+        self.after = after
+        self.send = send
+        self.value = value
+        self.accepted = accepted
+        self.reply = reply
+        self.replyError = replyError
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case after, send, value, accepted, reply, replyError }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        after = try container.decode(String.self, forKey: .after)
+        send = try container.decodeIfPresent(String.self, forKey: .send)
+        value = try container.decodeIfPresent(JSONValue.self, forKey: .value)
+        accepted = try container.decodeIfPresent(Acceptance.self, forKey: .accepted)
+        reply = try container.decodeIfPresent(JSONValue.self, forKey: .reply)
+        replyError = try container.decodeIfPresent(String.self, forKey: .replyError)
+    }
+}
+
+/// How the check sees that the page accepted a native → page call.
+public enum Acceptance: Codable, Sendable, Equatable {
+    /// The call returned without throwing.
+    case returns
+    /// The call's result (a promise) fulfilled; a rejection is the page refusing.
+    case settles
+    /// After the call, `expression` evaluates to `equals` (the fixture's `document.body.dataset.received`).
+    case observed(expression: String, equals: JSONValue)
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case expression, equals }
+
+    public init(from decoder: any Decoder) throws {
+        if let word = try? decoder.singleValueContainer().decode(String.self) {
+            switch word {
+            case "returns": self = .returns
+            case "settles": self = .settles
+            default:
+                throw ContractFileError(
+                    code: .invalidValue, path: jsonPath(decoder.codingPath),
+                    problem: "unknown acceptance \"\(word)\"",
+                    remedy: "use \"returns\", \"settles\" or {\"expression\": …, \"equals\": …}")
+            }
+            return
+        }
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self = .observed(
+            expression: try container.decode(String.self, forKey: .expression),
+            equals: try container.decode(JSONValue.self, forKey: .equals))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .returns:
+            var container = encoder.singleValueContainer()
+            try container.encode("returns")
+        case .settles:
+            var container = encoder.singleValueContainer()
+            try container.encode("settles")
+        case .observed(let expression, let equals):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(expression, forKey: .expression)
+            try container.encode(equals, forKey: .equals)
+        }
+    }
+}
+
+/// Violations on one line, for a file error.
+func describeInline(_ violations: [ContractViolation]) -> String {
+    violations.map { "\($0.path): expected \($0.expected), found \($0.found)" }.joined(separator: "; ")
+}

@@ -34,6 +34,8 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
     public let changes: [ContractChange]
 
     public init(locked: BridgeContract, current: BridgeContract) {
+        let locked = locked.protocolOnly
+        let current = current.protocolOnly
         self.locked = locked
         self.current = current
         changes = ContractDiff.compare(locked, current)
@@ -98,6 +100,21 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
             breaking("requestID", "request-id field renamed from \(quoted(before.field)) to \(quoted(after.field))")
         default: break
         }
+        if old.discriminator != new.discriminator {
+            breaking(
+                "discriminator",
+                "discriminator changed from \(old.discriminator.joined(separator: "+")) to \(new.discriminator.joined(separator: "+"))")
+        }
+        switch (old.frames?.origins ?? [], new.frames?.origins ?? []) {
+        case let (before, after) where before == after: break
+        case let (before, after) where Set(before).isSubset(of: Set(after)):
+            changes.append(
+                ContractChange(
+                    path: "frames.origins", summary: "frame origins added (\(after.filter { !before.contains($0) }.joined(separator: ", ")))",
+                    compatibility: .compatible))
+        case let (before, after):
+            breaking("frames.origins", "frame origins removed (\(before.filter { !after.contains($0) }.joined(separator: ", ")))")
+        }
         for message in old.messages {
             guard let updated = new.messages.first(where: { $0.kind == message.kind }) else {
                 breaking(message.kind, "message kind removed (\(message.direction.rawValue))")
@@ -114,6 +131,7 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
                     "acknowledges changed from \(message.acknowledges.map(quoted) ?? "nothing") to \(updated.acknowledges.map(quoted) ?? "nothing")"
                 )
             }
+            compareShape(message, updated, old: old, new: new, into: &changes)
             compareFields(message.fields, updated.fields, prefix: "\(message.kind).", into: &changes)
         }
         for message in new.messages where !old.messages.contains(where: { $0.kind == message.kind }) {
@@ -123,6 +141,36 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
                     compatibility: .compatible))
         }
         return changes
+    }
+
+    /// How a message is named, posted, called and answered: any change breaks the side built against the lock.
+    private static func compareShape(
+        _ before: MessageSpec, _ after: MessageSpec, old: BridgeContract, new: BridgeContract,
+        into changes: inout [ContractChange]
+    ) {
+        func breaking(_ key: String, _ what: String, _ from: String, _ to: String) {
+            guard from != to else { return }
+            changes.append(
+                ContractChange(
+                    path: "\(before.kind).\(key)", summary: "\(what) changed from \(from) to \(to)",
+                    compatibility: .incompatible))
+        }
+        func describe(_ match: [String: ConstantValue]) -> String {
+            "{" + match.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
+        }
+        if before.isObject && after.isObject {
+            breaking("match", "discriminator values", describe(old.matchValues(of: before)), describe(new.matchValues(of: after)))
+        }
+        breaking("body", "body type", before.body.map { "\($0)" } ?? "Object", after.body.map { "\($0)" } ?? "Object")
+        if before.direction == .pageToNative {
+            breaking("handler", "handler", quoted(old.handlerName(of: before)), quoted(new.handlerName(of: after)))
+            breaking(
+                "transport", "transport", (before.transport ?? .postMessage).rawValue,
+                (after.transport ?? .postMessage).rawValue)
+            breaking("reply", "reply type", before.reply.map { "\($0)" } ?? "none", after.reply.map { "\($0)" } ?? "none")
+        } else {
+            breaking("call", "page function", old.functionPath(of: before), new.functionPath(of: after))
+        }
     }
 
     private static func compareFields(

@@ -70,7 +70,7 @@ public struct CheckPlay: Codable, Sendable, Equatable {
     }
 
     /// Checks every name and value against the contract, so a play that could never pass is refused up front.
-    func check(against contract: BridgeContract) throws(ContractFileError) {
+    public func check(against contract: BridgeContract) throws(ContractFileError) {
         func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractFileError {
             ContractFileError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
         }
@@ -109,8 +109,13 @@ public struct CheckPlay: Codable, Sendable, Equatable {
                         "\(path).value", "the value breaks the contract: " + describeInline(violations),
                         "make the value match \"\(send)\" in the contract")
                 }
-            } else if step.value != nil || step.accepted != nil {
-                throw invalid("\(path).value", "value and accepted go with send", "add send, or remove them")
+            } else if step.value != nil {
+                throw invalid("\(path).value", "value goes with send", "add send, or remove value")
+            }
+            if step.send == nil, let accepted = step.accepted, accepted == .returns || accepted == .settles {
+                throw invalid(
+                    "\(path).accepted", "a reply is accepted when the page shows it",
+                    "use {\"expression\": …, \"equals\": …}, or give the step send")
             }
             if step.reply != nil || step.replyError != nil {
                 guard let trigger = contract.message(step.after, direction: .pageToNative), let reply = trigger.reply

@@ -60,3 +60,20 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
     /// The structure (`{kind: String, items: [String]}`), safe to log.
     public var structure: String { BodyValue(foundationValue).structure() }
 }
+
+extension FieldType {
+    /// A value of this type with only what is required: what the check sends when the play gives no value.
+    public var sample: JSONValue {
+        switch self {
+        case .string: .string("ok")
+        case .number, .integer: .number(1)
+        case .boolean: .boolean(true)
+        case .constant(.string(let text)): .string(text)
+        case .constant(.number(let number)): .number(number)
+        case .constant(.boolean(let flag)): .boolean(flag)
+        case .array: .array([])
+        case .object(let fields):
+            .object(fields.filter { !$0.value.optional }.mapValues(\.type.sample))
+        }
+    }
+}

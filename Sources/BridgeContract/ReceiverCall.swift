@@ -31,7 +31,12 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
         try self.init(receiver: receiver, body: BodyValue(json))
     }
 
-    private init(receiver: String, body: BodyValue) throws(ReceiverCallError) {
+    /// Renders a call of any page function with any JSON argument (an array, a bare string), checked by the caller.
+    public init(function: String, argument: Any) throws(ReceiverCallError) {
+        try self.init(receiver: function, body: BodyValue(argument))
+    }
+
+    init(receiver: String, body: BodyValue) throws(ReceiverCallError) {
         guard BridgeContract.isScriptPath(receiver) else {
             throw ReceiverCallError(code: .invalidReceiver, path: "receiver", found: "String")
         }
@@ -44,12 +49,15 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
             throw error
         }
         let data: Data
+        // A bare argument (a string, a number) is written inside an array, whose brackets are then dropped.
+        let container = object is NSDictionary || object is NSArray
         do {
-            data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            data = try JSONSerialization.data(withJSONObject: container ? object : [object], options: [.sortedKeys])
         } catch {
             throw ReceiverCallError(code: .notEncodable, path: "body", found: "Object")
         }
-        let argument = ReceiverCall.escapeForScript(String(decoding: data, as: UTF8.self))
+        let text = String(decoding: container ? data : data.dropFirst().dropLast(), as: UTF8.self)
+        let argument = ReceiverCall.escapeForScript(text)
         self.receiver = receiver
         self.argument = argument
         self.script = "\(receiver)(\(argument))"

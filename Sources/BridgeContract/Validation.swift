@@ -428,3 +428,10 @@ private struct FieldChecker {
         }
     }
 }
+
+extension BridgeContract {
+    /// The page → native message that opens the conversation: the first one that answers nothing.
+    public var readyKind: String {
+        messages.first { $0.direction == .pageToNative && $0.acknowledges == nil }?.kind ?? "ready"
+    }
+}

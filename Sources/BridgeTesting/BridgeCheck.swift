@@ -19,21 +19,25 @@ public struct CheckConfiguration: Sendable {
 
     public var page: Page
     public var contract: BridgeContract
-    /// The text sent as the native → page message's `value`; the page must show exactly this text.
+    /// The text sent as the native → page message's `value` by the fixture-style play.
     public var value: String
-    /// Seconds to wait for each event: the load, the ready, the acceptance.
+    /// Seconds to wait for each event: the load, each page message, each acceptance.
     public var timeout: TimeInterval
+    /// Strict (the default) fails on any unknown, invalid or duplicate page message; lenient only lists them.
     public var mode: ValidationMode
+    /// How native is played; nil takes the contract's `check` section, or the fixture style (ready, then sync).
+    public var play: CheckPlay?
 
     public init(
         page: Page, contract: BridgeContract = .default, value: String = "ok", timeout: TimeInterval = 10,
-        mode: ValidationMode = .strict
+        mode: ValidationMode = .strict, play: CheckPlay? = nil
     ) {
         self.page = page
         self.contract = contract
         self.value = value
         self.timeout = timeout
         self.mode = mode
+        self.play = play
     }
 }
 
@@ -75,53 +79,61 @@ public struct SessionReport: Sendable, Equatable, Codable {
 @MainActor
 public enum BridgeCheck {
     /// The observation point the fixture sets when it accepts a message (not part of the production protocol).
-    public static let observationPoint = "document.body.dataset.received"
+    nonisolated public static let observationPoint = "document.body.dataset.received"
 
-    /// Loads the page in a fresh session, waits for the ready and the load, sends the value, and checks the page shows it.
-    public static func run(_ configuration: CheckConfiguration) async -> SessionReport {
-        await run(configuration, in: BridgeSession(contract: configuration.contract, mode: configuration.mode))
+    /// Loads the page in a fresh session, plays native's side, and names what broke.
+    ///
+    /// - Parameter observe: sees the session before the page loads (to watch its events or inject faults).
+    public static func run(
+        _ configuration: CheckConfiguration, observe: (@MainActor (BridgeSession) -> Void)? = nil
+    ) async -> SessionReport {
+        let play: CheckPlay
+        do {
+            play = try plan(configuration)
+        } catch {
+            let failure = BridgeFailure(.nativeDidNotReceive, "the check cannot run: \(error)")
+            return SessionReport(
+                load: .notRun("the check's play is invalid"), pageToNative: .fail(failure),
+                nativeToPage: .notRun("the check's play is invalid"), timeline: [], extraMessages: [])
+        }
+        let session = BridgeSession(
+            contract: configuration.contract, mode: configuration.mode, userScripts: play.userScripts)
+        observe?(session)
+        return await PlayRunner(configuration: configuration, play: play, session: session).run()
     }
 
-    /// Runs the check in a session the caller made, so a test can watch its events (and inject faults); tears it down.
-    ///
-    /// The session validates with its own contract and mode; the configuration's contract builds the native message.
-    public static func run(_ configuration: CheckConfiguration, in session: BridgeSession) async -> SessionReport {
-        defer { session.tearDown() }
-        let timeout = configuration.timeout
-        switch configuration.page {
-        case .html(let html, let baseURL):
-            session.loadHTMLString(html, baseURL: baseURL)
-        case .url(let url):
-            session.load(URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout))
+    /// The play a configuration runs, checked against its contract; errors name the path and the remedy.
+    nonisolated public static func plan(_ configuration: CheckConfiguration) throws(ContractFileError) -> CheckPlay {
+        let contract = configuration.contract
+        if let play = configuration.play ?? contract.check {
+            try play.check(against: contract)
+            return play
         }
-
-        // Native sends only after didFinish: a page still parsing may not have defined its receiver yet.
-        // A dead web process sends nothing more: stop waiting as soon as it is reported.
-        _ = await session.wait(timeout: timeout) { session.loadResult != nil || session.webContentProcessTerminated }
-        let load = loadVerdict(session, configuration)
-        let loaded = load.status == .pass
-
-        // The directions are independent: native sends right after didFinish, while a late ready may still come.
-        let nativeToPage: DirectionVerdict
-        if loaded {
-            nativeToPage = await send(configuration, in: session)
+        // The fixture style: the contract's first page message, then its first native message after didFinish.
+        guard contract.message(contract.readyKind, direction: .pageToNative) != nil else {
+            throw ContractFileError(
+                code: .invalidValue, path: "messages",
+                problem: "the contract declares no page-to-native message for the check to expect",
+                remedy: "declare the page's first message, or give the check a play (\"check\": {\"steps\": …})")
+        }
+        let play: CheckPlay
+        if let native = contract.messages.first(where: { $0.direction == .nativeToPage && $0.acknowledges == nil }) {
+            var step = PlayStep(after: CheckPlay.didFinish, send: native.kind, accepted: .returns)
+            if case .object(var fields) = native.isObject ? FieldType.object(native.fields).sample : .null {
+                if native.fields["value"]?.type == .string {
+                    fields["value"] = .string(configuration.value)
+                    step.accepted = .observed(expression: observationPoint, equals: .string(configuration.value))
+                }
+                step.value = .object(fields)
+            } else if let body = native.body {
+                step.value = body.sample
+            }
+            play = CheckPlay(steps: [step], expect: [contract.readyKind])
         } else {
-            nativeToPage = .notRun("the page did not load")
+            play = CheckPlay(steps: [], expect: [contract.readyKind])
         }
-
-        let pageToNative: DirectionVerdict
-        if loaded || session.ready != nil {
-            _ = await session.wait(timeout: timeout) { session.ready != nil || session.webContentProcessTerminated }
-            pageToNative = readyVerdict(session, timeout: timeout)
-        } else {
-            pageToNative = .notRun("the page did not load")
-        }
-
-        var extra = session.rejections.map { "rejected \($0.description)" }
-        if session.duplicateReadyCount > 0 { extra.append("duplicate ready × \(session.duplicateReadyCount)") }
-        return SessionReport(
-            load: load, pageToNative: pageToNative, nativeToPage: nativeToPage, timeline: session.timeline,
-            extraMessages: extra)
+        try play.check(against: contract)
+        return play
     }
 
     /// The load's verdict; for a real page, a fetch that failed or answered >= 400 is kept apart from a broken page.
@@ -129,7 +141,7 @@ public enum BridgeCheck {
     /// Only the main document's status and the transport error count as "not deployed": once the deployment
     /// answered below 400, a load that never finishes (a subresource that never arrives) is the page's own
     /// failure, reported as "page load did not finish" like any fixture that never finishes.
-    private static func loadVerdict(_ session: BridgeSession, _ configuration: CheckConfiguration) -> DirectionVerdict {
+    static func loadVerdict(_ session: BridgeSession, _ configuration: CheckConfiguration) -> DirectionVerdict {
         let within = seconds(configuration.timeout)
         guard case .url(let url) = configuration.page else {
             switch session.loadResult {
@@ -177,51 +189,12 @@ public enum BridgeCheck {
         }
     }
 
-    private static func readyVerdict(_ session: BridgeSession, timeout: TimeInterval) -> DirectionVerdict {
-        if let ready = session.ready {
-            return .pass(ready.description)
-        }
-        let seen: String
-        if session.webContentProcessTerminated && session.rejections.isEmpty {
-            seen = BridgeSession.terminatedDetail + " before it arrived"
-        } else if session.rejections.isEmpty, !session.uncloneable.isEmpty {
-            seen = uncloneableDetail(session.uncloneable)
-        } else if session.rejections.isEmpty {
-            let away = session.navigatedAwayTo.map { place in
-                " (the page navigated away to \(place.isEmpty ? "another document" : place))"
-            }
-            seen = "nothing arrived on '\(session.contract.handler)' within \(seconds(timeout))" + (away ?? "")
-        } else {
-            seen =
-                "what arrived instead: " + session.rejections.map(\.description).joined(separator: " | ")
-                + (session.uncloneable.isEmpty ? "" : "; and " + uncloneableDetail(session.uncloneable))
-        }
-        return .fail(BridgeFailure(.nativeDidNotReceive, "no valid '\(session.readyKind)'; \(seen)"))
-    }
-
     /// What the diagnostics script saw, with what WebKit does about it.
     static func uncloneableDetail(_ messages: [UncloneableMessage]) -> String {
         let which = messages.prefix(3).map(\.description).joined(separator: " | ")
         let more = messages.count > 3 ? " and \(messages.count - 3) more" : ""
         return
             "WebKit could not clone what the page posted (\(which)\(more)) and dropped it; the page's postMessage promise never settles. Remedy: post only strings, numbers, booleans, null, arrays and plain objects"
-    }
-
-    private static func send(_ configuration: CheckConfiguration, in session: BridgeSession) async -> DirectionVerdict {
-        let call: ReceiverCall
-        do {
-            call = try ReceiverCall(
-                contract: configuration.contract, message: ["kind": "sync", "value": configuration.value])
-        } catch {
-            return .fail(BridgeFailure(.pageDidNotAccept, "the native message could not be built: \(error)"))
-        }
-        session.record(.syncSent, messageStructure(["kind": "sync", "value": configuration.value]))
-        if let failure = await session.deliver(call, expecting: configuration.value, timeout: configuration.timeout) {
-            session.record(.notAccepted, failure.detail)
-            return .fail(failure)
-        }
-        session.record(.accepted)
-        return .pass("\(observationPoint) shows the sent text")
     }
 
     /// A duration as people write it: `10 s`, `2.5 s`.

@@ -20,7 +20,22 @@ public enum BridgeEvent {
     /// WebKit could not clone a message the page posted and dropped it; the handler never saw it.
     case dropped(UncloneableMessage)
     case acknowledgement(ValidatedMessage, Correlation)
+    /// The page opened an `alert`, `confirm` or `prompt` dialog (answered at once, as WKWebView does).
+    case dialog(DialogKind)
     case webContentProcessTerminated
+}
+
+/// A JavaScript dialog the page opened.
+public enum DialogKind: String, Sendable {
+    case alert, confirm, prompt
+}
+
+/// Native's answer to a page → native message that expects one (a reply handler's reply, a prompt's text).
+public enum BridgeReply: Sendable {
+    /// The reply value, as JSON types.
+    case value(JSONValue)
+    /// The reply handler's error: the page's promise rejects with this message.
+    case error(String)
 }
 
 /// A page → native acknowledgement and how it matched the requests: only `matched` settles the current one.
@@ -49,7 +64,7 @@ public struct BridgeRejection: Sendable, Equatable, CustomStringConvertible {
 public final class BridgeSession: NSObject {
     public let contract: BridgeContract
     public let mode: ValidationMode
-    /// The page → native kind that announces the page is ready.
+    /// The page → native kind that announces the page is ready: the contract's first page → native message.
     public let readyKind: String
     public private(set) var webView: WKWebView?
     public private(set) var timeline: [TimelineEntry] = []
@@ -59,8 +74,17 @@ public final class BridgeSession: NSObject {
     public private(set) var loadError: (any Error)?
     public private(set) var ready: ValidatedMessage?
     public private(set) var duplicateReadyCount = 0
+    /// The first 100 messages the contract refused; `rejectedCount` counts them all.
     public private(set) var rejections: [BridgeRejection] = []
+    public private(set) var rejectedCount = 0
+    /// Valid page → native messages in order of arrival, the first 10,000; `counts` counts them all by kind.
     public private(set) var messages: [ValidatedMessage] = []
+    /// How many valid messages of each kind arrived.
+    public private(set) var counts: [String: Int] = [:]
+    /// Dialogs the page opened, in order.
+    public private(set) var dialogs: [DialogKind] = []
+    /// Answers native gives to page messages that expect one (reply handlers, prompts); nil answers nothing.
+    public var replyProvider: (@MainActor (ValidatedMessage) -> BridgeReply?)?
     public private(set) var webContentProcessTerminated = false
     /// Messages WebKit dropped because it could not clone them (see `UncloneableMessage`), the first 100.
     public private(set) var uncloneable: [UncloneableMessage] = []
@@ -82,22 +106,42 @@ public final class BridgeSession: NSObject {
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
 
-    public init(contract: BridgeContract = .default, mode: ValidationMode = .strict, readyKind: String = "ready") {
+    /// Sets the bridge up: a new controller, every handler the contract names, the app's scripts, then the view.
+    ///
+    /// - Parameter userScripts: the app's native-side scripts, injected before the page's own (as the app does).
+    public init(
+        contract: BridgeContract = .default, mode: ValidationMode = .strict, readyKind: String? = nil,
+        userScripts: [UserScriptSpec] = []
+    ) {
         self.contract = contract
         self.mode = mode
-        self.readyKind = readyKind
+        self.readyKind = readyKind ?? contract.readyKind
         controller = WKUserContentController()
         super.init()
-        controller.add(WeakScriptMessageHandler(self), name: contract.handler)
-        if contract.handler != CloneDiagnostics.handlerName {
-            controller.add(WeakDiagnosticsHandler(self), name: CloneDiagnostics.handlerName)
-            controller.addUserScript(CloneDiagnostics.userScript(handler: contract.handler))
+        for name in contract.handlerNames {
+            if contract.repliesOn(handler: name) {
+                controller.addScriptMessageHandler(WeakReplyHandler(self), contentWorld: .page, name: name)
+            } else {
+                controller.add(WeakScriptMessageHandler(self), contentWorld: .page, name: name)
+            }
+        }
+        if !contract.handlerNames.contains(CloneDiagnostics.handlerName) {
+            controller.add(WeakDiagnosticsHandler(self), contentWorld: .page, name: CloneDiagnostics.handlerName)
+            for name in contract.handlerNames { controller.addUserScript(CloneDiagnostics.userScript(handler: name)) }
+        }
+        for script in userScripts {
+            controller.addUserScript(
+                WKUserScript(
+                    source: script.source ?? "",
+                    injectionTime: script.injectionTime == .documentStart ? .atDocumentStart : .atDocumentEnd,
+                    forMainFrameOnly: script.forMainFrameOnly))
         }
         let configuration = WKWebViewConfiguration()
         configuration.userContentController = controller
         let webView = WKWebView(frame: .zero, configuration: configuration)
         webView.navigationDelegate = self
         self.webView = webView
+        attachDialogs(to: webView)
     }
 
     /// Loads `html` as the page; the load's outcome arrives as an event.
@@ -116,13 +160,14 @@ public final class BridgeSession: NSObject {
 
     /// Removes the handler, drops the delegate and releases the view; the session stays readable.
     public func tearDown() {
-        controller.removeScriptMessageHandler(forName: contract.handler)
-        controller.removeScriptMessageHandler(forName: CloneDiagnostics.handlerName)
+        for name in contract.handlerNames { controller.removeScriptMessageHandler(forName: name, contentWorld: .page) }
+        controller.removeScriptMessageHandler(forName: CloneDiagnostics.handlerName, contentWorld: .page)
         controller.removeAllUserScripts()
         webView?.navigationDelegate = nil
         webView = nil
         onScriptMessage = nil
         onEvent = nil
+        replyProvider = nil
         releaseWaiters()
     }
 
@@ -170,21 +215,66 @@ public final class BridgeSession: NSObject {
         timeline.append(TimelineEntry(event: event, milliseconds: clock.milliseconds, note: note))
     }
 
+    func emitDialog(_ kind: DialogKind) { emit(.dialog(kind)) }
+
     private func emit(_ event: BridgeEvent) {
         onEvent?(event)
         wakeWaiters()
     }
 
-    fileprivate func receive(_ message: WKScriptMessage) {
+    /// Validates a posted message and records it; returns the validated message, or nil when it was refused.
+    @discardableResult
+    fileprivate func receive(_ message: WKScriptMessage) -> ValidatedMessage? {
         onScriptMessage?(message)
-        switch contract.validate(message.body, direction: .pageToNative, mode: mode) {
+        if let violation = contract.frameViolation(
+            isMainFrame: message.frameInfo.isMainFrame, origin: BridgeSession.origin(of: message.frameInfo))
+        {
+            reject(BridgeRejection(structure: messageStructure(message.body), violations: [violation]))
+            return nil
+        }
+        return accept(
+            contract.validate(message.body, direction: .pageToNative, mode: mode, handler: message.name), body: message.body)
+    }
+
+    /// Answers the page's `prompt(text)`: a contract message on the prompt channel gets native's reply text.
+    func prompt(_ text: String) -> String? {
+        guard contract.usesPromptChannel else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else {
+            reject(
+                BridgeRejection(
+                    structure: "String (prompt text, not JSON)",
+                    violations: [
+                        ContractViolation(
+                            path: "body", rule: .bodyNotObject, expected: "JSON text of an Object", found: "String")
+                    ]))
+            return nil
+        }
+        let validation = contract.validate(object, direction: .pageToNative, mode: mode, handler: nil, transport: .prompt)
+        guard let validated = accept(validation, body: object) else { return nil }
+        switch replyProvider?(validated) {
+        case .value(.string(let text))?: return text
+        case .value(let other)?: return String(decoding: (try? JSONEncoder().encode(other)) ?? Data(), as: UTF8.self)
+        case .error?, nil: return nil
+        }
+    }
+
+    private func reject(_ rejection: BridgeRejection) {
+        rejectedCount += 1
+        // The first hundred are kept and the first three timed; a flood is counted, not stored.
+        if rejections.count < 100 { rejections.append(rejection) }
+        if rejectedCount <= 3 { record(.messageRejected, rejection.description) }
+        emit(.rejected(rejection))
+    }
+
+    private func accept(_ validation: Validation, body: Any?) -> ValidatedMessage? {
+        switch validation {
         case .invalid(let violations):
-            let rejection = BridgeRejection(structure: messageStructure(message.body), violations: violations)
-            rejections.append(rejection)
-            record(.messageRejected, rejection.description)
-            emit(.rejected(rejection))
+            reject(BridgeRejection(structure: messageStructure(body), violations: violations))
+            return nil
         case .valid(let validated):
-            messages.append(validated)
+            counts[validated.kind, default: 0] += 1
+            if messages.count < 10_000 { messages.append(validated) }
+            let count = counts[validated.kind]!
             if validated.kind == readyKind {
                 if ready == nil {
                     ready = validated
@@ -205,8 +295,22 @@ public final class BridgeSession: NSObject {
                 record(.acknowledged, "\(validated.kind): \(correlation)")
                 emit(.acknowledgement(validated, correlation))
             } else {
+                if count <= 3 { record(.messageReceived, validated.description) }
                 emit(.message(validated))
             }
+            return validated
+        }
+    }
+
+    /// Replies to a reply handler's message: native's answer, or an error naming why there is none.
+    fileprivate func reply(to message: WKScriptMessage) -> (Any?, String?) {
+        guard let validated = receive(message) else {
+            return (nil, "the message breaks the bridge contract (see the native log for its structure)")
+        }
+        switch replyProvider?(validated) {
+        case .value(let value)?: return (value.foundationValue, nil)
+        case .error(let text)?: return (nil, text)
+        case nil: return (nil, "native has no reply for \(validated.kind)")
         }
     }
 
@@ -294,6 +398,23 @@ extension BridgeSession: WKNavigationDelegate {
 private struct Waiter {
     let condition: @MainActor () -> Bool
     let continuation: CheckedContinuation<Bool, Never>
+}
+
+/// Answers a reply handler's messages through the session, without the controller retaining it.
+@MainActor
+private final class WeakReplyHandler: NSObject, WKScriptMessageHandlerWithReply {
+    weak var session: BridgeSession?
+
+    init(_ session: BridgeSession) { self.session = session }
+
+    func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage,
+        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        guard let session else { return replyHandler(nil, "the bridge session has ended") }
+        let (value, error) = session.reply(to: message)
+        replyHandler(value, error)
+    }
 }
 
 /// Keeps the controller's strong reference from retaining the session (the controller lives in the view).

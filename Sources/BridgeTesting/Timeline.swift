@@ -6,6 +6,14 @@ public struct TimelineEntry: Sendable, Equatable, Codable {
         case loadStarted = "load started"
         case httpResponse = "response"
         case readyReceived = "ready received"
+        /// A valid page → native message other than the ready.
+        case messageReceived = "message received"
+        /// Native answered a page message (a reply handler's reply, a prompt's text).
+        case replied = "replied"
+        /// Native called a page function other than the fixture's sync.
+        case sent = "sent"
+        /// The page opened an alert, confirm or prompt dialog.
+        case dialog = "dialog"
         case messageRejected = "message rejected"
         /// WebKit could not clone a message the page posted, and dropped it before native code saw it.
         case messageDropped = "message dropped"

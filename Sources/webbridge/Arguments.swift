@@ -45,6 +45,9 @@ struct Arguments {
     /// The last value given for `name`, if any.
     func value(_ name: String) -> String? { values[name]?.last }
 
+    /// Every value given for a repeatable option, in order.
+    func values(_ name: String) -> [String] { values[name] ?? [] }
+
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// A positive integer option, or a usage error naming the option.

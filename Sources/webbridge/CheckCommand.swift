@@ -5,12 +5,14 @@ import Foundation
 /// `webbridge check`: both directions of the bridge on the real engine, each failure named.
 enum CheckCommand {
     static let usage = """
-        USAGE: webbridge check [--page FILE | --url URL] [--contract FILE] [--value TEXT] [--timeout SECONDS]
-                               [--repeat N] [--format text|json|junit]
+        USAGE: webbridge check [--page FILE | --url URL] [--contract FILE] [--play FILE] [--user-script SCRIPT]...
+                               [--value TEXT] [--lenient] [--timeout SECONDS] [--repeat N] [--format text|json|junit]
 
-        Loads the page in the real WebKit engine and checks both directions of the bridge:
-        the page's ready reaches native code with the contract's fields, and the page accepts
-        the native sync message and shows exactly its text.
+        Loads the page in the real WebKit engine and checks both directions of the bridge: the page's
+        messages reach native code with the contract's fields, and the page accepts what native sends.
+        Native's side is played as the contract's "check" section (or --play FILE) declares; without one,
+        the fixture style: the page's first message (ready), then, after didFinish, native's first message
+        (sync), which the page must show in document.body.dataset.received.
 
         OPTIONS:
           --page FILE         HTML page to load (default: the bundled BridgeFixture.html; no network)
@@ -18,7 +20,12 @@ enum CheckCommand {
                               (DNS, refused, TLS, no response, HTTP status >= 400), exit 1 when it
                               loads and breaks the contract or never finishes loading
           --contract FILE     contract JSON (default: the bundled default contract)
-          --value TEXT        text sent as the sync message's value (default: ok)
+          --play FILE         how native is played (the contract's "check" section format); overrides it
+          --user-script SCRIPT
+                              a native-side script the app injects, before the page's own: FILE (document
+                              start, main frame), or end:FILE, start,all-frames:FILE, end,all-frames:FILE
+          --value TEXT        text sent as the sync message's value in the fixture style (default: ok)
+          --lenient           list unknown, invalid and duplicate page messages instead of failing on them
           --timeout SECONDS   wait for each event at most this long (default: 10)
           --repeat N          run N fresh sessions (default: 1)
           --format FORMAT     text (default), json, or junit (JUnit XML, one test case per direction)
@@ -33,7 +40,11 @@ enum CheckCommand {
         let options: CheckOptions
         do {
             arguments = try Arguments(
-                argv, options: ["--page", "--url", "--contract", "--value", "--timeout", "--repeat", "--format"])
+                argv,
+                options: [
+                    "--page", "--url", "--contract", "--play", "--user-script", "--value", "--timeout", "--repeat",
+                    "--format",
+                ], flags: ["--lenient"])
             if arguments.wantsHelp {
                 print(usage)
                 return .pass
@@ -93,7 +104,10 @@ struct CheckOptions {
     let page: String?
     let url: URL?
     let contractPath: String?
-    let value: String
+    let playPath: String?
+    let userScripts: [String]
+    let lenient: Bool
+    let value: String?
     let timeout: Double
     let repeatCount: Int
     let format: Format
@@ -101,7 +115,10 @@ struct CheckOptions {
     init(_ arguments: Arguments) throws(UsageError) {
         page = arguments.value("--page")
         contractPath = arguments.value("--contract")
-        value = arguments.value("--value") ?? "ok"
+        playPath = arguments.value("--play")
+        userScripts = arguments.values("--user-script")
+        lenient = arguments.has("--lenient")
+        value = arguments.value("--value")
         timeout = try arguments.seconds("--timeout") ?? 10
         repeatCount = try arguments.positiveInt("--repeat") ?? 1
         let formatText = arguments.value("--format") ?? "text"
@@ -130,20 +147,27 @@ struct CheckOptions {
     }
 
     func configuration() throws -> CheckConfiguration {
-        let contract: BridgeContract
+        var contract: BridgeContract = .default
         if let contractPath {
             contract = try BridgeContract.load(contentsOf: URL(fileURLWithPath: contractPath))
-            // The check sends {kind: "sync", value: <text>}: a contract without it would fail every run as if
-            // the page had refused the message, so refuse the contract up front instead.
-            if case .invalid(let violations) = contract.validate(
-                ["kind": "sync", "value": value], direction: .nativeToPage, mode: .strict)
-            {
-                throw UsageError(
-                    "--contract \(contractPath): the check sends the native-to-page message {kind: \"sync\", value: String}, which this contract does not accept (\(violations.map(\.path).joined(separator: ", "))); declare it in the contract's messages"
-                )
-            }
-        } else {
-            contract = .default
+            // The contract's own scripts resolve beside it.
+            contract.check = try contract.check?.resolvingScripts(
+                relativeTo: URL(fileURLWithPath: contractPath).deletingLastPathComponent())
+        }
+        var play = contract.check
+        if let playPath {
+            play = try CheckPlay.load(contentsOf: URL(fileURLWithPath: playPath), for: contract)
+        }
+        if value != nil, play != nil {
+            throw UsageError(
+                "--value sets the sync text of the fixture-style check; with a play, put the value in its steps")
+        }
+        let extraScripts = try userScripts.map(Self.userScript)
+        if !extraScripts.isEmpty {
+            // Scripts from the command line join the play's (or the fixture style's, planned from the contract).
+            var base = try play ?? BridgeCheck.plan(CheckConfiguration(page: .html("", baseURL: nil), contract: contract, value: value ?? "ok"))
+            base.userScripts += extraScripts
+            play = base
         }
         let pageSource: CheckConfiguration.Page
         if let url {
@@ -153,11 +177,41 @@ struct CheckOptions {
             guard let html = try? String(contentsOf: fileURL, encoding: .utf8) else {
                 throw UsageError("--page \(page): cannot read the file as UTF-8 text; give the path of an HTML file")
             }
-            pageSource = .html(html, baseURL: nil)
+            // Relative scripts and styles load from beside the page, as when the app bundles it.
+            pageSource = .html(html, baseURL: fileURL.deletingLastPathComponent())
         } else {
             pageSource = .html(try BundledFixture.html(), baseURL: nil)
         }
-        return CheckConfiguration(page: pageSource, contract: contract, value: value, timeout: timeout)
+        let configuration = CheckConfiguration(
+            page: pageSource, contract: contract, value: value ?? "ok", timeout: timeout,
+            mode: lenient ? .lenient : .strict, play: play)
+        do {
+            _ = try BridgeCheck.plan(configuration)
+        } catch {
+            throw UsageError("\(contractPath.map { "--contract \($0)" } ?? "the default contract"): \(error)")
+        }
+        return configuration
+    }
+
+    /// `FILE`, or `WHEN[,FRAMES]:FILE` with WHEN `start`/`end` and FRAMES `main-frame`/`all-frames`.
+    static func userScript(_ spec: String) throws -> UserScriptSpec {
+        var path = spec
+        var script = UserScriptSpec()
+        if let colon = spec.firstIndex(of: ":") {
+            let words = spec[..<colon].split(separator: ",").map(String.init)
+            let known = ["start", "end", "main-frame", "all-frames"]
+            if !words.isEmpty, words.allSatisfy(known.contains) {
+                path = String(spec[spec.index(after: colon)...])
+                if words.contains("end") { script.injectionTime = .documentEnd }
+                if words.contains("all-frames") { script.forMainFrameOnly = false }
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError(
+                "--user-script \(path): the script file can't be read; give FILE or start|end[,all-frames]:FILE")
+        }
+        script.source = String(decoding: data, as: UTF8.self)
+        return script
     }
 }
 

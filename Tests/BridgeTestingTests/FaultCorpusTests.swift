@@ -27,10 +27,10 @@ final class FaultCorpusTests: XCTestCase {
         _ configuration: CheckConfiguration,
         onEvent: @escaping @MainActor (BridgeSession, BridgeEvent) -> Void = { _, _ in }
     ) async -> (report: SessionReport, seconds: TimeInterval) {
-        let session = BridgeSession(contract: configuration.contract, mode: configuration.mode)
-        session.onEvent = { [unowned session] event in onEvent(session, event) }
         let started = DispatchTime.now()
-        let report = await BridgeCheck.run(configuration, in: session)
+        let report = await BridgeCheck.run(configuration) { session in
+            session.onEvent = { [unowned session] event in onEvent(session, event) }
+        }
         return (report, secondsSince(started))
     }
 
@@ -207,16 +207,17 @@ final class FaultCorpusTests: XCTestCase {
     func testHandlerRemovedWhileMessagesAreInFlightGetsNoMoreCallbacks() async throws {
         var delivered = 0
         var removed = false
-        let session = BridgeSession()
-        session.onScriptMessage = { [unowned session] _ in
-            delivered += 1
-            guard !removed, let controller = session.webView?.configuration.userContentController else { return }
-            removed = true
-            controller.removeScriptMessageHandler(forName: session.contract.handler)
-        }
         let started = DispatchTime.now()
         let report = await BridgeCheck.run(
-            CheckConfiguration(page: .html(try burstPage(1000), baseURL: nil), timeout: shortTimeout), in: session)
+            CheckConfiguration(page: .html(try burstPage(1000), baseURL: nil), timeout: shortTimeout)
+        ) { session in
+            session.onScriptMessage = { [unowned session] _ in
+                delivered += 1
+                guard !removed, let controller = session.webView?.configuration.userContentController else { return }
+                removed = true
+                controller.removeScriptMessageHandler(forName: session.contract.handler)
+            }
+        }
         XCTAssertTrue(removed, "native did not receive the page's message: no message came to remove the handler on")
         XCTAssertEqual(delivered, 1, "messages were delivered after their handler was removed")
         let failure = try XCTUnwrap(report.pageToNative.failure, "the ready arrived through a removed handler")
@@ -339,16 +340,19 @@ final class FaultCorpusTests: XCTestCase {
         var failed = 0
         let started = DispatchTime.now()
         for index in 0..<count {
-            let session = BridgeSession()
-            views.append(WeakBox(session.webView))
-            controllers.append(WeakBox(session.webView?.configuration.userContentController))
-            sessions.append(WeakBox(session))
             var mine = 0
-            session.onScriptMessage = { _ in
-                mine += 1
-                callbacks += 1
+            var observed: BridgeSession?
+            let report = await BridgeCheck.run(configuration) { session in
+                observed = session
+                views.append(WeakBox(session.webView))
+                controllers.append(WeakBox(session.webView?.configuration.userContentController))
+                sessions.append(WeakBox(session))
+                session.onScriptMessage = { _ in
+                    mine += 1
+                    callbacks += 1
+                }
             }
-            let report = await BridgeCheck.run(configuration, in: session)
+            guard let session = observed else { return XCTFail("the check made no session") }
             if !report.passed || mine != 1 || session.duplicateReadyCount != 0 || !session.rejections.isEmpty {
                 failed += 1
                 if failed <= 3 {

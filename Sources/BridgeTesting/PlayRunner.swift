@@ -1,0 +1,300 @@
+import BridgeContract
+import Foundation
+
+#if canImport(WebKit)
+import WebKit
+#else
+import WebKitGTK
+#endif
+
+/// Plays native's side of one session: triggers, sends, replies; then judges each direction.
+///
+/// Steps run one at a time, in the order their triggers happened; each wait is for an event, bounded by the
+/// configuration's timeout, and ends as soon as nothing more is expected.
+@MainActor
+final class PlayRunner {
+    private let configuration: CheckConfiguration
+    private let play: CheckPlay
+    private let session: BridgeSession
+    private var contract: BridgeContract { configuration.contract }
+
+    /// A step to run, with the page message that triggered it.
+    private struct Pending {
+        let step: PlayStep
+        let trigger: ValidatedMessage?
+    }
+
+    private var queue: [Pending] = []
+    private var didFinishQueued = false
+    private var outcomes: [(name: String, failure: BridgeFailure?, note: String)] = []
+
+    init(configuration: CheckConfiguration, play: CheckPlay, session: BridgeSession) {
+        self.configuration = configuration
+        self.play = play
+        self.session = session
+    }
+
+    func run() async -> SessionReport {
+        defer { session.tearDown() }
+        wire()
+        let timeout = configuration.timeout
+        switch configuration.page {
+        case .html(let html, let baseURL):
+            session.loadHTMLString(html, baseURL: baseURL)
+        case .url(let url):
+            session.load(URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout))
+        }
+        while true {
+            if !didFinishQueued, case .success? = session.loadResult {
+                didFinishQueued = true
+                queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map { Pending(step: $0, trigger: nil) }
+            }
+            if !queue.isEmpty {
+                await perform(queue.removeFirst())
+                continue
+            }
+            if finished { break }
+            // Anything new (a message, the load, a dead process) wakes the wait; nothing new within the timeout ends it.
+            let progressed = await session.wait(timeout: timeout) { [unowned self] in
+                !queue.isEmpty || finished || (!didFinishQueued && session.loadResult != nil)
+                    || session.webContentProcessTerminated
+            }
+            if !progressed || session.webContentProcessTerminated && queue.isEmpty { break }
+        }
+        return report()
+    }
+
+    /// Whether the play has nothing left to do: the load is over, every step ran, every expected message came.
+    private var finished: Bool {
+        guard let result = session.loadResult, queue.isEmpty else { return false }
+        if case .failure = result { return true }
+        return didFinishQueued && play.expectedMessages.allSatisfy { session.counts[$0, default: 0] > 0 }
+    }
+
+    /// Queues the steps a page message triggers, and answers the ones that expect a reply.
+    private func wire() {
+        let previous = session.onEvent
+        session.onEvent = { [unowned self] event in
+            previous?(event)
+            switch event {
+            case .ready(let message), .message(let message), .acknowledgement(let message, _):
+                // A step runs once per arrival of its trigger; a duplicate ready is a failure, not a trigger.
+                for step in play.steps where step.after == message.kind && step.send != nil {
+                    queue.append(Pending(step: step, trigger: message))
+                }
+            default: break
+            }
+        }
+        let steps = play.steps
+        session.replyProvider = { [unowned self] message in
+            guard let step = steps.first(where: { $0.after == message.kind && ($0.reply != nil || $0.replyError != nil) })
+            else { return nil }
+            session.record(.replied, "\(message.kind)")
+            if step.send == nil, step.accepted != nil { queue.append(Pending(step: step, trigger: message)) }
+            return step.reply.map(BridgeReply.value) ?? .error(step.replyError ?? "")
+        }
+    }
+
+    // MARK: Native → page
+
+    private func perform(_ pending: Pending) async {
+        let step = pending.step
+        guard let name = step.send, let spec = contract.message(name, direction: .nativeToPage) else {
+            // A reply step: its answer already went; what is left is to see the page accept it.
+            if case .observed(let expression, let equals)? = step.accepted {
+                let failure = await observe(expression, equals: equals)
+                outcomes.append(("reply to \(step.after)", failure, "the page shows the reply"))
+            }
+            return
+        }
+        let body = contract.outgoing(spec, value: step.value ?? .object([:]), requestID: pending.trigger?.requestID)
+        let call: ReceiverCall
+        do {
+            guard case .valid = contract.validate(body, as: spec) else {
+                throw ReceiverCallError(code: .violatesContract, violations: contract.validate(body, as: spec).violations)
+            }
+            call = try ReceiverCall(function: contract.functionPath(of: spec), argument: body)
+        } catch {
+            outcomes.append((name, BridgeFailure(.pageDidNotAccept, "the native message could not be built: \(error)"), ""))
+            return
+        }
+        let fixtureStyle = isFixtureStyle(step)
+        session.record(fixtureStyle ? .syncSent : .sent, fixtureStyle ? call.structure : "\(name): \(call.description)")
+        let failure: BridgeFailure?
+        let timeout = configuration.timeout
+        switch step.accepted ?? .returns {
+        case .observed(let expression, .string(let text)) where expression == BridgeCheck.observationPoint:
+            failure = await session.deliver(call, expecting: text, timeout: timeout)
+        case .observed(let expression, let equals):
+            if let refused = await session.deliver(call, expecting: nil, timeout: timeout) {
+                failure = refused
+            } else {
+                failure = await observe(expression, equals: equals)
+            }
+        case .returns:
+            failure = await session.deliver(call, expecting: nil, timeout: timeout)
+        case .settles:
+            failure = await settle(call.script)
+        }
+        let prefixed = failure.map { fixtureStyle ? $0 : BridgeFailure($0.category, "\(name): \($0.detail)") }
+        if let prefixed {
+            session.record(.notAccepted, prefixed.detail)
+        } else {
+            session.record(.accepted, fixtureStyle ? "" : name)
+        }
+        let note: String =
+            switch step.accepted ?? .returns {
+            case .observed(let expression, _) where fixtureStyle: "\(expression) shows the sent text"
+            case .observed(let expression, _): "\(name) accepted (\(expression) shows it)"
+            case .returns: "\(name) accepted (\(contract.functionPath(of: spec)) returned)"
+            case .settles: "\(name) accepted (its promise fulfilled)"
+            }
+        outcomes.append((name, prefixed, note))
+    }
+
+    /// Whether a step is the fixture's exchange, reported in the words the fixture check always used.
+    private func isFixtureStyle(_ step: PlayStep) -> Bool {
+        if case .observed(BridgeCheck.observationPoint, .string)? = step.accepted { return step.after == CheckPlay.didFinish }
+        return false
+    }
+
+    /// Evaluates `expression` in the page and compares it, as JSON, with what the play says it must be.
+    private func observe(_ expression: String, equals expected: JSONValue) async -> BridgeFailure? {
+        let script = "(function(){ const v = (\(expression)); return v === undefined ? null : JSON.stringify(v); })()"
+        switch await session.evaluate(script, timeout: configuration.timeout) {
+        case .timedOut:
+            return BridgeFailure(
+                .pageDidNotAccept, "reading \(expression) did not complete within \(BridgeCheck.seconds(configuration.timeout))")
+        case .error(let error):
+            return BridgeFailure(.pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
+        case .value(let value):
+            guard let text = value as? String,
+                let found = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            else {
+                return BridgeFailure(.pageDidNotAccept, "\(expression) was not set")
+            }
+            if found == expected { return nil }
+            return BridgeFailure(
+                .pageDidNotAccept, "\(expression) is \(found.structure), not the expected \(expected.structure) value")
+        }
+    }
+
+    /// Runs a call and waits for the promise it returns to fulfil; a rejection is the page refusing.
+    private func settle(_ script: String) async -> BridgeFailure? {
+        guard let webView = session.webView else { return BridgeFailure(.pageDidNotAccept, "\(SessionClosed())") }
+        @MainActor final class Box { var result: Result<Void, any Error>? }
+        let box = Box()
+        let session = self.session
+        // The async form is the one both engines share; the wait below bounds it.
+        Task { @MainActor in
+            do {
+                _ = try await webView.callAsyncJavaScript(
+                    "await (\(script)); return null;", arguments: [:], in: nil, contentWorld: .page)
+                box.result = .success(())
+            } catch {
+                box.result = .failure(error)
+            }
+            session.notify()
+        }
+        _ = await session.wait(timeout: configuration.timeout) { box.result != nil }
+        switch box.result {
+        case nil:
+            return BridgeFailure(
+                .pageDidNotAccept, "its promise did not settle within \(BridgeCheck.seconds(configuration.timeout))")
+        case .failure(let error):
+            return BridgeFailure(.pageDidNotAccept, "its promise rejected: \(javaScriptErrorText(error))")
+        case .success:
+            return nil
+        }
+    }
+
+    // MARK: Verdicts
+
+    private func report() -> SessionReport {
+        let load = BridgeCheck.loadVerdict(session, configuration)
+        let loaded = load.status == .pass
+        let pageToNative = pageVerdict(loaded: loaded)
+        let nativeToPage: DirectionVerdict
+        if let failed = outcomes.first(where: { $0.failure != nil }) {
+            nativeToPage = .fail(failed.failure!)
+        } else if !outcomes.isEmpty {
+            nativeToPage = .pass(outcomes.map(\.note).joined(separator: " | "))
+        } else if !loaded {
+            nativeToPage = .notRun("the page did not load")
+        } else if play.steps.contains(where: { $0.send != nil }) {
+            let waiting = play.steps.compactMap { $0.send == nil ? nil : $0.after }
+            nativeToPage = .notRun("nothing was sent: \(Set(waiting).sorted().joined(separator: ", ")) did not arrive")
+        } else {
+            nativeToPage = .notRun("the play sends nothing to the page")
+        }
+        return SessionReport(
+            load: load, pageToNative: pageToNative, nativeToPage: nativeToPage, timeline: session.timeline,
+            extraMessages: extras())
+    }
+
+    /// Structure of what arrived besides the expected messages: refusals, duplicates, dialogs.
+    private func extras() -> [String] {
+        var extra = session.rejections.map { "rejected \($0.description)" }
+        if session.rejectedCount > session.rejections.count {
+            extra.append("rejected × \(session.rejectedCount - session.rejections.count) more")
+        }
+        for name in play.expectedMessages where session.counts[name, default: 0] > 1 {
+            extra.append("duplicate \(name) × \(session.counts[name]! - 1)")
+        }
+        for kind in [DialogKind.alert, .confirm, .prompt] {
+            let count = session.dialogs.filter { $0 == kind }.count
+            if count > 0 { extra.append("dialog \(kind.rawValue) × \(count) (answered as WKWebView does without a UI delegate)") }
+        }
+        return extra
+    }
+
+    private func pageVerdict(loaded: Bool) -> DirectionVerdict {
+        let expected = play.expectedMessages
+        let missing = expected.filter { session.counts[$0, default: 0] == 0 }
+        let duplicates = expected.filter { session.counts[$0, default: 0] > 1 }
+        if missing.isEmpty {
+            let strictProblems = configuration.mode == .strict && (!session.rejections.isEmpty || !duplicates.isEmpty)
+            if !strictProblems {
+                let seen = expected.compactMap { name in session.messages.first { $0.kind == name }?.description }
+                return .pass(seen.isEmpty ? "no page message expected" : seen.joined(separator: " | "))
+            }
+            var problems: [String] = []
+            for name in duplicates {
+                problems.append(
+                    "'\(name)' arrived \(session.counts[name]!) times; it must arrive once per page load (a second listener or a repeated init?)"
+                )
+            }
+            if !session.rejections.isEmpty {
+                let more = session.rejectedCount > 3 ? " and \(session.rejectedCount - 3) more" : ""
+                let names = expected.map { "'\($0)'" }.joined(separator: ", ")
+                problems.append(
+                    "besides \(names), messages the contract refuses arrived: "
+                        + session.rejections.prefix(3).map(\.description).joined(separator: " | ") + more)
+            }
+            return .fail(BridgeFailure(.nativeDidNotReceive, problems.joined(separator: "; ")))
+        }
+        if !loaded && session.rejections.isEmpty && session.messages.isEmpty {
+            return .notRun("the page did not load")
+        }
+        let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+        let seen: String
+        if session.webContentProcessTerminated && session.rejections.isEmpty {
+            seen = BridgeSession.terminatedDetail + " before it arrived"
+        } else if session.rejections.isEmpty, !session.uncloneable.isEmpty {
+            seen = BridgeCheck.uncloneableDetail(session.uncloneable)
+        } else if session.rejections.isEmpty {
+            let away = session.navigatedAwayTo.map { place in
+                " (the page navigated away to \(place.isEmpty ? "another document" : place))"
+            }
+            let handlers = contract.handlerNames.map { "'\($0)'" }.joined(separator: ", ")
+            let others = session.messages.isEmpty ? "" : "; only \(Set(session.messages.map(\.kind)).sorted().joined(separator: ", ")) came"
+            seen = "nothing arrived on \(handlers) within \(BridgeCheck.seconds(configuration.timeout))\(others)" + (away ?? "")
+        } else {
+            let more = session.rejectedCount > 3 ? " and \(session.rejectedCount - 3) more" : ""
+            seen =
+                "what arrived instead: " + session.rejections.prefix(3).map(\.description).joined(separator: " | ") + more
+                + (session.uncloneable.isEmpty ? "" : "; and " + BridgeCheck.uncloneableDetail(session.uncloneable))
+        }
+        return .fail(BridgeFailure(.nativeDidNotReceive, "no valid \(names); \(seen)"))
+    }
+}

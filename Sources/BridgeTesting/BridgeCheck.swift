@@ -130,7 +130,12 @@ public enum BridgeCheck {
             }
             play = CheckPlay(steps: [step], expect: [contract.readyKind])
         } else {
-            play = CheckPlay(steps: [], expect: [contract.readyKind])
+            throw ContractFileError(
+                code: .invalidValue, path: "messages",
+                problem: "the contract declares no native-to-page message for the check to send",
+                remedy:
+                    "declare the message native sends (e.g. {\"kind\": \"sync\", \"direction\": \"native-to-page\", …}), or give the check a play whose steps say what native does"
+            )
         }
         try play.check(against: contract)
         return play

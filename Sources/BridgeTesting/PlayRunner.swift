@@ -45,9 +45,12 @@ final class PlayRunner {
             session.load(URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout))
         }
         while true {
-            if !didFinishQueued, case .success? = session.loadResult {
+            if !didFinishQueued, session.loadResult != nil {
                 didFinishQueued = true
-                queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map { Pending(step: $0, trigger: nil) }
+                // Native sends on didFinish only to a page that loaded: an HTTP 404 also "finishes".
+                if BridgeCheck.loadVerdict(session, configuration).status == .pass {
+                    queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map { Pending(step: $0, trigger: nil) }
+                }
             }
             if !queue.isEmpty {
                 await perform(queue.removeFirst())
@@ -66,9 +69,9 @@ final class PlayRunner {
 
     /// Whether the play has nothing left to do: the load is over, every step ran, every expected message came.
     private var finished: Bool {
-        guard let result = session.loadResult, queue.isEmpty else { return false }
-        if case .failure = result { return true }
-        return didFinishQueued && play.expectedMessages.allSatisfy { session.counts[$0, default: 0] > 0 }
+        guard session.loadResult != nil, didFinishQueued, queue.isEmpty else { return false }
+        if BridgeCheck.loadVerdict(session, configuration).status != .pass { return true }
+        return play.expectedMessages.allSatisfy { session.counts[$0, default: 0] > 0 }
     }
 
     /// Queues the steps a page message triggers, and answers the ones that expect a reply.
@@ -273,7 +276,8 @@ final class PlayRunner {
             }
             return .fail(BridgeFailure(.nativeDidNotReceive, problems.joined(separator: "; ")))
         }
-        if !loaded && session.rejections.isEmpty && session.messages.isEmpty {
+        if !loaded {
+            // What did arrive is listed with the extras; the load's failure is the one to fix first.
             return .notRun("the page did not load")
         }
         let names = missing.map { "'\($0)'" }.joined(separator: ", ")

@@ -178,12 +178,17 @@ final class FaultCorpusTests: XCTestCase {
         XCTAssertTrue(report.passed, "\(report.failures)")
     }
 
-    func testReadyPostedTwicePassesAndNamesTheDuplicate() async throws {
+    func testReadyPostedTwiceFailsStrictlyAndPassesLenientlyNamingTheDuplicate() async throws {
         let post = #"window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});"#
         let page = try FixtureVariant.replacingReady(with: post + "\n" + post)
+        let (strict, _) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout))
+        let failure = try XCTUnwrap(strict.pageToNative.failure, "a second ready passed the strict check")
+        XCTAssertEqual(failure.category, .nativeDidNotReceive)
+        XCTAssertTrue(failure.detail.contains("'ready' arrived 2 times"), failure.detail)
         var duplicates = 0
-        let (report, seconds) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout)) {
-            _, event in
+        let (report, seconds) = await check(
+            CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout, mode: .lenient)
+        ) { _, event in
             if case .duplicateReady = event { duplicates += 1 }
         }
         XCTAssertTrue(report.passed, "\(report.failures)")

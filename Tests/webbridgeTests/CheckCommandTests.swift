@@ -144,7 +144,7 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("Remedy: unset DISPLAY"), result.stderr)
     }
 
-    func testAContractWithoutTheSyncMessageIsRefusedBeforeTheRun() throws {
+    func testAContractWithoutANativeMessageIsRefusedBeforeTheRun() throws {
         let contract = scratch.appendingPathComponent("no-sync.json")
         try Data(
             #"{"version": 1, "handler": "bridge", "receiver": "window.bridgeReceive", "messages": [{"kind": "ready", "direction": "page-to-native", "fields": {"version": {"type": "constant", "value": 1}}}]}"#
@@ -152,8 +152,9 @@ final class CheckCommandTests: XCTestCase {
         ).write(to: contract)
         let result = try CLI.run(["check", "--contract", contract.path])
         XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
-        XCTAssertTrue(result.stderr.contains("does not accept (kind)"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("declare it in the contract's messages"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("declares no native-to-page message for the check to send"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("give the check a play"), result.stderr)
     }
 
     func testHelpDescribesEveryOption() throws {

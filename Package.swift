@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "BridgeContract", targets: ["BridgeContract"]),
         .library(name: "BridgeTesting", targets: ["BridgeTesting"]),
+        // assertBridge/expectBridge for XCTest and Swift Testing; kept apart so the CLI never links XCTest.
+        .library(name: "BridgeAssertions", targets: ["BridgeAssertions"]),
         .library(name: "XcodeRunner", targets: ["XcodeRunner"]),
         .executable(name: "webbridge", targets: ["webbridge"]),
     ],
@@ -38,6 +40,7 @@ let package = Package(
             ],
             resources: [.copy("Resources/BridgeFixture.html")]
         ),
+        .target(name: "BridgeAssertions", dependencies: ["BridgeContract", "BridgeTesting"]),
         // Foundation only: the cloud-Mac job reads Apple's tools' output and project files, not messages.
         .target(name: "XcodeRunner"),
         .executableTarget(
@@ -77,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "BridgeTestingTests",
             dependencies: [
-                "BridgeContract", "BridgeTesting", "EngineTestSupport",
+                "BridgeContract", "BridgeTesting", "BridgeAssertions", "EngineTestSupport",
                 .target(name: "WebKitGTK", condition: linux),
             ],
             resources: [.copy("Fixtures")]

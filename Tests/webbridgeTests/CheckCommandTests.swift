@@ -210,3 +210,48 @@ struct JUnitCases {
         }
     }
 }
+
+/// Strict by default: what the XCTest helpers fail, the CLI fails too, in the same category.
+final class CheckCommandStrictnessTests: XCTestCase {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-strict-\(UUID().uuidString)")
+
+    override func setUpWithError() throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    func page(posting scripts: [String]) throws -> String {
+        let receiver =
+            #"window.bridgeReceive = function (m) { document.body.dataset.received = m.value; };"#
+        let url = scratch.appendingPathComponent("page-\(UUID().uuidString).html")
+        let posts = scripts.map { "window.webkit.messageHandlers.bridge.postMessage(\($0));" }.joined(separator: "\n")
+        try Data("<!doctype html><body><script>\n\(receiver)\n\(posts)\n</script>".utf8).write(to: url)
+        return url.path
+    }
+
+    func testAnUnknownMessageBeforeTheReadyExitsOne() throws {
+        let page = try page(posting: [#"{kind: "hello"}"#, #"{kind: "ready", version: 1}"#])
+        let result = try CLI.run(["check", "--page", page, "--timeout", "3"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("FAIL: native did not receive the page's message"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("{kind: String}: kind: expected one of: ready"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("hello"), "a value reached the output: \(result.stdout)")
+    }
+
+    func testADoubleReadyExitsOne() throws {
+        let page = try page(posting: [#"{kind: "ready", version: 1}"#, #"{kind: "ready", version: 1}"#])
+        let result = try CLI.run(["check", "--page", page, "--timeout", "3"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("'ready' arrived 2 times"), result.stdout)
+    }
+
+    func testLenientListsTheDoubleReadyAndPasses() throws {
+        let page = try page(posting: [#"{kind: "ready", version: 1}"#, #"{kind: "ready", version: 1}"#])
+        let result = try CLI.run(["check", "--page", page, "--timeout", "3", "--lenient"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("also seen: duplicate ready × 1"), result.stdout)
+    }
+}

@@ -52,30 +52,23 @@ final class BridgeContractTests: XCTestCase {
         defer { session.tearDown() }
 
         session.onScriptMessage = { message in
-            // In the contract's order: a dictionary, a String kind, a Number version equal to 1.
-            guard let body = message.body as? [String: Any] else {
-                return box.run.fail(
-                    .nativeDidNotReceive, "the body is \(messageStructure(message.body)), not a dictionary")
-            }
-            guard let kind = body["kind"] as? String else {
-                return box.run.fail(.nativeDidNotReceive, "kind is \(messageStructure(body["kind"])), not a String")
-            }
-            guard kind == "ready" else {
-                return box.run.fail(.nativeDidNotReceive, "unknown message \(messageStructure(body))")
-            }
-            // A JS boolean also arrives as an NSNumber: the structure tells them apart.
-            guard let version = body["version"], messageStructure(version) == "Number" else {
-                return box.run.fail(
-                    .nativeDidNotReceive, "version is \(messageStructure(body["version"])), not a Number")
-            }
-            guard (version as? NSNumber)?.doubleValue == 1 else {
-                return box.run.fail(.nativeDidNotReceive, "version is a Number other than 1")
-            }
-            box.run.readyCount += 1
-            if box.run.readyCount == 1 {
-                ready.fulfill()
-            } else {
-                box.run.fail(.nativeDidNotReceive, "duplicate ready (\(box.run.readyCount) in one session)")
+            // The contract's own validation: the production code and this test share the field definitions
+            // (a Dictionary, a String kind, a Number version equal to 1; a JS boolean is never a number).
+            switch BridgeContract.default.validate(message.body, direction: .pageToNative, mode: .strict) {
+            case .invalid(let violations):
+                // Any unknown or invalid message fails, named by its structure, never its values.
+                box.run.fail(
+                    .nativeDidNotReceive,
+                    "\(messageStructure(message.body)): " + violations.map(\.description).joined(separator: "; "))
+            case .valid(let validated) where validated.kind != "ready":
+                box.run.fail(.nativeDidNotReceive, "unexpected message \(validated)")
+            case .valid:
+                box.run.readyCount += 1
+                if box.run.readyCount == 1 {
+                    ready.fulfill()
+                } else {
+                    box.run.fail(.nativeDidNotReceive, "duplicate ready (\(box.run.readyCount) in one session)")
+                }
             }
         }
         session.onEvent = { event in

@@ -272,7 +272,7 @@ struct TestStyleFinding: Equatable {
     let reason: String
 
     func line(relativeTo base: URL) -> String {
-        "\(Printable.path(DoctorCommand.relative(file, to: base))):\(line): [\(Self.rule)] \(className).\(method)() is "
+        "\(Printable.path(DoctorCommand.relative(file, to: base))):\(line): [\(Self.rule)] \(Printable.path(className)).\(Printable.path(method))() is "
             + "a synchronous test method on the main actor (\(reason)); `swift test` on Linux aborts every test at "
             + "discovery. Fix: \(Self.fix)"
     }

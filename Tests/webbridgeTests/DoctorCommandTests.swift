@@ -185,6 +185,16 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertEqual(raw.count, 0, "raw control characters in the output")
     }
 
+    func testAFileThatIsNotTextIsNamedAndSkipped() throws {
+        let folder = try package(["Tests/BridgeTests/BridgeTests.swift": "import XCTest\n"])
+        try Data([0xFF, 0xFE, 0x00, 0xC3]).write(to: folder.appendingPathComponent("Tests/BridgeTests/Binary.swift"))
+        let result = try doctor(folder)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(
+            result.stdout.contains("note test styles: skipped Tests/BridgeTests/Binary.swift: not readable as text"),
+            result.stdout)
+    }
+
     func testMissingToolsOnPathAreAnEnvironmentFailure() throws {
         let folder = try package(["Tests/BridgeTests/BridgeTests.swift": "import XCTest\n"])
         let emptyBin = folder.appendingPathComponent("bin")

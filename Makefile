@@ -12,9 +12,15 @@ build: setup
 check: build
 	$$($(SWIFT) build --show-bin-path)/webbridge check
 
-# The bridge contract test runs alone first, then inside the whole suite: both must pass.
+# `webbridge doctor` first (WebKitGTK, Xvfb, the display, and test styles SwiftPM's Linux discovery aborts on),
+# then the Apple-shape compile check (its self-test, then both SDK variants), then the tests. The bridge contract
+# test runs alone first, then inside the whole suite: both must pass.
 test: setup
+	$(SWIFT) build --product webbridge
+	$$($(SWIFT) build --show-bin-path)/webbridge doctor --path Examples/Client
 	$(SWIFT) build --build-tests
+	scripts/apple-shape/check.sh --self-test
+	scripts/apple-shape/check.sh
 	$(SWIFT) test --skip-build --filter 'BridgeTestingTests.BridgeContractTests/'
 	$(SWIFT) test --skip-build
 

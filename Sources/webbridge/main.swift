@@ -9,6 +9,7 @@ let usage = """
     SUBCOMMANDS:
       check       Run both directions of the bridge on the real WebKit engine.
       contract    Print, lock, diff or export the bridge contract.
+      doctor      Check WebKitGTK, Xvfb, the display and the test styles before `swift test`.
       xcode       Pin, preflight and run the bridge tests on a cloud Mac.
 
     EXIT CODES:
@@ -20,6 +21,7 @@ let usage = """
 let subcommands: [String: @MainActor (ArraySlice<String>) async -> ExitStatus] = [
     "check": CheckCommand.run,
     "contract": ContractCommand.run,
+    "doctor": DoctorCommand.run,
     "xcode": XcodeCommand.run,
 ]
 

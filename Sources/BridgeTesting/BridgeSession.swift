@@ -343,14 +343,54 @@ public final class BridgeSession: NSObject {
     }
 }
 
+// The delegate methods are nonisolated and hop onto the main actor they are called on: that conformance
+// compiles against both SDK shapes, the Xcode 16 one whose protocols are @MainActor and the Xcode 15 one
+// whose protocols are not (WebKit calls them on the main thread in both).
 extension BridgeSession: WKNavigationDelegate {
-    public func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {
+    nonisolated public func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {
+        MainActor.assumeIsolated { committed(webView.url) }
+    }
+
+    nonisolated public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
+        MainActor.assumeIsolated { finishLoad(.success(())) }
+    }
+
+    nonisolated public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
+        MainActor.assumeIsolated { failLoad(error) }
+    }
+
+    nonisolated public func webView(
+        _ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error
+    ) {
+        MainActor.assumeIsolated { failLoad(error) }
+    }
+
+    nonisolated public func webView(
+        _ webView: WKWebView, decidePolicyFor navigationResponse: WKNavigationResponse,
+        decisionHandler: @escaping @MainActor @Sendable (WKNavigationResponsePolicy) -> Void
+    ) {
+        MainActor.assumeIsolated {
+            if navigationResponse.isForMainFrame, let http = navigationResponse.response as? HTTPURLResponse {
+                responded(statusCode: http.statusCode)
+            }
+            decisionHandler(.allow)
+        }
+    }
+
+    /// How verdicts name a terminated web process.
+    nonisolated static let terminatedDetail = "the web content process terminated"
+
+    nonisolated public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
+        MainActor.assumeIsolated { processTerminated() }
+    }
+
+    private func committed(_ url: URL?) {
         committedDocuments += 1
         // The first commit is the page the session loaded; any later one replaced it (and its bridge code).
         guard committedDocuments > 1 else { return }
         // A URL may carry tokens in its path or query: keep the scheme and host.
         let place: String
-        switch webView.url {
+        switch url {
         case let url? where url.scheme == "about": place = url.absoluteString
         case let url?: place = url.host.map { "\(url.scheme ?? "")://\($0)" } ?? url.scheme.map { "\($0):" } ?? ""
         case nil: place = ""
@@ -359,36 +399,13 @@ extension BridgeSession: WKNavigationDelegate {
         record(.navigated, place)
     }
 
-    public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
-        finishLoad(.success(()))
+    private func responded(statusCode: Int) {
+        httpStatusCode = statusCode
+        record(.httpResponse, "HTTP \(statusCode)")
+        emit(.httpResponse(statusCode: statusCode))
     }
 
-    public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
-        failLoad(error)
-    }
-
-    public func webView(
-        _ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error
-    ) {
-        failLoad(error)
-    }
-
-    public func webView(
-        _ webView: WKWebView, decidePolicyFor navigationResponse: WKNavigationResponse,
-        decisionHandler: @escaping @MainActor @Sendable (WKNavigationResponsePolicy) -> Void
-    ) {
-        if navigationResponse.isForMainFrame, let http = navigationResponse.response as? HTTPURLResponse {
-            httpStatusCode = http.statusCode
-            record(.httpResponse, "HTTP \(http.statusCode)")
-            emit(.httpResponse(statusCode: http.statusCode))
-        }
-        decisionHandler(.allow)
-    }
-
-    /// How verdicts name a terminated web process.
-    static let terminatedDetail = "the web content process terminated"
-
-    public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
+    private func processTerminated() {
         webContentProcessTerminated = true
         record(.processTerminated)
         emit(.webContentProcessTerminated)
@@ -407,13 +424,15 @@ private final class WeakReplyHandler: NSObject, WKScriptMessageHandlerWithReply 
 
     init(_ session: BridgeSession) { self.session = session }
 
-    func userContentController(
+    nonisolated func userContentController(
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage,
         replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
     ) {
-        guard let session else { return replyHandler(nil, "the bridge session has ended") }
-        let (value, error) = session.reply(to: message)
-        replyHandler(value, error)
+        MainActor.assumeIsolated {
+            guard let session else { return replyHandler(nil, "the bridge session has ended") }
+            let (value, error) = session.reply(to: message)
+            replyHandler(value, error)
+        }
     }
 }
 
@@ -424,7 +443,9 @@ private final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandler {
 
     init(_ session: BridgeSession) { self.session = session }
 
-    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
-        session?.receive(message)
+    nonisolated func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
+    ) {
+        MainActor.assumeIsolated { _ = session?.receive(message) }
     }
 }

@@ -113,8 +113,13 @@ final class WeakDiagnosticsHandler: NSObject, WKScriptMessageHandler {
 
     init(_ session: BridgeSession) { self.session = session }
 
-    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
-        guard let uncloneable = UncloneableMessage(report: message.body) else { return }
-        session?.dropped(uncloneable)
+    // Nonisolated for both SDK shapes, like the session's delegate methods.
+    nonisolated func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
+    ) {
+        MainActor.assumeIsolated {
+            guard let uncloneable = UncloneableMessage(report: message.body) else { return }
+            session?.dropped(uncloneable)
+        }
     }
 }

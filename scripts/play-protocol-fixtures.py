@@ -133,14 +133,14 @@ class Custom:
         return []
 
 
-def native_for(page):
+def native_for(page, play):
     folder = os.path.basename(os.path.dirname(page))
     if folder == "hotwire":
         return Hotwire()
     if folder == "capacitor":
         return Capacitor()
     if folder == "reply-handler":
-        return ReplyHandler("error" if os.path.basename(page).startswith("error-") else "value")
+        return ReplyHandler("error" if os.path.basename(page).startswith("error-") or play == "error" else "value")
     return Custom()
 
 
@@ -151,8 +151,8 @@ def value_json(value):
     return json.loads(text) if text is not None else None
 
 
-def run(page):
-    native = native_for(page)
+def run(page, play=None):
+    native = native_for(page, play)
     log = []
     ucm = WebKit2.UserContentManager()
     ucm.add_script(WebKit2.UserScript.new(OBSERVER, WebKit2.UserContentInjectedFrames.ALL_FRAMES,
@@ -261,9 +261,13 @@ def main():
         os.path.join(ROOT, folder, name)
         for folder in ("hotwire", "capacitor", "reply-handler", "custom")
         for name in os.listdir(os.path.join(ROOT, folder)) if name.endswith(".html"))
-    for page in pages:
-        print("== %s" % os.path.relpath(page, ROOT))
-        for line in run(page):
+    if not sys.argv[1:]:
+        # The reply-handler pass page handles both of native's answers: also play the error reply.
+        pages.append(os.path.join(ROOT, "reply-handler", "pass.html@error"))
+    for argument in pages:
+        page, _, play = argument.partition("@")
+        print("== %s%s" % (os.path.relpath(page, ROOT), " (native plays: %s)" % play if play else ""))
+        for line in run(page, play or None):
             print("   " + line)
 
 

@@ -129,7 +129,7 @@ class Custom:
         if isinstance(body, dict) and body.get("type") == "hello":
             payload = body.get("payload")
             if isinstance(payload, dict) and isinstance(payload.get("screen"), str) and payload.get("version") == 1:
-                return ["window.App.receive(%s)" % js_args({"type": "welcome", "payload": {"user": "Ada"}})]
+                return ["window.App.receive(%s)" % js_args({"type": "welcome", "id": "1", "payload": {"user": "Ada"}})]
         return []
 
 

@@ -4,7 +4,8 @@
 A hand check of Tests/BridgeTestingTests/Fixtures/Protocols (not a test, not a verdict): it shows which
 messages native received, which native calls the page refused, and what the page set in
 document.body.dataset.received, so a reader can compare them with protocols.json.
-Run under a display: xvfb-run -a /usr/bin/python3 scripts/play-protocol-fixtures.py [PAGE.html ...]
+Run under a display: xvfb-run -a /usr/bin/python3 scripts/play-protocol-fixtures.py [PAGE.html[@value|@error] ...]
+(@error makes the reply-handler native answer getUser with an error; pages named error-* get it by default.)
 """
 
 import json
@@ -140,7 +141,7 @@ def native_for(page, play):
     if folder == "capacitor":
         return Capacitor()
     if folder == "reply-handler":
-        return ReplyHandler("error" if os.path.basename(page).startswith("error-") or play == "error" else "value")
+        return ReplyHandler(play or ("error" if os.path.basename(page).startswith("error-") else "value"))
     return Custom()
 
 
@@ -171,10 +172,15 @@ def run(page, play=None):
     loop = GLib.MainLoop()
     state = {"quiet": None}
 
+    def quiet():
+        state["quiet"] = None
+        loop.quit()
+        return False
+
     def touch():
         if state["quiet"] is not None:
             GLib.source_remove(state["quiet"])
-        state["quiet"] = GLib.timeout_add(int(QUIET_SECONDS * 1000), loop.quit)
+        state["quiet"] = GLib.timeout_add(int(QUIET_SECONDS * 1000), quiet)
 
     def evaluate(script):
         def done(view, result):
@@ -218,11 +224,17 @@ def run(page, play=None):
         ucm.register_script_message_handler_with_reply(name, None)
         ucm.connect("script-message-with-reply-received::" + name, on_reply_message, name)
 
+    held = []
+
     def on_dialog(view, dialog):
         if dialog.get_dialog_type() == WebKit2.ScriptDialogType.PROMPT:
             answer = native.prompt(dialog.get_message())
-            log.append("prompt %s -> %s" % (dialog.get_message(), json.dumps(answer)))
-            if answer is not None:
+            if answer is None:
+                # Native would show an alert and wait for a person: hold the dialog open, unanswered.
+                log.append("prompt %s -> left unanswered (native shows an alert)" % dialog.get_message())
+                held.append(dialog)
+            else:
+                log.append("prompt %s -> %s" % (dialog.get_message(), json.dumps(answer)))
                 dialog.prompt_set_text(answer)
             touch()
             return True
@@ -237,9 +249,13 @@ def run(page, play=None):
 
     view.connect("load-changed", on_load)
     view.load_uri("file://" + os.path.abspath(page))
-    GLib.timeout_add(int(LONGEST_SECONDS * 1000), loop.quit)
+    longest = GLib.timeout_add(int(LONGEST_SECONDS * 1000), quiet)
     touch()
     loop.run()
+    for source in (longest, state["quiet"]):
+        if source is not None:
+            GLib.source_remove(source)
+    state["quiet"] = None
 
     result = {}
 
@@ -250,9 +266,13 @@ def run(page, play=None):
             result["received"] = "error " + error.message
         loop.quit()
 
+    for dialog in held:
+        dialog.close()
+    held.clear()
     view.evaluate_javascript("String(document.body && document.body.dataset.received)", -1, None, None, None, got)
     loop.run()
     log.append("dataset.received = %s" % result["received"])
+    view.terminate_web_process()
     return log
 
 
@@ -264,6 +284,7 @@ def main():
     if not sys.argv[1:]:
         # The reply-handler pass page handles both of native's answers: also play the error reply.
         pages.append(os.path.join(ROOT, "reply-handler", "pass.html@error"))
+        pages.append(os.path.join(ROOT, "reply-handler", "error-unhandled.html@value"))
     for argument in pages:
         page, _, play = argument.partition("@")
         print("== %s%s" % (os.path.relpath(page, ROOT), " (native plays: %s)" % play if play else ""))

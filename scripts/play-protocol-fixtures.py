@@ -6,6 +6,8 @@ messages native received, which native calls the page refused, and what the page
 document.body.dataset.received, so a reader can compare them with protocols.json.
 Run under a display: xvfb-run -a /usr/bin/python3 scripts/play-protocol-fixtures.py [PAGE.html[@value|@error] ...]
 (@error makes the reply-handler native answer getUser with an error; pages named error-* get it by default.)
+Pages load from their file URLs with allow-file-access-from-file-urls on (the Hotwire pages import an ES module,
+which WebKit refuses from a file URL without it), or from PROTOCOLS_BASE_URL when set.
 """
 
 import json
@@ -15,7 +17,8 @@ import sys
 import gi
 
 gi.require_version("WebKit2", "4.1")
-from gi.repository import GLib, WebKit2  # noqa: E402
+gi.require_version("JavaScriptCore", "4.1")
+from gi.repository import GLib, JavaScriptCore, WebKit2  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "BridgeTestingTests", "Fixtures", "Protocols")
 ROOT = os.path.normpath(ROOT)
@@ -168,7 +171,7 @@ def run(page, play=None):
             None, None))
     view = WebKit2.WebView.new_with_user_content_manager(ucm)
     settings = view.get_settings()
-    settings.set_allow_file_access_from_file_urls(True)
+    settings.set_allow_file_access_from_file_urls(os.environ.get("PROTOCOLS_BASE_URL") is None)
     loop = GLib.MainLoop()
     state = {"quiet": None}
 
@@ -211,7 +214,6 @@ def run(page, play=None):
             reply.return_error_message(answer)
         else:
             log.append("native replied %s" % json.dumps(answer))
-            from gi.repository import JavaScriptCore
             context = JavaScriptCore.Context.new()
             reply.return_value(JavaScriptCore.Value.new_from_json(context, json.dumps(answer)))
         touch()
@@ -248,7 +250,8 @@ def run(page, play=None):
             touch()
 
     view.connect("load-changed", on_load)
-    view.load_uri("file://" + os.path.abspath(page))
+    base = os.environ.get("PROTOCOLS_BASE_URL")  # e.g. http://127.0.0.1:8765/ serving the Protocols folder
+    view.load_uri(base + os.path.relpath(page, ROOT) if base else "file://" + os.path.abspath(page))
     longest = GLib.timeout_add(int(LONGEST_SECONDS * 1000), quiet)
     touch()
     loop.run()

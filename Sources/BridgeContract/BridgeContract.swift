@@ -303,7 +303,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         if !toNative {
             for (key, present) in [
                 ("handler", message.handler != nil), ("transport", message.transport != nil),
-                ("reply", message.reply != nil),
+                ("reply", message.reply != nil), ("pageError", message.pageError),
             ] where present {
                 throw invalid(
                     "\(path).\(key)", "\(key) applies to page-to-native messages only",
@@ -387,6 +387,8 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     public var reply: FieldType?
     /// Native → page: the page function it calls, when not the contract's receiver.
     public var call: String?
+    /// Page → native: the page reports an error with it (Capacitor's `js.error`): its arrival fails the check.
+    public var pageError: Bool
 
     /// How a page → native message travels.
     public enum Transport: String, Codable, Sendable, Equatable {
@@ -399,7 +401,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     public init(
         kind: String, direction: Direction, fields: [String: FieldSpec] = [:], acknowledges: String? = nil,
         match: [String: ConstantValue]? = nil, body: FieldType? = nil, handler: String? = nil,
-        transport: Transport? = nil, reply: FieldType? = nil, call: String? = nil
+        transport: Transport? = nil, reply: FieldType? = nil, call: String? = nil, pageError: Bool = false
     ) {
         self.kind = kind
         self.direction = direction
@@ -411,13 +413,14 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         self.transport = transport
         self.reply = reply
         self.call = call
+        self.pageError = pageError
     }
 
     /// Whether the message is an object (named by discriminator values) rather than a bare value.
     public var isObject: Bool { body == nil }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, direction, fields, acknowledges, match, body, handler, transport, reply, call
+        case kind, direction, fields, acknowledges, match, body, handler, transport, reply, call, pageError
     }
 
     public init(from decoder: any Decoder) throws {
@@ -447,6 +450,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         }
         reply = try container.decodeIfPresent(FieldType.Box.self, forKey: .reply)?.type
         call = try container.decodeIfPresent(String.self, forKey: .call)
+        pageError = try container.decodeIfPresent(Bool.self, forKey: .pageError) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -462,6 +466,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         try container.encodeIfPresent(transport, forKey: .transport)
         try container.encodeIfPresent(reply.map(FieldType.Box.init(type:)), forKey: .reply)
         try container.encodeIfPresent(call, forKey: .call)
+        if pageError { try container.encode(true, forKey: .pageError) }
     }
 }
 

@@ -102,7 +102,27 @@ public struct CheckPlay: Codable, Sendable, Equatable {
                         "\(path).send", "\"\(send)\" answers \"\(spec.acknowledges!)\", so it must follow it",
                         "set after to \"\(spec.acknowledges!)\"")
                 }
-                let message = contract.outgoing(spec, value: step.value ?? .object([:]), requestID: "1")
+                var value = step.value ?? .object([:])
+                if let echo = step.echo {
+                    // Echoed fields come from the trigger: check them with a sample of the trigger's own field.
+                    guard let trigger = contract.message(step.after, direction: .pageToNative),
+                        case .object(var fields) = value
+                    else {
+                        throw invalid(
+                            "\(path).echo", "echo copies fields of a page message into an object",
+                            "use it only after a page-to-native object message, with an object value")
+                    }
+                    for name in echo {
+                        guard let field = trigger.fields[name] else {
+                            throw invalid(
+                                "\(path).echo", "\"\(step.after)\" has no field \"\(name)\"",
+                                "echo one of: \(trigger.fields.keys.sorted().joined(separator: ", "))")
+                        }
+                        fields[name] = field.type.sample
+                    }
+                    value = .object(fields)
+                }
+                let message = contract.outgoing(spec, value: value, requestID: "1")
                 let violations = contract.validate(message, as: spec, mode: .strict).violations
                 if !violations.isEmpty {
                     throw invalid(
@@ -212,10 +232,12 @@ public struct PlayStep: Codable, Sendable, Equatable {
     public var reply: JSONValue?
     /// Native refuses the trigger: the reply handler's error message (the page's promise rejects).
     public var replyError: String?
+    /// Fields of the trigger copied into the sent value, as native echoes them (Hotwire replies with the data).
+    public var echo: [String]?
 
     public init(
         after: String, send: String? = nil, value: JSONValue? = nil, accepted: Acceptance? = nil,
-        reply: JSONValue? = nil, replyError: String? = nil
+        reply: JSONValue? = nil, replyError: String? = nil, echo: [String]? = nil
     ) {
         self.after = after
         self.send = send
@@ -223,9 +245,12 @@ public struct PlayStep: Codable, Sendable, Equatable {
         self.accepted = accepted
         self.reply = reply
         self.replyError = replyError
+        self.echo = echo
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case after, send, value, accepted, reply, replyError }
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case after, send, value, accepted, reply, replyError, echo
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
@@ -236,6 +261,7 @@ public struct PlayStep: Codable, Sendable, Equatable {
         accepted = try container.decodeIfPresent(Acceptance.self, forKey: .accepted)
         reply = try container.decodeIfPresent(JSONValue.self, forKey: .reply)
         replyError = try container.decodeIfPresent(String.self, forKey: .replyError)
+        echo = try container.decodeIfPresent([String].self, forKey: .echo)
     }
 }
 

@@ -65,6 +65,18 @@ public indirect enum FieldValue: Sendable, Equatable, CustomStringConvertible, C
     public var description: String { structure }
     public var debugDescription: String { structure }
 
+    /// The value as JSON.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .string(let text): .string(text)
+        case .number(let number): .number(number)
+        case .integer(let integer): .number(Double(integer))
+        case .boolean(let flag): .boolean(flag)
+        case .array(let items): .array(items.map(\.jsonValue))
+        case .object(let fields): .object(fields.mapValues(\.jsonValue))
+        }
+    }
+
     var structure: String {
         switch self {
         case .array(let items): "[" + items.map(\.structure).joined(separator: ", ") + "]"
@@ -91,6 +103,12 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, Cu
     let requestIDField: String?
     /// The discriminator fields that named the message, for the description.
     var discriminatorValues: [String: FieldValue] = [:]
+
+    /// The value of a field as JSON, for native to echo it back (never for a log).
+    public func jsonValue(of field: String) -> JSONValue? {
+        if field == requestIDField, let requestID { return .string(requestID) }
+        return (fields[field] ?? discriminatorValues[field]).map(\.jsonValue)
+    }
 
     /// A message with these values; `requestIDField` names the id's field in the description.
     public init(

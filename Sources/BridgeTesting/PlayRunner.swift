@@ -105,12 +105,22 @@ final class PlayRunner {
         guard let name = step.send, let spec = contract.message(name, direction: .nativeToPage) else {
             // A reply step: its answer already went; what is left is to see the page accept it.
             if case .observed(let expression, let equals)? = step.accepted {
-                let failure = await observe(expression, equals: equals)
-                outcomes.append(("reply to \(step.after)", failure, "the page shows the reply"))
+                let failure = await observe(expression, equals: equals).map {
+                    BridgeFailure($0.category, "the reply to \(step.after): \($0.detail)")
+                }
+                outcomes.append(("reply to \(step.after)", failure, "the page shows the reply to \(step.after)"))
             }
             return
         }
-        let body = contract.outgoing(spec, value: step.value ?? .object([:]), requestID: pending.trigger?.requestID)
+        var value = step.value ?? .object([:])
+        if let echo = step.echo, case .object(var fields) = value, let trigger = pending.trigger {
+            for name in echo { fields[name] = trigger.jsonValue(of: name) }
+            value = .object(fields)
+        }
+        // A request the page must acknowledge gets a fresh id; an answer carries its trigger's.
+        let isRequest = contract.messages.contains { $0.acknowledges == spec.kind }
+        let requestID = isRequest ? session.correlator.begin().rawValue : pending.trigger?.requestID
+        let body = contract.outgoing(spec, value: value, requestID: requestID)
         let call: ReceiverCall
         do {
             guard case .valid = contract.validate(body, as: spec) else {
@@ -139,7 +149,10 @@ final class PlayRunner {
         case .settles:
             failure = await settle(call.script)
         }
-        let prefixed = failure.map { fixtureStyle ? $0 : BridgeFailure($0.category, "\(name): \($0.detail)") }
+        let function = contract.functionPath(of: spec)
+        let prefixed = failure.map {
+            fixtureStyle ? $0 : BridgeFailure($0.category, "\(name) (\(function)): \($0.detail)")
+        }
         if let prefixed {
             session.record(.notAccepted, prefixed.detail)
         } else {
@@ -255,16 +268,27 @@ final class PlayRunner {
         let expected = play.expectedMessages
         let missing = expected.filter { session.counts[$0, default: 0] == 0 }
         let duplicates = expected.filter { session.counts[$0, default: 0] > 1 }
+        // The page reporting its own error, or answering a request native never sent, fails in either mode.
+        let pageErrors = session.messages.filter { contract.message($0.kind, direction: .pageToNative)?.pageError == true }
+        let strayAcks = session.acknowledgements.filter { $0.correlation != .matched }
         if missing.isEmpty {
             let strictProblems = configuration.mode == .strict && (!session.rejections.isEmpty || !duplicates.isEmpty)
-            if !strictProblems {
+            if !strictProblems && pageErrors.isEmpty && strayAcks.isEmpty {
                 let seen = expected.compactMap { name in session.messages.first { $0.kind == name }?.description }
                 return .pass(seen.isEmpty ? "no page message expected" : seen.joined(separator: " | "))
             }
             var problems: [String] = []
-            for name in duplicates {
+            for error in pageErrors.prefix(3) {
+                problems.append("the page reported an error through \(error.description)")
+            }
+            for ack in strayAcks.prefix(3) {
                 problems.append(
-                    "'\(name)' arrived \(session.counts[name]!) times; it must arrive once per page load (a second listener or a repeated init?)"
+                    "\(ack.kind) answers no request native sent (\(ack.correlation.rawValue) id): its \(contract.requestID?.field ?? "id") must be the id of the request it acknowledges"
+                )
+            }
+            for name in duplicates where configuration.mode == .strict {
+                problems.append(
+                    "duplicate '\(name)': it arrived \(session.counts[name]!) times and must arrive once per page load (a second listener or a repeated init?)"
                 )
             }
             if !session.rejections.isEmpty {

@@ -33,7 +33,7 @@ final class BridgeAssertionsTests: XCTestCase {
         let html = try FixtureVariant.replacingReady(with: Self.ready + "\n" + Self.ready)
         let verdict = await verifyBridge(html: html, timeout: Self.timeout)
         let failure = try XCTUnwrap(verdict, "a double ready passed")
-        XCTAssertTrue(failure.contains("'ready' arrived 2 times"), failure)
+        XCTAssertTrue(failure.contains("duplicate 'ready': it arrived 2 times"), failure)
     }
 
     func testRepeatedSessionsEachPassWithNoDuplicateCallbacks() async throws {

@@ -184,7 +184,7 @@ final class FaultCorpusTests: XCTestCase {
         let (strict, _) = await check(CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout))
         let failure = try XCTUnwrap(strict.pageToNative.failure, "a second ready passed the strict check")
         XCTAssertEqual(failure.category, .nativeDidNotReceive)
-        XCTAssertTrue(failure.detail.contains("'ready' arrived 2 times"), failure.detail)
+        XCTAssertTrue(failure.detail.contains("duplicate 'ready': it arrived 2 times"), failure.detail)
         var duplicates = 0
         let (report, seconds) = await check(
             CheckConfiguration(page: .html(page, baseURL: nil), timeout: timeout, mode: .lenient)

@@ -245,7 +245,7 @@ final class CheckCommandStrictnessTests: XCTestCase {
         let page = try page(posting: [#"{kind: "ready", version: 1}"#, #"{kind: "ready", version: 1}"#])
         let result = try CLI.run(["check", "--page", page, "--timeout", "3"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("'ready' arrived 2 times"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("duplicate 'ready': it arrived 2 times"), result.stdout)
     }
 
     func testLenientListsTheDoubleReadyAndPasses() throws {

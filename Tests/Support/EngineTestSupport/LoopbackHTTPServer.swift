@@ -13,6 +13,8 @@ public final class LoopbackHTTPServer: Sendable {
     public enum Route: Sendable {
         /// A complete response with this status and HTML body.
         case page(status: Int, html: String)
+        /// A 200 response with this content type and body (a script, a module, a style sheet).
+        case file(contentType: String, body: String)
         /// A redirect (status 302) to another path or URL.
         case redirect(to: String)
         /// Reads the request and never answers: no status line, no headers, until the server stops.
@@ -24,6 +26,18 @@ public final class LoopbackHTTPServer: Sendable {
     /// Whether the server speaks HTTPS (with a self-signed certificate no client trusts).
     public let isHTTPS: Bool
     private let state: ServerState
+
+    /// Serves every file below `folder` at its relative path (`/hotwire/pass.html`), typed by its extension.
+    public convenience init(folder: URL, timeout: TimeInterval = 10) throws {
+        var routes: [String: Route] = [:]
+        let types = ["html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "json": "application/json"]
+        let base = folder.standardizedFileURL.path
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) ?? .init() {
+            guard let type = types[url.pathExtension], let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            routes[String(url.standardizedFileURL.path.dropFirst(base.count))] = .file(contentType: type, body: text)
+        }
+        try self.init(routes: routes, timeout: timeout)
+    }
 
     /// Starts a server for `routes` (keyed by path, e.g. `/index.html`); other paths answer 404.
     ///
@@ -225,15 +239,20 @@ private final class ServerState: @unchecked Sendable {
         if let headers = soup_server_message_get_response_headers(message) {
             soup_message_headers_replace(headers, "Cache-Control", "no-store")
         }
-        switch route {
-        case .page(let status, let html):
+        func respond(_ status: Int, _ type: String, _ body: String) {
             soup_server_message_set_status(message, guint(status), nil)
-            var bytes = Array(html.utf8)
+            var bytes = Array(body.utf8)
             bytes.withUnsafeMutableBytes { buffer in
                 soup_server_message_set_response(
-                    message, "text/html; charset=utf-8", SOUP_MEMORY_COPY,
-                    buffer.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(buffer.count))
+                    message, type, SOUP_MEMORY_COPY, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                    gsize(buffer.count))
             }
+        }
+        switch route {
+        case .page(let status, let html):
+            respond(status, "text/html; charset=utf-8", html)
+        case .file(let type, let body):
+            respond(200, type, body)
         case .redirect(let location):
             soup_server_message_set_redirect(message, 302, location)
         case .stall:

@@ -89,7 +89,8 @@ struct Replay {
         ["PATH": bin.path + ":/usr/bin:/bin", "REPLAY_DIR": folder.path]
     }
 
-    var tools: ToolRunner { ToolRunner(environment: environment) }
+    /// Short grace periods, so a stand-in that ignores SIGTERM is killed within seconds.
+    var tools: ToolRunner { ToolRunner(environment: environment, stopGrace: 2, drainGrace: 2) }
 
     /// Every argv the stand-ins received, tool name first.
     func calls() throws -> [[String]] {

@@ -54,7 +54,7 @@ final class ToolRunnerTests: XCTestCase {
             received.append($0)
         }
         XCTAssertTrue(outcome.timedOut, "the run outlived its timeout and must be reported as stopped")
-        XCTAssertEqual(outcome.status, SIGTERM, "stopped by SIGTERM first")
+        XCTAssertEqual(outcome.status, 128 + SIGTERM, "stopped by SIGTERM first")
         XCTAssertEqual(String(decoding: received, as: UTF8.self), "started\n", "output before the stop is kept")
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }

@@ -104,7 +104,7 @@ final class XcodeJobTests: XCTestCase {
                 runtime: "iOS 17.5", deviceType: "iPhone 15", simctlJSON: listing, config: JobConfig())
         ) { error in
             let error = error as? XcodeRunnerError
-            XCTAssertEqual(error?.code.rawValue, "duplicateUDID")
+            XCTAssertEqual(error?.code, .duplicateUDID)
             XCTAssertEqual(
                 error?.rule,
                 "UDID \(pinnedUDID) is listed under 2 runtimes (com.apple.CoreSimulator.SimRuntime.iOS-17-4, com.apple.CoreSimulator.SimRuntime.iOS-17-5)"

@@ -98,7 +98,8 @@ public struct JobConfig: Codable, Sendable, Equatable {
         if let udid = dictionary["udid"] as? String, !udid.isEmpty {
             try UDID.validate(
                 udid, field: "udid", code: .configInvalid,
-                remedy: "pin with 'webbridge xcode pin --runtime … --device-type …', which writes the UDID simctl lists")
+                remedy: "pin with 'webbridge xcode pin --runtime … --device-type …', which writes the UDID simctl lists"
+            )
         }
         do {
             return try JSONDecoder().decode(JobConfig.self, from: data)

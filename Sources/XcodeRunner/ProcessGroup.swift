@@ -13,18 +13,19 @@ struct ProcessGroup {
     static func spawn(
         _ executable: URL, argv: [String], environment: [String: String], folder: URL?, output: Int32
     ) -> ProcessGroup? {
-        let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
-        let attributes = UnsafeMutablePointer<posix_spawnattr_t>.allocate(capacity: 1)
-        let signals = UnsafeMutablePointer<sigset_t>.allocate(capacity: 1)
+        // The pointee types differ (a pointer on Darwin, a struct on Glibc): each is inferred from its init function.
+        guard let actions = initialized(posix_spawn_file_actions_init) else { return nil }
         defer {
+            posix_spawn_file_actions_destroy(actions)
             actions.deallocate()
-            attributes.deallocate()
-            signals.deallocate()
         }
-        guard posix_spawn_file_actions_init(actions) == 0 else { return nil }
-        defer { posix_spawn_file_actions_destroy(actions) }
-        guard posix_spawnattr_init(attributes) == 0 else { return nil }
-        defer { posix_spawnattr_destroy(attributes) }
+        guard let attributes = initialized(posix_spawnattr_init) else { return nil }
+        defer {
+            posix_spawnattr_destroy(attributes)
+            attributes.deallocate()
+        }
+        let signals = UnsafeMutablePointer<sigset_t>.allocate(capacity: 1)
+        defer { signals.deallocate() }
         var status = posix_spawn_file_actions_adddup2(actions, output, 1)
         if status == 0 { status = posix_spawn_file_actions_adddup2(actions, output, 2) }
         if status == 0 { status = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0) }
@@ -47,15 +48,22 @@ struct ProcessGroup {
         return status == 0 ? ProcessGroup(pid: pid) : nil
     }
 
+    /// Memory for a C object that `initialize` sets up; nil (and freed) when it fails.
+    private static func initialized<T>(_ initialize: (UnsafeMutablePointer<T>) -> Int32) -> UnsafeMutablePointer<T>? {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        guard initialize(pointer) == 0 else {
+            pointer.deallocate()
+            return nil
+        }
+        return pointer
+    }
+
     /// `posix_spawn_file_actions_addchdir_np` (macOS 10.15+, glibc 2.29+), looked up because Glibc's Swift
     /// module does not export it.
-    private static func addChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: String)
-        -> Int32
-    {
-        typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>)
-            -> Int32
+    private static func addChdir<T>(_ actions: UnsafeMutablePointer<T>, _ path: String) -> Int32 {
+        typealias AddChdir = @convention(c) (UnsafeMutableRawPointer, UnsafePointer<CChar>) -> Int32
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np") else { return ENOSYS }
-        return unsafeBitCast(symbol, to: AddChdir.self)(actions, path)
+        return unsafeBitCast(symbol, to: AddChdir.self)(UnsafeMutableRawPointer(actions), path)
     }
 
     /// Sends `signal` to every process of the group.

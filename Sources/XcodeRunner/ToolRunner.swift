@@ -158,10 +158,12 @@ public struct ToolRunner: Sendable {
         // The leader's exit arrives on the wake pipe too, as byte 0, from a thread blocked in waitpid.
         let exitStatus = StatusBox()
         let wakeWriter = wake[1]
+        let waiterDone = DispatchSemaphore(value: 0)
         Thread {
             exitStatus.value = group.waitForLeader()
             var byte: UInt8 = 0
             _ = write(wakeWriter, &byte, 1)
+            waiterDone.signal()
         }.start()
 
         let clock = { DispatchTime.now().uptimeNanoseconds }
@@ -206,8 +208,9 @@ public struct ToolRunner: Sendable {
             var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
             if outputOpen { fds.append(pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)) }
             if poll(&fds, nfds_t(fds.count), wait) < 0 {
-                if errno == EINTR { continue }
-                break
+                // Never return while the tool runs: stop it and let the loop see it exit.
+                if errno != EINTR && !killed { stop(SIGKILL) }
+                continue
             }
             if fds[0].revents != 0 {
                 let count = read(wake[0], &buffer, buffer.count)
@@ -234,7 +237,10 @@ public struct ToolRunner: Sendable {
         }
         // Nothing of the group outlives the run (ESRCH when it is already empty).
         group.signal(SIGKILL)
-        return StreamOutcome(status: exitStatus.value ?? 128 + SIGKILL, timedOut: timedOut, interruptedBy: interruptedBy)
+        // The waiter writes to the wake pipe right after setting the status: let it finish before the pipe closes.
+        waiterDone.wait()
+        return StreamOutcome(
+            status: exitStatus.value ?? 128 + SIGKILL, timedOut: timedOut, interruptedBy: interruptedBy)
     }
 }
 

@@ -30,10 +30,12 @@ extension String {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.properties.generalCategory == .control
+            case _
+            where scalar.properties.generalCategory == .control
                 || scalar.properties.generalCategory == .lineSeparator
                 || scalar.properties.generalCategory == .paragraphSeparator:
-                result += "\\u{" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true) + "}"
+                result +=
+                    "\\u{" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: result.unicodeScalars.append(scalar)
             }
         }

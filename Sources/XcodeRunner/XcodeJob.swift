@@ -164,13 +164,17 @@ public struct XcodeJob: Sendable {
             refusals.append(
                 PreflightCheck(
                     "config", .failed, "udid: \(UDID.rule)",
-                    remedy: "pin with 'webbridge xcode pin --runtime … --device-type …', which writes the UDID simctl lists"))
+                    remedy:
+                        "pin with 'webbridge xcode pin --runtime … --device-type …', which writes the UDID simctl lists"
+                ))
         }
         if let second = options.compareUDID, !UDID.isValid(second) {
             refusals.append(
                 PreflightCheck(
                     "second simulator", .failed, "--compare-udid: \(UDID.rule)",
-                    remedy: "give the UDID of another simulator of the pinned runtime, as 'xcrun simctl list devices' shows it"))
+                    remedy:
+                        "give the UDID of another simulator of the pinned runtime, as 'xcrun simctl list devices' shows it"
+                ))
         }
         return refusals
     }
@@ -305,7 +309,8 @@ public struct XcodeJob: Sendable {
         // As for `test`: a rerun in the same second as another takes the next free name, never an existing one.
         var artifacts = RunArtifacts.default(
             results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: start, suffix: "-rerun")
-        for attempt in 2..<1000 where artifacts.all.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+        for attempt in 2..<1000 where artifacts.all.contains(where: { FileManager.default.fileExists(atPath: $0.path) })
+        {
             artifacts = RunArtifacts.default(
                 results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: start,
                 suffix: "-rerun-\(attempt)")

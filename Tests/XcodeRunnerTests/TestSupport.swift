@@ -124,7 +124,8 @@ func replaceUDID(in devices: inout [String: [[String: Any]]], runtime: String, n
 extension Replay {
     /// The pids a hanging stand-in wrote before its output: its own (`tool`) and its child's.
     func pids() throws -> [String: Int32] {
-        try JSONDecoder().decode([String: Int32].self, from: Data(contentsOf: folder.appendingPathComponent("pids.json")))
+        try JSONDecoder().decode(
+            [String: Int32].self, from: Data(contentsOf: folder.appendingPathComponent("pids.json")))
     }
 }
 

@@ -235,7 +235,8 @@ final class XcodeJobTests: XCTestCase {
         let replay = try Replay(
             self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
         // The clock of `job` never moves: both runs start in the same second.
-        XCTAssertEqual(job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init()), 0)
+        XCTAssertEqual(
+            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init()), 0)
         let stem = "20270115T080000Z-\(pinnedUDID)"
         let firstManifest = folder.folder.appendingPathComponent("results/\(stem).manifest.json")
         let recorded = try Data(contentsOf: firstManifest)
@@ -518,15 +519,22 @@ final class XcodeJobTests: XCTestCase {
         let edits: [(String, ([String]) -> [String])] = [
             ("archive", { argv in ["xcodebuild", "archive"] + argv.dropFirst(2) }),
             ("another project", { argv in argv.map { $0 == "App.xcodeproj" ? "/elsewhere/Other.xcodeproj" : $0 } }),
-            ("a project outside the folder", { argv in argv.map { $0 == "App.xcodeproj" ? "../Other.xcodeproj" : $0 } }),
+            (
+                "a project outside the folder",
+                { argv in argv.map { $0 == "App.xcodeproj" ? "../Other.xcodeproj" : $0 } }
+            ),
             ("an extra option", { argv in argv + ["-derivedDataPath", "/tmp/elsewhere"] }),
-            ("another simulator", { argv in argv.map { $0.replacingOccurrences(of: "id=", with: "id=\(self.secondUDID),") } }),
+            (
+                "another simulator",
+                { argv in argv.map { $0.replacingOccurrences(of: "id=", with: "id=\(self.secondUDID),") } }
+            ),
             ("another tool", { argv in ["/bin/sh"] + argv.dropFirst() }),
         ]
         for (label, edit) in edits {
             var manifest = recorded
             manifest.argv = edit(recorded.argv)
-            let url = folder.folder.appendingPathComponent("results/edited-\(label.replacingOccurrences(of: " ", with: "-")).manifest.json")
+            let url = folder.folder.appendingPathComponent(
+                "results/edited-\(label.replacingOccurrences(of: " ", with: "-")).manifest.json")
             try manifest.encoded().write(to: url)
             let before = try replay.calls().count
             let console = RecordingConsole()
@@ -535,7 +543,9 @@ final class XcodeJobTests: XCTestCase {
             XCTAssertTrue(notes.contains("argv: "), "\(label): the refusal must name the field: \(notes)")
             XCTAssertTrue(notes.contains("only the 'xcodebuild test' run"), "\(label): \(notes)")
             XCTAssertFalse(
-                try replay.calls().dropFirst(before).contains { $0.first == "xcodebuild" && $0.count > 1 && $0[1] != "-version" },
+                try replay.calls().dropFirst(before).contains {
+                    $0.first == "xcodebuild" && $0.count > 1 && $0[1] != "-version"
+                },
                 "\(label): a rerun ran something")
         }
     }

@@ -79,7 +79,10 @@ final class XcodeCommandTests: XCTestCase {
         let pin = ["xcode", "pin", "--runtime", "iOS 17.5", "--device-type", "iPhone 15", "--simctl-json", listing]
         var cases: [[String]] = []
         for file in [directory.path, broken.path] {
-            cases += [pin + ["--config", file], ["xcode", "preflight", "--config", file], ["xcode", "test", "--config", file]]
+            cases += [
+                pin + ["--config", file], ["xcode", "preflight", "--config", file],
+                ["xcode", "test", "--config", file],
+            ]
         }
         cases += [
             ["xcode", "preflight", "--config", folder.appendingPathComponent("missing.json").path],
@@ -350,8 +353,10 @@ final class XcodeCommandTests: XCTestCase {
 
     func pids(in replayFolder: URL) throws -> [Int32] {
         try Array(
-            JSONDecoder().decode([String: Int32].self, from: Data(contentsOf: replayFolder.appendingPathComponent("pids.json")))
-                .values)
+            JSONDecoder().decode(
+                [String: Int32].self, from: Data(contentsOf: replayFolder.appendingPathComponent("pids.json"))
+            )
+            .values)
     }
 
     /// Waits until none of `pids` runs (zombies count as gone), up to `timeout`; returns those still running.
@@ -388,7 +393,8 @@ final class XcodeCommandTests: XCTestCase {
         run.signal(SIGTERM)
         // xcodebuild ignores it (the stand-in says so on its output); a second SIGTERM stops the group at once.
         XCTAssertTrue(
-            run.waitForOutput("replay: ignored signal \(SIGTERM)"), "SIGTERM was not forwarded to xcodebuild: \(run.stderr)")
+            run.waitForOutput("replay: ignored signal \(SIGTERM)"),
+            "SIGTERM was not forwarded to xcodebuild: \(run.stderr)")
         run.signal(SIGTERM)
         let result = try XCTUnwrap(run.wait(), "webbridge xcode test did not exit within 60 s of two SIGTERMs")
         XCTAssertEqual(result.status, 143, result.stderr)

@@ -255,11 +255,11 @@ public struct XcodeJob: Sendable {
             return firstFailure
         }
         if results[0].outcomes.isEmpty && results[1].outcomes.isEmpty {
-            console.note("webbridge xcode test: no test of \(scope) ran in either run")
+            console.note("webbridge xcode test: no test of \(scope.escapingControlCharacters) ran in either run")
             return firstFailure == 0 ? 1 : firstFailure
         }
         console.note("webbridge xcode test: outcomes differ between \(left) and \(right):")
-        for line in differences { console.note("  " + line) }
+        for line in differences { console.note("  " + line.escapingControlCharacters) }
         return 1
     }
 
@@ -322,7 +322,7 @@ public struct XcodeJob: Sendable {
             let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
             argv.first == "xcodebuild"
         else {
-            for line in refusals { console.note(line) }
+            for line in refusals { console.note(line.escapingControlCharacters) }
             if refusals.isEmpty {
                 console.note("\(manifestURL.path): argv has no -resultBundlePath to redirect; refusing")
             }
@@ -365,7 +365,8 @@ public struct XcodeJob: Sendable {
                 remedy: "check permissions")
         }
         let start = now()
-        console.note("webbridge: " + XcodebuildCommand.display(argv))
+        // The argv holds values from the config: escaped, so none can start a line of its own on the terminal.
+        console.note("webbridge: " + XcodebuildCommand.display(argv).escapingControlCharacters)
         var tracker = ProgressTracker()
         console.progress(tracker.line)
         let outcome = try tools.stream(argv[0], Array(argv.dropFirst()), in: folder, timeout: timeout) { chunk in
@@ -406,9 +407,9 @@ public struct XcodeJob: Sendable {
         }
         console.note(
             status == 0 ? "webbridge: passed; evidence:" : "webbridge: FAILED (exit \(status)); evidence kept:")
-        console.note("  result bundle: \(artifacts.resultBundle.path)")
-        console.note("  build log:     \(artifacts.buildLog.path)")
-        console.note("  manifest:      \(artifacts.manifest.path)")
+        console.note("  result bundle: \(artifacts.resultBundle.path.escapingControlCharacters)")
+        console.note("  build log:     \(artifacts.buildLog.path.escapingControlCharacters)")
+        console.note("  manifest:      \(artifacts.manifest.path.escapingControlCharacters)")
         return manifest
     }
 }

@@ -230,6 +230,30 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertTrue(log.starts(with: try Data(contentsOf: failingLog)), "the output before the stop is kept")
     }
 
+    func testAUDIDThatIsNotAUUIDIsRefusedBeforeAnyPathOrDestinationIsBuilt() throws {
+        let hostile = ["../../../../outside", "\(pinnedUDID),arch=x86_64", "\(pinnedUDID)\n\u{1B}[32mok"]
+        for (pinned, second) in hostile.map({ ($0, nil as String?) }) + hostile.map({ (pinnedUDID, $0) }) {
+            let folder = try xcode16Job()
+            var config = folder.config
+            config.udid = pinned
+            let replay = try Replay(
+                self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)])
+            )
+            let console = RecordingConsole()
+            let status = job(replay, console).test(
+                config: config, folder: folder.folder, options: .init(compareUDID: second))
+            let label = (second ?? pinned).escapingControlCharacters
+            XCTAssertEqual(status, 3, label)
+            XCTAssertTrue(
+                console.notes.contains { $0.contains("udid: a UDID must be a UUID (8-4-4-4-12 hexadecimal digits)") },
+                "\(label): \(console.notes)")
+            XCTAssertEqual(try replay.calls(), [], "\(label): a tool ran with a UDID that is not a UUID")
+            XCTAssertEqual(
+                try FileManager.default.contentsOfDirectory(atPath: folder.folder.path).sorted(),
+                ["App.xcodeproj", "ECMASwiftTests"], "\(label): something was written")
+        }
+    }
+
     func testTwoRunsInTheSameSecondKeepTheirOwnBundles() throws {
         let folder = try xcode16Job()
         let replay = try Replay(
@@ -530,6 +554,16 @@ final class XcodeJobTests: XCTestCase {
             ),
             ("another tool", { argv in ["/bin/sh"] + argv.dropFirst() }),
         ]
+        var outside = recorded
+        outside.udid = "../../../../outside"
+        outside.argv = recorded.argv.map { $0.replacingOccurrences(of: pinnedUDID, with: outside.udid) }
+        let outsideURL = folder.folder.appendingPathComponent("results/edited-udid.manifest.json")
+        try outside.encoded().write(to: outsideURL)
+        let console = RecordingConsole()
+        XCTAssertEqual(job(replay, console).rerun(manifestURL: outsideURL), 3)
+        XCTAssertTrue(
+            console.notes.contains { $0.contains("udid: a UDID must be a UUID") }, console.notes.joined(separator: "\n")
+        )
         for (label, edit) in edits {
             var manifest = recorded
             manifest.argv = edit(recorded.argv)

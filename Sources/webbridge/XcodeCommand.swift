@@ -15,10 +15,12 @@ enum XcodeCommand {
           preflight [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]
                       Run every check and report all failures, one line each with the remedy.
           test [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]
-                      Preflight, then 'xcodebuild test' as an argv; keeps .xcresult, build log and
-                      manifest.json; exits with xcodebuild's exit code.
+               [--timeout SECONDS]
+                      Preflight, then 'xcodebuild test' as an argv in its own process group; keeps
+                      .xcresult, build log and manifest.json; exits with xcodebuild's exit code.
           rerun MANIFEST
-                      Repeat a recorded run; refuses if the Xcode or the simulator differ.
+                      Repeat the recorded 'xcodebuild test' run (nothing else); refuses if the Xcode
+                      or the simulator differ.
 
         The job config defaults to ./\(JobConfig.defaultFileName).
         EXIT CODES: 0 pass, 1 outcomes differ, 2 usage (the command line itself), 3 environment or preflight

@@ -94,6 +94,13 @@ public struct JobConfig: Codable, Sendable, Equatable {
                     remedy: "write \(key) as a JSON string")
             }
         }
+        // The UDID reaches file names and `-destination`: only a UUID is accepted (empty means not pinned yet).
+        if let udid = dictionary["udid"] as? String, !udid.isEmpty {
+            try UDID.validate(
+                udid, field: "udid", code: .configInvalid,
+                remedy: "pin with 'webbridge xcode pin --runtime … --device-type …', which writes the UDID simctl lists"
+            )
+        }
         do {
             return try JSONDecoder().decode(JobConfig.self, from: data)
         } catch {

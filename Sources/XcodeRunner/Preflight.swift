@@ -24,7 +24,9 @@ public struct PreflightCheck: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(status.rawValue) \(name): \(detail)" + (remedy.isEmpty ? "" : ". Remedy: \(remedy)")
+        // Details hold values read from files and tools: escaped, so a value cannot forge a line of the report.
+        "\(status.rawValue) \(name): \(detail.escapingControlCharacters)"
+            + (remedy.isEmpty ? "" : ". Remedy: \(remedy.escapingControlCharacters)")
     }
 }
 
@@ -331,7 +333,11 @@ public struct Preflight: Sendable {
         } catch {
             return PreflightCheck(label, .failed, error.rule, remedy: error.remedy)
         }
-        guard let simulator = list.simulator(udid: udid) else {
+        let found: Simulator?
+        do { found = try list.soleSimulator(udid: udid) } catch {
+            return PreflightCheck(label, .failed, error.rule, remedy: error.remedy)
+        }
+        guard let simulator = found else {
             return PreflightCheck(
                 label, .failed, "simulator \(udid) no longer exists",
                 remedy: "pin again: 'webbridge xcode pin --runtime \(runtime) --device-type <type>'")

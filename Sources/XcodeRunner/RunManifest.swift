@@ -22,6 +22,8 @@ public struct RunManifest: Codable, Sendable, Equatable {
     public var rerunOf: String?
     /// Set when the run was stopped for outliving `--timeout` (its exit code is then 124).
     public var timedOutAfterSeconds: Double?
+    /// Set when webbridge received SIGINT or SIGTERM during the run and forwarded it (exit code 130 or 143).
+    public var interruptedBy: String?
 
     /// Reads a manifest written by `webbridge xcode test`.
     public static func load(from url: URL) throws(XcodeRunnerError) -> RunManifest {
@@ -67,6 +69,40 @@ public enum XcodebuildCommand {
             let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=,@%+".contains($0) }
             return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")
+    }
+
+    /// Refuses a manifest whose argv is not exactly the `xcodebuild test` run webbridge wrote for it: the same
+    /// shape as `test(config:…)`, a project or workspace inside the working folder, the manifest's simulator and
+    /// its result bundle. Anything else (`archive`, another tool, an extra option) is never replayed.
+    public static func checkRecordedTestRun(_ manifest: RunManifest) throws(XcodeRunnerError) {
+        let argv = manifest.argv
+        let folder = URL(fileURLWithPath: manifest.workingDirectory).standardizedFileURL.path
+        var config = JobConfig()
+        var onlyTesting: String?
+        var inside = false
+        if argv.count >= 4, argv[2] == "-project" || argv[2] == "-workspace" {
+            let path = argv[3]
+            let resolved =
+                (path.hasPrefix("/")
+                ? URL(fileURLWithPath: path) : URL(fileURLWithPath: folder).appendingPathComponent(path))
+                .standardizedFileURL.path
+            inside = resolved.hasPrefix(folder + "/")
+            if argv[2] == "-project" { config.project = path } else { config.workspace = path }
+        }
+        if argv.count >= 6, argv[4] == "-scheme" { config.scheme = argv[5] }
+        if argv.count >= 9, argv[8].hasPrefix("-only-testing:") {
+            onlyTesting = String(argv[8].dropFirst("-only-testing:".count))
+        }
+        let expected = test(
+            config: config, udid: manifest.udid, onlyTesting: onlyTesting,
+            resultBundle: URL(fileURLWithPath: manifest.resultBundle))
+        guard inside, argv == expected, config.scheme?.isEmpty == false else {
+            throw XcodeRunnerError(
+                .manifestUnreadable, field: "argv",
+                rule:
+                    "a rerun replays only the 'xcodebuild test' run webbridge recorded (xcodebuild test -project|-workspace <inside workingDirectory> -scheme <scheme> -destination 'platform=iOS Simulator,id=<udid>' [-only-testing:<test>] -resultBundlePath <resultBundle>), and this argv is something else",
+                remedy: "rerun a manifest written by 'webbridge xcode test', unedited")
+        }
     }
 
     /// The argv with its `-resultBundlePath` value replaced (for a rerun into a new bundle).

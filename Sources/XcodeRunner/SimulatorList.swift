@@ -29,7 +29,8 @@ public struct Simulator: Sendable, Equatable {
     /// One line for listings: name, type, runtime, UDID.
     public var listing: String {
         let type = deviceTypeIdentifier.map { " (\($0))" } ?? ""
-        return "\(name)\(type), \(runtime), UDID \(udid)\(isAvailable ? "" : ", unavailable")"
+        let line = "\(name)\(type), \(runtime), UDID \(udid)\(isAvailable ? "" : ", unavailable")"
+        return line.escapingControlCharacters
     }
 }
 
@@ -164,6 +165,25 @@ public struct SimulatorList: Sendable, Equatable {
             rule: "\(matches.count) available simulators match; refusing to choose:\n"
                 + matches.map { "  " + $0.listing }.joined(separator: "\n"),
             remedy: "delete the duplicates ('xcrun simctl delete <UDID>') or rename all but one, then pin again")
+    }
+
+    /// The simulator with this UDID, available or not; refused when the listing has it more than once.
+    ///
+    /// One UDID under two runtimes is an inconsistent device set: pin refuses it, and preflight says the same,
+    /// because pinning again would pick the same UDID.
+    public func soleSimulator(udid: String) throws(XcodeRunnerError) -> Simulator? {
+        let listed = simulators.filter { $0.udid == udid }
+        guard listed.count > 1 else { return listed.first }
+        let runtimes = listed.map(\.runtime).sorted()
+        let place =
+            Set(runtimes).count == runtimes.count
+            ? "under \(listed.count) runtimes" : "\(listed.count) times"
+        throw XcodeRunnerError(
+            .duplicateUDID, field: "udid",
+            rule: "UDID \(udid) is listed \(place) (\(runtimes.joined(separator: ", ")))",
+            remedy:
+                "delete that simulator ('xcrun simctl delete \(udid)'), create a fresh one ('xcrun simctl create <name> <device type> <runtime>') and pin it"
+        )
     }
 
     /// The simulator with this UDID, available or not.

@@ -11,9 +11,18 @@ public struct ToolOutput: Sendable, Equatable {
 public struct ToolRunner: Sendable {
     /// The environment whose `PATH` is searched and which the tools inherit.
     public let environment: [String: String]
+    /// Seconds between SIGTERM and SIGKILL when a streamed run is stopped.
+    public let stopGrace: TimeInterval
+    /// Seconds a streamed run's output is still read after the tool exited (a child may hold it).
+    public let drainGrace: TimeInterval
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, stopGrace: TimeInterval = 30,
+        drainGrace: TimeInterval = 5
+    ) {
         self.environment = environment
+        self.stopGrace = stopGrace
+        self.drainGrace = drainGrace
     }
 
     /// The executable named `tool` on `PATH`, or nil (as on Linux, where `xcrun` and `xcodebuild` don't exist).
@@ -96,73 +105,153 @@ public struct ToolRunner: Sendable {
 
     /// How a streamed run ended.
     public struct StreamOutcome: Sendable, Equatable {
-        /// The tool's exit code, or the signal that stopped it.
+        /// The tool's exit code, or 128 + the signal that stopped it.
         public let status: Int32
         /// Whether the run was stopped because it outlived its time limit.
         public let timedOut: Bool
+        /// The signal (SIGINT or SIGTERM) webbridge received during the run and forwarded to the tool's group.
+        public let interruptedBy: Int32?
+
+        public init(status: Int32, timedOut: Bool, interruptedBy: Int32? = nil) {
+            self.status = status
+            self.timedOut = timedOut
+            self.interruptedBy = interruptedBy
+        }
     }
+
+    /// The longest `timeout` honoured (a week); longer values are treated as this, so no deadline overflows.
+    public static let longestTimeout: TimeInterval = 604_800
 
     /// Runs a tool with stdout and stderr merged, handing each chunk to `onOutput` as it arrives.
     ///
-    /// With a `timeout`, a run still going after that many seconds is sent SIGTERM (xcodebuild then cancels and
-    /// writes what it has), and SIGKILL if it is still there 30 seconds later.
+    /// The tool leads its own process group. With a `timeout`, a run still going after that many seconds is
+    /// sent SIGTERM (xcodebuild then cancels and writes what it has), and SIGKILL if it is still there `stopGrace`
+    /// seconds later; both go to the whole group. SIGINT or SIGTERM received meanwhile is forwarded to the group
+    /// the same way (a second one sends SIGKILL at once). Once the tool has exited, its output is read for at most
+    /// `drainGrace` seconds more (a child may hold the pipe), and whatever is left of its group is killed.
     public func stream(
         _ tool: String, _ arguments: [String], in folder: URL? = nil, timeout: TimeInterval? = nil,
         onOutput: (Data) -> Void
     ) throws(XcodeRunnerError) -> StreamOutcome {
-        let process = try makeProcess(tool, arguments, in: folder)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
+        guard let executable = locate(tool) else { throw missing(tool) }
+        var output: [Int32] = [-1, -1]
+        var wake: [Int32] = [-1, -1]
+        guard pipe(&output) == 0, pipe(&wake) == 0 else {
+            for fd in output + wake where fd >= 0 { close(fd) }
+            throw XcodeRunnerError(
+                .toolFailed, field: tool, rule: "could not create a pipe for its output",
+                remedy: "check the limit on open files ('ulimit -n')")
+        }
+        for fd in output + wake { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(wake[1], F_SETFL, O_NONBLOCK)
+        defer { for fd in [output[0], wake[0], wake[1]] { close(fd) } }
+        let restoreSignals = SignalRelay.install(wakeFD: wake[1])
+        defer { restoreSignals() }
+        let spawned = ProcessGroup.spawn(
+            executable, argv: [executable.path] + arguments, environment: environment, folder: folder,
+            output: output[1])
+        close(output[1])
+        guard let group = spawned else {
             throw XcodeRunnerError(
                 .toolFailed, field: tool, rule: "could not start", remedy: "check that \(tool) is executable")
         }
-        let watchdog = Watchdog(pid: process.processIdentifier)
-        if let timeout { watchdog.arm(after: timeout) }
-        let reader = pipe.fileHandleForReading
-        while true {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            onOutput(chunk)
+        // The leader's exit arrives on the wake pipe too, as byte 0, from a thread blocked in waitpid.
+        let exitStatus = StatusBox()
+        let wakeWriter = wake[1]
+        let waiterDone = DispatchSemaphore(value: 0)
+        Thread {
+            exitStatus.value = group.waitForLeader()
+            var byte: UInt8 = 0
+            _ = write(wakeWriter, &byte, 1)
+            waiterDone.signal()
+        }.start()
+
+        let clock = { DispatchTime.now().uptimeNanoseconds }
+        func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+            UInt64(max(0, min(seconds, Self.longestTimeout)) * 1e9)
         }
-        process.waitUntilExit()
-        watchdog.disarm()
-        return StreamOutcome(status: process.terminationStatus, timedOut: watchdog.fired)
+        let timeoutAt = timeout.map { clock() + nanoseconds($0) }
+        var timedOut = false
+        var interruptedBy: Int32?
+        var killAt: UInt64?
+        var killed = false
+        var drainUntil: UInt64?
+        var outputOpen = true
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        func stop(_ number: Int32) {
+            group.signal(number)
+            if number == SIGKILL { killed = true } else if killAt == nil { killAt = clock() + nanoseconds(stopGrace) }
+        }
+        while true {
+            let now = clock()
+            let exited = exitStatus.value != nil
+            if exited && !outputOpen { break }
+            if let at = timeoutAt, !timedOut, !exited, interruptedBy == nil, now >= at {
+                timedOut = true
+                stop(SIGTERM)
+            }
+            if let at = killAt, !killed, !exited, now >= at { stop(SIGKILL) }
+            if exited && drainUntil == nil { drainUntil = now + nanoseconds(drainGrace) }
+            if let until = drainUntil, now >= until {
+                // A child still holds the output after the leader exited: it goes with the group.
+                if killed { break }
+                stop(SIGKILL)
+                drainUntil = now + nanoseconds(1)
+            }
+            var deadlines = [drainUntil].compactMap { $0 }
+            if !exited {
+                if let at = timeoutAt, !timedOut, interruptedBy == nil { deadlines.append(at) }
+                if let at = killAt, !killed { deadlines.append(at) }
+            }
+            let wait =
+                deadlines.min().map { Int32(min((($0 > now ? $0 - now : 0) + 999_999) / 1_000_000, 60_000)) } ?? -1
+            var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            if outputOpen { fds.append(pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)) }
+            if poll(&fds, nfds_t(fds.count), wait) < 0 {
+                // Never return while the tool runs: stop it and let the loop see it exit.
+                if errno != EINTR && !killed { stop(SIGKILL) }
+                continue
+            }
+            if fds[0].revents != 0 {
+                let count = read(wake[0], &buffer, buffer.count)
+                for byte in buffer.prefix(max(count, 0)) where byte != 0 {
+                    let number = Int32(byte)
+                    if interruptedBy == nil && !timedOut {
+                        interruptedBy = number
+                        stop(number)
+                    } else {
+                        // A second signal (or one during a timeout's grace): stop now.
+                        if interruptedBy == nil { interruptedBy = number }
+                        stop(SIGKILL)
+                    }
+                }
+            }
+            if outputOpen && fds[1].revents != 0 {
+                let count = read(output[0], &buffer, buffer.count)
+                if count > 0 {
+                    onOutput(Data(buffer.prefix(count)))
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    outputOpen = false
+                }
+            }
+        }
+        // Nothing of the group outlives the run (ESRCH when it is already empty).
+        group.signal(SIGKILL)
+        // The waiter writes to the wake pipe right after setting the status: let it finish before the pipe closes.
+        waiterDone.wait()
+        return StreamOutcome(
+            status: exitStatus.value ?? 128 + SIGKILL, timedOut: timedOut, interruptedBy: interruptedBy)
     }
 }
 
-/// Stops a process that outlives its time limit: SIGTERM first, SIGKILL after a grace period.
-final class Watchdog: @unchecked Sendable {
+/// The leader's exit status, written by the waiting thread and read by the run loop.
+final class StatusBox: @unchecked Sendable {
     private let lock = NSLock()
-    private let pid: pid_t
-    private var armed = true
-    private var didFire = false
-
-    init(pid: pid_t) { self.pid = pid }
-
-    var fired: Bool { lock.withLock { didFire } }
-
-    func arm(after seconds: TimeInterval, grace: TimeInterval = 30) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-            guard
-                lock.withLock({
-                    armed
-                        ? {
-                            didFire = true; return true
-                        }() : false
-                })
-            else { return }
-            kill(pid, SIGTERM)
-            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [self] in
-                if lock.withLock({ armed }) { kill(pid, SIGKILL) }
-            }
-        }
+    private var stored: Int32?
+    var value: Int32? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
-
-    /// Called once the process has exited, so its pid is never signalled after it may have been reused.
-    func disarm() { lock.withLock { armed = false } }
 }
 
 /// A box written by one thread and read by another after a `DispatchGroup` wait.

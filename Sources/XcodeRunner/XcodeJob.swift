@@ -54,9 +54,16 @@ public struct XcodeJob: Sendable {
             }
             data = Data(output.stdout.utf8)
         }
-        let list = try SimulatorList(
-            json: data, source: simctlJSON == nil ? "xcrun simctl list devices available -j" : "--simctl-json")
+        let source = simctlJSON == nil ? "xcrun simctl list devices available -j" : "--simctl-json"
+        let list = try SimulatorList(json: data, source: source)
         let simulator = try list.pick(runtime: runtime, deviceType: deviceType)
+        // The UDID goes into the config, file names and `-destination`: only what simctl writes, a UUID, is taken.
+        try UDID.validate(
+            simulator.udid, field: "udid (\(source))", code: .simctlUnreadable,
+            remedy: simctlJSON == nil
+                ? "check 'xcrun simctl list devices available -j' by hand; simctl lists UDIDs as UUIDs"
+                : "give the unedited output of 'xcrun simctl list devices available -j'; simctl lists UDIDs as UUIDs")
+        _ = try list.soleSimulator(udid: simulator.udid)
         var updated = config
         updated.runtime = simulator.runtime
         updated.deviceType = deviceType
@@ -104,16 +111,32 @@ public struct XcodeJob: Sendable {
     }
 
     func plan(config: JobConfig, folder: URL, options: TestOptions) -> [PlannedRun] {
-        let udid = config.udid ?? "unpinned"
         let results = Preflight(config: config, folder: folder, tools: tools).resolve(
             config.results ?? "webbridge-results")
         let start = now()
+        // Runs started in the same second would share default names: the first free counter (`-2`, `-3`, …) keeps
+        // every earlier run's files. An explicit --result-bundle is never renamed; preflight refuses it if it exists.
+        var runs = plan(config: config, options: options, results: results, start: start, counter: "")
+        var attempt = 1
+        while options.resultBundle == nil, attempt < 1000,
+            runs.contains(where: { $0.artifacts.all.contains { FileManager.default.fileExists(atPath: $0.path) } })
+        {
+            attempt += 1
+            runs = plan(config: config, options: options, results: results, start: start, counter: "-\(attempt)")
+        }
+        return runs
+    }
+
+    private func plan(config: JobConfig, options: TestOptions, results: URL, start: Date, counter: String)
+        -> [PlannedRun]
+    {
+        let udid = config.udid ?? "unpinned"
         func artifacts(_ udid: String, _ suffix: String) -> RunArtifacts {
             if let explicit = options.resultBundle {
                 return suffix.isEmpty
                     ? RunArtifacts(resultBundle: explicit) : RunArtifacts(resultBundle: explicit).suffixed(suffix)
             }
-            return .default(results: results, udid: udid, start: start, suffix: suffix)
+            return .default(results: results, udid: udid, start: start, suffix: counter + suffix)
         }
         if options.aloneThenSuite {
             return [
@@ -134,8 +157,32 @@ public struct XcodeJob: Sendable {
         return runs
     }
 
+    /// Failures for UDIDs that are not UUIDs; they would reach paths and `-destination`, so nothing else is checked.
+    func udidRefusals(config: JobConfig, options: TestOptions) -> [PreflightCheck] {
+        var refusals: [PreflightCheck] = []
+        if let udid = config.udid, !udid.isEmpty, !UDID.isValid(udid) {
+            refusals.append(
+                PreflightCheck(
+                    "config", .failed, "udid: \(UDID.rule)",
+                    remedy:
+                        "pin with 'webbridge xcode pin --runtime … --device-type …', which writes the UDID simctl lists"
+                ))
+        }
+        if let second = options.compareUDID, !UDID.isValid(second) {
+            refusals.append(
+                PreflightCheck(
+                    "second simulator", .failed, "--compare-udid: \(UDID.rule)",
+                    remedy:
+                        "give the UDID of another simulator of the pinned runtime, as 'xcrun simctl list devices' shows it"
+                ))
+        }
+        return refusals
+    }
+
     /// The checks `preflight` and `test` run, including the second simulator of `--compare-udid`.
     public func preflight(config: JobConfig, folder: URL, options: TestOptions) -> [PreflightCheck] {
+        let refusals = udidRefusals(config: config, options: options)
+        guard refusals.isEmpty else { return refusals }
         let preflight = Preflight(config: config, folder: folder, tools: tools)
         var checks = preflight.run(artifacts: plan(config: config, folder: folder, options: options).map(\.artifacts))
         if let second = options.compareUDID {
@@ -177,6 +224,10 @@ public struct XcodeJob: Sendable {
                     argv: argv, in: folder, artifacts: run.artifacts, xcode: xcode, runtime: config.runtime ?? "",
                     deviceType: config.deviceType, udid: run.udid, rerunOf: nil, timeout: options.timeout)
                 manifests.append((run, manifest))
+                if let signal = manifest.interruptedBy {
+                    console.note("webbridge xcode test: stopped by \(signal); no further run")
+                    return manifest.exitCode
+                }
             } catch {
                 console.note(error.description)
                 return 3
@@ -204,11 +255,11 @@ public struct XcodeJob: Sendable {
             return firstFailure
         }
         if results[0].outcomes.isEmpty && results[1].outcomes.isEmpty {
-            console.note("webbridge xcode test: no test of \(scope) ran in either run")
+            console.note("webbridge xcode test: no test of \(scope.escapingControlCharacters) ran in either run")
             return firstFailure == 0 ? 1 : firstFailure
         }
         console.note("webbridge xcode test: outcomes differ between \(left) and \(right):")
-        for line in differences { console.note("  " + line) }
+        for line in differences { console.note("  " + line.escapingControlCharacters) }
         return 1
     }
 
@@ -219,6 +270,17 @@ public struct XcodeJob: Sendable {
         let old: RunManifest
         do { old = try RunManifest.load(from: manifestURL) } catch {
             console.note(error.description)
+            return 3
+        }
+        do {
+            // Only the run webbridge recorded is replayed: a UUID simulator and the exact `xcodebuild test` argv.
+            try UDID.validate(
+                old.udid, field: "udid", code: .manifestUnreadable,
+                remedy: "rerun a manifest written by 'webbridge xcode test', unedited")
+            try XcodebuildCommand.checkRecordedTestRun(old)
+        } catch {
+            console.note("\(manifestURL.path.escapingControlCharacters): \(error.description)")
+            console.note("webbridge xcode rerun: refused; nothing was run")
             return 3
         }
         guard tools.hasMacTools else {
@@ -243,8 +305,16 @@ public struct XcodeJob: Sendable {
             .simulatorCheck(udid: old.udid, label: "simulator")
         if simulator.status != .passed { refusals.append(simulator.description) }
         let oldBundle = URL(fileURLWithPath: old.resultBundle)
-        let artifacts = RunArtifacts.default(
-            results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: now(), suffix: "-rerun")
+        let start = now()
+        // As for `test`: a rerun in the same second as another takes the next free name, never an existing one.
+        var artifacts = RunArtifacts.default(
+            results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: start, suffix: "-rerun")
+        for attempt in 2..<1000 where artifacts.all.contains(where: { FileManager.default.fileExists(atPath: $0.path) })
+        {
+            artifacts = RunArtifacts.default(
+                results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: start,
+                suffix: "-rerun-\(attempt)")
+        }
         for url in artifacts.all where FileManager.default.fileExists(atPath: url.path) {
             refusals.append("result bundle: \(url.path) already exists and is never overwritten")
         }
@@ -252,7 +322,7 @@ public struct XcodeJob: Sendable {
             let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
             argv.first == "xcodebuild"
         else {
-            for line in refusals { console.note(line) }
+            for line in refusals { console.note(line.escapingControlCharacters) }
             if refusals.isEmpty {
                 console.note("\(manifestURL.path): argv has no -resultBundlePath to redirect; refusing")
             }
@@ -295,7 +365,8 @@ public struct XcodeJob: Sendable {
                 remedy: "check permissions")
         }
         let start = now()
-        console.note("webbridge: " + XcodebuildCommand.display(argv))
+        // The argv holds values from the config: escaped, so none can start a line of its own on the terminal.
+        console.note("webbridge: " + XcodebuildCommand.display(argv).escapingControlCharacters)
         var tracker = ProgressTracker()
         console.progress(tracker.line)
         let outcome = try tools.stream(argv[0], Array(argv.dropFirst()), in: folder, timeout: timeout) { chunk in
@@ -303,8 +374,10 @@ public struct XcodeJob: Sendable {
             log.write(chunk)
             if tracker.consume(chunk) { console.progress(tracker.line) }
         }
-        // A stopped run has no exit code of its own: 124, as timeout(1) reports it.
-        let status = outcome.timedOut ? XcodeJob.timedOutExitCode : outcome.status
+        // A stopped run has no exit code of its own: 124, as timeout(1) reports it; 128 + the signal when webbridge
+        // was interrupted (130 for SIGINT, 143 for SIGTERM), as a shell reports it.
+        let status =
+            outcome.interruptedBy.map { 128 + $0 } ?? (outcome.timedOut ? XcodeJob.timedOutExitCode : outcome.status)
         try? log.close()
         let end = now()
         let iso = ISO8601DateFormatter()
@@ -312,7 +385,9 @@ public struct XcodeJob: Sendable {
             xcodeVersion: xcode.version, xcodeBuild: xcode.build, runtime: runtime, deviceType: deviceType, udid: udid,
             argv: argv, workingDirectory: folder.path, start: iso.string(from: start), end: iso.string(from: end),
             exitCode: status, host: ProcessInfo.processInfo.hostName, resultBundle: artifacts.resultBundle.path,
-            buildLog: artifacts.buildLog.path, rerunOf: rerunOf, timedOutAfterSeconds: outcome.timedOut ? timeout : nil)
+            buildLog: artifacts.buildLog.path, rerunOf: rerunOf,
+            timedOutAfterSeconds: outcome.timedOut && outcome.interruptedBy == nil ? timeout : nil,
+            interruptedBy: outcome.interruptedBy.map(SignalName.of))
         do {
             try manifest.encoded().write(to: artifacts.manifest, options: .withoutOverwriting)
         } catch {
@@ -321,7 +396,10 @@ public struct XcodeJob: Sendable {
                 rule: "could not write the manifest without overwriting",
                 remedy: "check the results folder is writable")
         }
-        if outcome.timedOut, let timeout {
+        if let signal = outcome.interruptedBy {
+            console.progress(
+                "\(tracker.line); webbridge received \(SignalName.of(signal)) and stopped xcodebuild's process group")
+        } else if outcome.timedOut, let timeout {
             console.progress(
                 "\(tracker.line); xcodebuild did not finish within \(String(format: "%g", timeout)) s and was stopped")
         } else {
@@ -329,9 +407,9 @@ public struct XcodeJob: Sendable {
         }
         console.note(
             status == 0 ? "webbridge: passed; evidence:" : "webbridge: FAILED (exit \(status)); evidence kept:")
-        console.note("  result bundle: \(artifacts.resultBundle.path)")
-        console.note("  build log:     \(artifacts.buildLog.path)")
-        console.note("  manifest:      \(artifacts.manifest.path)")
+        console.note("  result bundle: \(artifacts.resultBundle.path.escapingControlCharacters)")
+        console.note("  build log:     \(artifacts.buildLog.path.escapingControlCharacters)")
+        console.note("  manifest:      \(artifacts.manifest.path.escapingControlCharacters)")
         return manifest
     }
 }

@@ -5,7 +5,7 @@ public struct XcodeRunnerError: Error, Sendable, Equatable, CustomStringConverti
     /// What kind of problem this is; stable for tests and scripts.
     public enum Code: String, Sendable, Equatable {
         case configUnreadable, configInvalid, configMissingField
-        case simctlUnreadable, noMatchingSimulator, severalMatchingSimulators
+        case simctlUnreadable, noMatchingSimulator, severalMatchingSimulators, duplicateUDID
         case versionUnreadable
         case toolMissing, toolFailed
         case resultBundleExists, artifactExists
@@ -29,5 +29,12 @@ public struct XcodeRunnerError: Error, Sendable, Equatable, CustomStringConverti
         self.remedy = remedy
     }
 
-    public var description: String { "\(field): \(rule). Remedy: \(remedy)" }
+    /// One line per line of the rule; values from files and tools are escaped so they cannot forge lines.
+    public var description: String {
+        let lines = rule.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0).escapingControlCharacters
+        }
+        return
+            "\(field.escapingControlCharacters): \(lines.joined(separator: "\n")). Remedy: \(remedy.escapingControlCharacters)"
+    }
 }

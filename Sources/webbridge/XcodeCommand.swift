@@ -15,14 +15,17 @@ enum XcodeCommand {
           preflight [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]
                       Run every check and report all failures, one line each with the remedy.
           test [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]
-                      Preflight, then 'xcodebuild test' as an argv; keeps .xcresult, build log and
-                      manifest.json; exits with xcodebuild's exit code.
+               [--timeout SECONDS]
+                      Preflight, then 'xcodebuild test' as an argv in its own process group; keeps
+                      .xcresult, build log and manifest.json; exits with xcodebuild's exit code.
           rerun MANIFEST
-                      Repeat a recorded run; refuses if the Xcode or the simulator differ.
+                      Repeat the recorded 'xcodebuild test' run (nothing else); refuses if the Xcode
+                      or the simulator differ.
 
         The job config defaults to ./\(JobConfig.defaultFileName).
-        EXIT CODES: 0 pass, 1 outcomes differ, 2 usage, 3 environment or preflight failure;
-        'test' and 'rerun' otherwise exit with xcodebuild's code.
+        EXIT CODES: 0 pass, 1 outcomes differ, 2 usage (the command line itself), 3 environment or preflight
+        failure (including a missing or unreadable config, manifest or --simctl-json file); 124 for
+        --timeout; 130/143 after SIGINT/SIGTERM; 'test' and 'rerun' otherwise exit with xcodebuild's code.
         """
 
     static func run(_ argv: ArraySlice<String>) -> ExitStatus {
@@ -150,11 +153,23 @@ enum XcodeCommand {
             resultBundle: arguments.value("--result-bundle").map { URL(fileURLWithPath: $0).standardizedFileURL },
             aloneThenSuite: arguments.has("--alone-then-suite"),
             compareUDID: arguments.value("--compare-udid"),
-            timeout: try arguments.seconds("--timeout"))
+            timeout: try timeout(arguments))
+        if let second = options.compareUDID, !UDID.isValid(second) {
+            throw UsageError("--compare-udid: \(UDID.rule); give one as 'xcrun simctl list devices' shows it")
+        }
         if options.aloneThenSuite && options.compareUDID != nil {
             throw UsageError("--alone-then-suite and --compare-udid are separate runs; give one")
         }
         return options
+    }
+
+    /// `--timeout`, bounded (0.001 s to a week) so that no deadline computed from it can overflow.
+    static func timeout(_ arguments: Arguments) throws(UsageError) -> TimeInterval? {
+        guard let text = arguments.value("--timeout") else { return nil }
+        guard let seconds = Double(text), seconds >= 0.001, seconds <= ToolRunner.longestTimeout else {
+            throw UsageError("--timeout must be a number of seconds from 0.001 to 604800 (one week)")
+        }
+        return seconds
     }
 
     static func preflight(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
@@ -192,7 +207,10 @@ enum XcodeCommand {
             )
             print("  Exits with xcodebuild's exit code; 1 when the compared runs' outcomes differ; 3 when refused.")
             print(
-                "  --timeout SECONDS stops an xcodebuild run that outlives it (SIGTERM, then SIGKILL after 30 s), keeps its evidence and exits 124."
+                "  --timeout SECONDS (0.001 to 604800) stops an xcodebuild run that outlives it: SIGTERM to its process group, SIGKILL 30 s later; keeps its evidence and exits 124."
+            )
+            print(
+                "  SIGINT or SIGTERM is forwarded to xcodebuild's process group (a second one kills it); the evidence is kept and the exit is 130 or 143."
             )
             return .pass
         }

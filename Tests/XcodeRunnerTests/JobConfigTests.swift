@@ -40,6 +40,23 @@ final class JobConfigTests: XCTestCase {
         }
     }
 
+    func testAUDIDThatIsNotAUUIDIsRefusedNamingTheFieldTheRuleAndTheRemedy() throws {
+        let pinned = "218E4ECD-F530-413F-9A8F-65951D3C4DBF"
+        for hostile in ["../../../../outside", pinned + ",arch=x86_64", pinned + "\n\u{1B}[32mok simulator", "booted"] {
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: ["udid": hostile]), as: UTF8.self)
+            XCTAssertThrowsError(try decode(json), hostile) { error in
+                let error = error as? XcodeRunnerError
+                XCTAssertEqual(error?.code, .configInvalid)
+                XCTAssertEqual(error?.field, "udid")
+                XCTAssertEqual(error?.rule, "a UDID must be a UUID (8-4-4-4-12 hexadecimal digits)")
+                XCTAssertTrue(error?.remedy.contains("webbridge xcode pin") == true)
+                XCTAssertFalse(error?.description.contains(hostile) ?? true, "the value is not echoed")
+            }
+        }
+        XCTAssertEqual(try decode(#"{"udid": "\#(pinned.lowercased())"}"#).udid, pinned.lowercased())
+        XCTAssertEqual(try decode(#"{"udid": ""}"#).udid, "", "an empty UDID is an unpinned one, reported by preflight")
+    }
+
     func testBrokenJSONAndNonObjectsAreRefused() {
         XCTAssertThrowsError(try decode("{")) { XCTAssertEqual(($0 as? XcodeRunnerError)?.code, .configUnreadable) }
         XCTAssertThrowsError(try decode("[]")) { XCTAssertEqual(($0 as? XcodeRunnerError)?.code, .configInvalid) }

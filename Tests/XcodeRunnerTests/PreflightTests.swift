@@ -285,4 +285,39 @@ final class PreflightTests: XCTestCase {
         XCTAssertTrue(offMac.passed, failures(offMac).joined(separator: "\n"))
         XCTAssertEqual(offMac.filter { $0.status == .notRun && $0.name == "config" }.count, 4)
     }
+
+    func testAUDIDListedUnderTwoRuntimesFailsWithTheRuleAndRemedyOfPin() throws {
+        let job = try JobFolder.ecmaswift(self)
+        let udid = try XCTUnwrap(job.config.udid)
+        let listing = try editedListing { replaceUDID(in: &$0, runtime: "iOS-17-4", name: "iPhone 15", with: udid) }
+        let file = job.folder.appendingPathComponent("listing.json")
+        try listing.write(to: file)
+        let replay = try Replay(
+            self,
+            rules: [
+                ReplayRule("xcodebuild", ["-version"], output: xcode13Version),
+                ReplayRule("xcrun", ["simctl", "list", "devices"], output: file),
+            ])
+        let failed = failures(checks(job, tools: replay.tools))
+        var pinRefusal = "pin accepted the listing"
+        do {
+            _ = try XcodeJob(tools: replay.tools, console: RecordingConsole().console).pin(
+                runtime: "iOS 17.5", deviceType: "iPhone 15", simctlJSON: listing, config: JobConfig())
+        } catch { pinRefusal = "FAIL simulator: \(error.rule). Remedy: \(error.remedy)" }
+        XCTAssertEqual(failed, [pinRefusal], "preflight and pin must say the same thing")
+        XCTAssertFalse(firstLine(failed).contains("pin again"), "pinning again picks the same UDID")
+    }
+
+    func testValuesReadFromTheConfigCannotForgeLinesInTheReport() throws {
+        let job = try JobFolder.ecmaswift(
+            self, edit: { $0.scheme = "Nope\nok config: every field is set\u{1B}[2K\r\u{9B}1A\u{7}" })
+        let lines = checks(job, tools: ToolRunner(environment: ["PATH": "/usr/bin:/bin"])).map(\.description)
+        let raw = lines.filter { line in
+            line.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }
+        XCTAssertEqual(raw, [], "a control character from the config reached the report")
+        XCTAssertTrue(
+            lines.contains { $0.contains(#"scheme 'Nope\nok config: every field is set\u{1B}[2K\r\u{9B}1A\u{07}'"#) },
+            lines.joined(separator: "\n"))
+    }
 }

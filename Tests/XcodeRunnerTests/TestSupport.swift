@@ -45,12 +45,18 @@ struct ReplayRule: Encodable {
     var stderr = false
     var createBundle = false
     var hang = false
+    /// Ignore SIGTERM and SIGINT, and start a child sharing the output that ignores them too (with `hang`).
+    var ignoreSignals = false
+    var child = false
 
     init(
         _ tool: String, _ contains: [String] = [], excludes: [String] = [], output: URL, exit: Int32 = 0,
-        stderr: Bool = false, createBundle: Bool = false, hang: Bool = false
+        stderr: Bool = false, createBundle: Bool = false, hang: Bool = false, ignoreSignals: Bool = false,
+        child: Bool = false
     ) {
         self.hang = hang
+        self.ignoreSignals = ignoreSignals
+        self.child = child
         self.tool = tool
         self.contains = contains
         self.excludes = excludes
@@ -83,13 +89,85 @@ struct Replay {
         ["PATH": bin.path + ":/usr/bin:/bin", "REPLAY_DIR": folder.path]
     }
 
-    var tools: ToolRunner { ToolRunner(environment: environment) }
+    /// Short grace periods, so a stand-in that ignores SIGTERM is killed within seconds.
+    var tools: ToolRunner { ToolRunner(environment: environment, stopGrace: 2, drainGrace: 2) }
 
     /// Every argv the stand-ins received, tool name first.
     func calls() throws -> [[String]] {
         let url = folder.appendingPathComponent("calls.jsonl")
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         return try text.split(separator: "\n").map { try JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+    }
+}
+
+/// The real Xcode 16 RC simctl listing with `edit` applied to the devices of each runtime (hostile variants).
+func editedListing(_ edit: (inout [String: [[String: Any]]]) -> Void) throws -> Data {
+    var root = try XCTUnwrap(
+        JSONSerialization.jsonObject(with: Realdata.data("simctl/openbakery_simctl-list-xcode16.json"))
+            as? [String: Any])
+    var devices = try XCTUnwrap(root["devices"] as? [String: [[String: Any]]])
+    edit(&devices)
+    root["devices"] = devices
+    return try JSONSerialization.data(withJSONObject: root)
+}
+
+/// Replaces the UDID of the device named `name` under `runtime` (an identifier suffix such as `iOS-17-5`).
+func replaceUDID(in devices: inout [String: [[String: Any]]], runtime: String, name: String, with udid: String) {
+    let key = RuntimeName.prefix + runtime
+    devices[key] = devices[key]?.map { device in
+        var device = device
+        if device["name"] as? String == name { device["udid"] = udid }
+        return device
+    }
+}
+
+extension Replay {
+    /// The pids a hanging stand-in wrote before its output: its own (`tool`) and its child's.
+    func pids() throws -> [String: Int32] {
+        try JSONDecoder().decode(
+            [String: Int32].self, from: Data(contentsOf: folder.appendingPathComponent("pids.json")))
+    }
+}
+
+/// Whether `pid` is still a live process (a zombie, which no longer runs, is not).
+func isRunning(_ pid: Int32) -> Bool {
+    guard kill(pid, 0) == 0 else { return false }
+    // Where /proc exists, an orphaned zombie that init has not reaped yet counts as gone.
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return true }
+    return !stat[close...].hasPrefix(") Z")
+}
+
+/// Waits until none of `pids` runs, up to `timeout`; returns the ones still running.
+func stillRunning(_ pids: [Int32], timeout: TimeInterval = 10) -> [Int32] {
+    let deadline = Date().addingTimeInterval(timeout)
+    let tick = DispatchSemaphore(value: 0)
+    while true {
+        let running = pids.filter(isRunning)
+        if running.isEmpty || Date() >= deadline { return running }
+        // Nothing signals the exit of a process that is not our child: look again shortly.
+        _ = tick.wait(timeout: .now() + 0.02)
+    }
+}
+
+/// Runs `body` on another thread and waits for it up to `timeout`; nil when it did not return in time.
+func bounded<T: Sendable>(_ timeout: TimeInterval, _ body: @escaping @Sendable () -> T) -> T? {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<T>()
+    Thread {
+        box.value = body()
+        done.signal()
+    }.start()
+    return done.wait(timeout: .now() + timeout) == .success ? box.value : nil
+}
+
+final class ResultBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T?
+    var value: T? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
 

@@ -54,13 +54,32 @@ final class ToolRunnerTests: XCTestCase {
             received.append($0)
         }
         XCTAssertTrue(outcome.timedOut, "the run outlived its timeout and must be reported as stopped")
-        XCTAssertEqual(outcome.status, SIGTERM, "stopped by SIGTERM first")
+        XCTAssertEqual(outcome.status, 128 + SIGTERM, "stopped by SIGTERM first")
         XCTAssertEqual(String(decoding: received, as: UTF8.self), "started\n", "output before the stop is kept")
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
     func testAStreamedRunWithinItsTimeoutIsNotStopped() throws {
         let outcome = try system.stream("sh", ["-c", "exit 0"], timeout: 30) { _ in }
+        XCTAssertEqual(outcome, .init(status: 0, timedOut: false))
+    }
+
+    func testOutputHeldByAProcessThatLeftTheGroupIsReadOnlyForTheDrainGrace() throws {
+        // `setsid` takes the sleeper out of the tool's group and session, so only the bounded read can end the run.
+        let tools = ToolRunner(environment: ["PATH": "/usr/bin:/bin"], stopGrace: 1, drainGrace: 1)
+        let box = ResultBox<(ToolRunner.StreamOutcome, String)>()
+        let returned = bounded(60) {
+            var received = Data()
+            let outcome = try? tools.stream("sh", ["-c", "setsid sleep 300 & echo $!"]) { received.append($0) }
+            box.value = outcome.map { ($0, String(decoding: received, as: UTF8.self)) }
+            return true
+        }
+        let (outcome, text) = try XCTUnwrap(box.value, "stream did not return within 60 s: the read is unbounded")
+        XCTAssertEqual(returned, true)
+        let sleeper = try XCTUnwrap(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), text)
+        XCTAssertTrue(isRunning(sleeper), "the sleeper should have escaped the group, or this test proves nothing")
+        kill(sleeper, SIGKILL)
+        XCTAssertEqual(stillRunning([sleeper]), [])
         XCTAssertEqual(outcome, .init(status: 0, timedOut: false))
     }
 }

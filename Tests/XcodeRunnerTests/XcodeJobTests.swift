@@ -72,6 +72,48 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertNil(result.config.xcodeVersion)
     }
 
+    func testPinRefusesAUDIDThatIsNotAUUIDNamingTheFieldAndEscapingIt() throws {
+        for hostile in ["../../../../outside", "\(pinnedUDID),arch=x86_64", "\(pinnedUDID)\n\u{1B}[32mok simulator"] {
+            let listing = try editedListing {
+                replaceUDID(in: &$0, runtime: "iOS-17-5", name: "iPhone 15", with: hostile)
+            }
+            let tools = ToolRunner(environment: ["PATH": "/usr/bin:/bin"])
+            XCTAssertThrowsError(
+                try XcodeJob(tools: tools, console: RecordingConsole().console).pin(
+                    runtime: "iOS 17.5", deviceType: "iPhone 15", simctlJSON: listing, config: JobConfig())
+            ) { error in
+                let error = error as? XcodeRunnerError
+                XCTAssertEqual(error?.code, .simctlUnreadable, hostile)
+                XCTAssertEqual(error?.field, "udid (--simctl-json)", hostile)
+                XCTAssertTrue(error?.rule.contains("8-4-4-4-12 hexadecimal digits") == true, hostile)
+                XCTAssertFalse(
+                    error?.description.contains(where: { $0.isNewline || $0 == "\u{1B}" }) ?? true,
+                    "a control character from the listing reached the message")
+            }
+        }
+    }
+
+    func testPinRefusesAUDIDListedUnderTwoRuntimesWithARemedyThatWorks() throws {
+        // The pinned iPhone 15 (iOS 17.5) also listed under iOS 17.4: simctl's device set is inconsistent.
+        let listing = try editedListing {
+            replaceUDID(in: &$0, runtime: "iOS-17-4", name: "iPhone 15", with: pinnedUDID)
+        }
+        let tools = ToolRunner(environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertThrowsError(
+            try XcodeJob(tools: tools, console: RecordingConsole().console).pin(
+                runtime: "iOS 17.5", deviceType: "iPhone 15", simctlJSON: listing, config: JobConfig())
+        ) { error in
+            let error = error as? XcodeRunnerError
+            XCTAssertEqual(error?.code, .duplicateUDID)
+            XCTAssertEqual(
+                error?.rule,
+                "UDID \(pinnedUDID) is listed under 2 runtimes (com.apple.CoreSimulator.SimRuntime.iOS-17-4, com.apple.CoreSimulator.SimRuntime.iOS-17-5)"
+            )
+            XCTAssertTrue(error?.remedy.contains("xcrun simctl delete \(pinnedUDID)") == true)
+            XCTAssertFalse(error?.remedy.contains("pin again") ?? true, "pinning again picks the same UDID")
+        }
+    }
+
     // MARK: test
 
     func testAPassingRunUsesTheExactArgvAndKeepsItsThreeArtifacts() throws {
@@ -157,6 +199,82 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertEqual(log, try Data(contentsOf: failingLog), "the output before the stop is kept in the build log")
         let notes = console.notes.joined(separator: "\n")
         XCTAssertTrue(notes.contains("FAILED (exit 124); evidence kept:"), notes)
+    }
+
+    func testARunIgnoringSIGTERMWithAChildSharingItsOutputIsStoppedAsAGroupAndKeepsItsEvidence() throws {
+        let folder = try xcode16Job()
+        // The recorded start of a real run, then a hang in a stand-in that ignores SIGTERM and whose child holds stdout.
+        let replay = try Replay(
+            self,
+            rules: rules16(test: [
+                ReplayRule(
+                    "xcodebuild", ["test"], output: failingLog, createBundle: true, hang: true, ignoreSignals: true,
+                    child: true)
+            ])
+        )
+        let console = RecordingConsole()
+        let job = job(replay, console)
+        let (config, where_) = (folder.config, folder.folder)
+        let status = bounded(90) { job.test(config: config, folder: where_, options: .init(timeout: 1)) }
+        let pids = try replay.pids()
+        XCTAssertEqual(
+            status, 124, "xcode test did not return 124 within 90 s of its 1 s timeout: \(console.progress.last ?? "")")
+        XCTAssertNotNil(pids["child"], "the stand-in did not start its child")
+        let left = stillRunning(Array(pids.values))
+        XCTAssertEqual(left, [], "processes of xcodebuild's group outlived the run: \(pids)")
+        for pid in left { kill(pid, SIGKILL) }
+        let stem = "20270115T080000Z-\(pinnedUDID)"
+        let manifest = try RunManifest.load(from: folder.folder.appendingPathComponent("results/\(stem).manifest.json"))
+        XCTAssertEqual(manifest.exitCode, 124)
+        let log = try Data(contentsOf: folder.folder.appendingPathComponent("results/\(stem).log"))
+        XCTAssertTrue(log.starts(with: try Data(contentsOf: failingLog)), "the output before the stop is kept")
+    }
+
+    func testAUDIDThatIsNotAUUIDIsRefusedBeforeAnyPathOrDestinationIsBuilt() throws {
+        let hostile = ["../../../../outside", "\(pinnedUDID),arch=x86_64", "\(pinnedUDID)\n\u{1B}[32mok"]
+        for (pinned, second) in hostile.map({ ($0, nil as String?) }) + hostile.map({ (pinnedUDID, $0) }) {
+            let folder = try xcode16Job()
+            var config = folder.config
+            config.udid = pinned
+            let replay = try Replay(
+                self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)])
+            )
+            let console = RecordingConsole()
+            let status = job(replay, console).test(
+                config: config, folder: folder.folder, options: .init(compareUDID: second))
+            let label = (second ?? pinned).escapingControlCharacters
+            XCTAssertEqual(status, 3, label)
+            XCTAssertTrue(
+                console.notes.contains { $0.contains("udid: a UDID must be a UUID (8-4-4-4-12 hexadecimal digits)") },
+                "\(label): \(console.notes)")
+            XCTAssertEqual(try replay.calls(), [], "\(label): a tool ran with a UDID that is not a UUID")
+            XCTAssertEqual(
+                try FileManager.default.contentsOfDirectory(atPath: folder.folder.path).sorted(),
+                ["App.xcodeproj", "ECMASwiftTests"], "\(label): something was written")
+        }
+    }
+
+    func testTwoRunsInTheSameSecondKeepTheirOwnBundles() throws {
+        let folder = try xcode16Job()
+        let replay = try Replay(
+            self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
+        // The clock of `job` never moves: both runs start in the same second.
+        XCTAssertEqual(
+            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init()), 0)
+        let stem = "20270115T080000Z-\(pinnedUDID)"
+        let firstManifest = folder.folder.appendingPathComponent("results/\(stem).manifest.json")
+        let recorded = try Data(contentsOf: firstManifest)
+        let console = RecordingConsole()
+        XCTAssertEqual(
+            job(replay, console).test(config: folder.config, folder: folder.folder, options: .init()), 0,
+            console.notes.joined(separator: "\n"))
+        XCTAssertEqual(
+            Set(try bundles(in: folder.folder)),
+            Set(["", "-2"].flatMap { n in [".log", ".manifest.json", ".xcresult"].map { stem + n + $0 } }))
+        XCTAssertEqual(try Data(contentsOf: firstManifest), recorded, "the first run's manifest changed")
+        let paths = try replay.calls().filter { $0.count > 1 && $0[1] == "test" }.compactMap(\.last)
+        XCTAssertEqual(paths.count, 2)
+        XCTAssertEqual(Set(paths).count, 2, "both runs were given the same result bundle")
     }
 
     func testOtherExitCodesPassThroughUnchanged() throws {
@@ -407,6 +525,63 @@ final class XcodeJobTests: XCTestCase {
             console.notes.joined(separator: "\n"))
         XCTAssertTrue(console.notes.contains { $0.contains("no longer exists") })
         XCTAssertFalse(try other.calls().contains { $0.count > 1 && $0[1] == "test" })
+    }
+
+    func testRerunRefusesAManifestWhoseArgvIsNotTheTestRunItRecorded() throws {
+        let folder = try xcode16Job()
+        let replay = try Replay(
+            self,
+            rules: rules16(test: [
+                ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true),
+                ReplayRule("xcodebuild", ["archive"], output: passingLog),
+            ])
+        )
+        XCTAssertEqual(
+            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init()), 65)
+        let manifestURL = folder.folder.appendingPathComponent("results/20270115T080000Z-\(pinnedUDID).manifest.json")
+        let recorded = try RunManifest.load(from: manifestURL)
+        let edits: [(String, ([String]) -> [String])] = [
+            ("archive", { argv in ["xcodebuild", "archive"] + argv.dropFirst(2) }),
+            ("another project", { argv in argv.map { $0 == "App.xcodeproj" ? "/elsewhere/Other.xcodeproj" : $0 } }),
+            (
+                "a project outside the folder",
+                { argv in argv.map { $0 == "App.xcodeproj" ? "../Other.xcodeproj" : $0 } }
+            ),
+            ("an extra option", { argv in argv + ["-derivedDataPath", "/tmp/elsewhere"] }),
+            (
+                "another simulator",
+                { argv in argv.map { $0.replacingOccurrences(of: "id=", with: "id=\(self.secondUDID),") } }
+            ),
+            ("another tool", { argv in ["/bin/sh"] + argv.dropFirst() }),
+        ]
+        var outside = recorded
+        outside.udid = "../../../../outside"
+        outside.argv = recorded.argv.map { $0.replacingOccurrences(of: pinnedUDID, with: outside.udid) }
+        let outsideURL = folder.folder.appendingPathComponent("results/edited-udid.manifest.json")
+        try outside.encoded().write(to: outsideURL)
+        let console = RecordingConsole()
+        XCTAssertEqual(job(replay, console).rerun(manifestURL: outsideURL), 3)
+        XCTAssertTrue(
+            console.notes.contains { $0.contains("udid: a UDID must be a UUID") }, console.notes.joined(separator: "\n")
+        )
+        for (label, edit) in edits {
+            var manifest = recorded
+            manifest.argv = edit(recorded.argv)
+            let url = folder.folder.appendingPathComponent(
+                "results/edited-\(label.replacingOccurrences(of: " ", with: "-")).manifest.json")
+            try manifest.encoded().write(to: url)
+            let before = try replay.calls().count
+            let console = RecordingConsole()
+            XCTAssertEqual(job(replay, console).rerun(manifestURL: url), 3, label)
+            let notes = console.notes.joined(separator: "\n")
+            XCTAssertTrue(notes.contains("argv: "), "\(label): the refusal must name the field: \(notes)")
+            XCTAssertTrue(notes.contains("only the 'xcodebuild test' run"), "\(label): \(notes)")
+            XCTAssertFalse(
+                try replay.calls().dropFirst(before).contains {
+                    $0.first == "xcodebuild" && $0.count > 1 && $0[1] != "-version"
+                },
+                "\(label): a rerun ran something")
+        }
     }
 
     func testRerunOfSomethingThatIsNotAManifestIsRefused() throws {

@@ -88,3 +88,66 @@ final class LockedData: @unchecked Sendable {
     func set(_ new: Data) { lock.lock(); data = new; lock.unlock() }
     func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }
+
+/// A `webbridge` still running, for tests that signal it mid-run and watch its output arrive.
+final class RunningCLI: @unchecked Sendable {
+    let process = Process()
+    private let condition = NSCondition()
+    private var out = Data()
+    private var err = Data()
+    private var closed = 0
+
+    init(_ arguments: [String], environment: [String: String], currentDirectory: URL) throws {
+        process.executableURL = CLI.productsDirectory.appendingPathComponent("webbridge")
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = currentDirectory
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
+            Thread { [self] in
+                let reader = pipe.fileHandleForReading
+                while true {
+                    let chunk = reader.availableData
+                    condition.withLock {
+                        if chunk.isEmpty { closed += 1 } else if isOut { out.append(chunk) } else { err.append(chunk) }
+                        condition.broadcast()
+                    }
+                    if chunk.isEmpty { return }
+                }
+            }.start()
+        }
+    }
+
+    var stdout: String { condition.withLock { String(decoding: out, as: UTF8.self) } }
+    var stderr: String { condition.withLock { String(decoding: err, as: UTF8.self) } }
+
+    /// Waits until standard output contains `text`; false when `timeout` passed first.
+    func waitForOutput(_ text: String, timeout: TimeInterval = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        return condition.withLock {
+            while !String(decoding: out, as: UTF8.self).contains(text) {
+                if !condition.wait(until: deadline) { return String(decoding: out, as: UTF8.self).contains(text) }
+            }
+            return true
+        }
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the exit and both streams to close; nil when `timeout` passed first.
+    func wait(timeout: TimeInterval = 60) -> CLIResult? {
+        let deadline = Date().addingTimeInterval(timeout)
+        let done = condition.withLock {
+            while closed < 2 { if !condition.wait(until: deadline) { return false } }
+            return true
+        }
+        guard done else { return nil }
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+}

@@ -59,6 +59,51 @@ final class XcodeCommandTests: XCTestCase {
         }
     }
 
+    func testEveryNumericOptionIsBoundedWithAUsageError() throws {
+        for value in ["1e19", "9.3e18", "604801", "inf", "nan", "-1", "1e-7"] {
+            let result = try CLI.run(["xcode", "test", "--timeout", value], environment: linux)
+            XCTAssertEqual(result.status, 2, "--timeout \(value): \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("--timeout must be a number of seconds from 0.001 to 604800 (one week)"),
+                "--timeout \(value): \(result.stderr)")
+        }
+    }
+
+    func testAMissingOrUnreadableConfigOrManifestIsExit3InEverySubcommand() throws {
+        let folder = try temporaryFolder()
+        let directory = folder.appendingPathComponent("a-folder.json")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let broken = folder.appendingPathComponent("broken.json")
+        try Data("{".utf8).write(to: broken)
+        let listing = Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path
+        let pin = ["xcode", "pin", "--runtime", "iOS 17.5", "--device-type", "iPhone 15", "--simctl-json", listing]
+        var cases: [[String]] = []
+        for file in [directory.path, broken.path] {
+            cases += [
+                pin + ["--config", file], ["xcode", "preflight", "--config", file],
+                ["xcode", "test", "--config", file],
+            ]
+        }
+        cases += [
+            ["xcode", "preflight", "--config", folder.appendingPathComponent("missing.json").path],
+            ["xcode", "test", "--config", folder.appendingPathComponent("missing.json").path],
+            ["xcode", "rerun", folder.appendingPathComponent("missing.manifest.json").path],
+            ["xcode", "rerun", directory.path], ["xcode", "rerun", broken.path],
+            ["xcode", "pin", "--runtime", "iOS 17.5", "--device-type", "iPhone 15", "--simctl-json", directory.path],
+            [
+                "xcode", "pin", "--runtime", "iOS 17.5", "--device-type", "iPhone 15", "--simctl-json",
+                folder.appendingPathComponent("missing.json").path,
+            ],
+        ]
+        for arguments in cases {
+            let result = try CLI.run(arguments, environment: linux, currentDirectory: folder)
+            XCTAssertEqual(result.status, 3, arguments.joined(separator: " ") + "\n" + result.stderr)
+            XCTAssertTrue(result.stderr.contains("Remedy: "), arguments.joined(separator: " ") + "\n" + result.stderr)
+            XCTAssertFalse(result.stderr.contains("Usage: "), arguments.joined(separator: " ") + "\n" + result.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: broken), Data("{".utf8), "a refused config was rewritten")
+    }
+
     // MARK: pin
 
     func testPinFromASavedListingWritesTheConfigAndPrintsTheUDID() throws {
@@ -121,6 +166,31 @@ final class XcodeCommandTests: XCTestCase {
         XCTAssertTrue(
             result.stderr.contains("no available simulator has exactly this runtime and device type"), result.stderr)
         XCTAssertTrue(result.stderr.contains("UDID 218E4ECD-F530-413F-9A8F-65951D3C4DBF"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("webbridge-job.json").path))
+    }
+
+    func testPinRefusesAHostileUDIDAndWritesNothing() throws {
+        let folder = try temporaryFolder()
+        var root = try XCTUnwrap(
+            JSONSerialization.jsonObject(
+                with: Data(contentsOf: Self.realdata("simctl/openbakery_simctl-list-xcode16.json"))) as? [String: Any])
+        var devices = try XCTUnwrap(root["devices"] as? [String: [[String: Any]]])
+        let key = "com.apple.CoreSimulator.SimRuntime.iOS-17-5"
+        devices[key] = devices[key]?.map { device in
+            var device = device
+            if device["name"] as? String == "iPhone 15" { device["udid"] = "../../../../outside\n\u{1B}[32mok" }
+            return device
+        }
+        root["devices"] = devices
+        let listing = folder.appendingPathComponent("listing.json")
+        try JSONSerialization.data(withJSONObject: root).write(to: listing)
+        let result = try CLI.run(
+            ["xcode", "pin", "--runtime", "iOS 17.5", "--device-type", "iPhone 15", "--simctl-json", listing.path],
+            environment: linux, currentDirectory: folder)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("udid (--simctl-json): a UDID must be a UUID"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("\u{1B}"), "the listing's escape sequence reached the terminal")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("webbridge-job.json").path))
     }
 
@@ -248,5 +318,106 @@ final class XcodeCommandTests: XCTestCase {
             ["xcode", "test", "--config", folder.appendingPathComponent("webbridge-job.json").path], environment: linux)
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.contains("the run needs a Mac"), result.stderr)
+    }
+
+    /// Rules for a pinned ECMASwift job whose `xcodebuild test` prints a real recorded run, then hangs.
+    func hangingRun(ignoreSignals: Bool) throws -> (environment: [String: String], folder: URL, lastLine: String) {
+        let recorded = Self.realdata("xcodebuild/openbakery_xcodebuild-test-failed-xcode6.txt")
+        let lastLine = try XCTUnwrap(
+            String(decoding: Data(contentsOf: recorded), as: UTF8.self).split(separator: "\n").last.map(String.init))
+        let (environment, folder) = try replay([
+            [
+                "tool": "xcodebuild", "contains": ["-version"],
+                "output": Self.realdata(
+                    "xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt"
+                ).path,
+            ],
+            [
+                "tool": "xcrun", "contains": ["simctl", "list", "devices"],
+                "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
+            ],
+            [
+                "tool": "xcodebuild", "contains": ["test"], "output": recorded.path, "createBundle": true, "hang": true,
+                "ignoreSignals": ignoreSignals, "child": ignoreSignals,
+            ],
+        ])
+        return (environment, folder, lastLine)
+    }
+
+    func pids(in replayFolder: URL) throws -> [Int32] {
+        try Array(
+            JSONDecoder().decode(
+                [String: Int32].self, from: Data(contentsOf: replayFolder.appendingPathComponent("pids.json"))
+            )
+            .values)
+    }
+
+    /// Waits until none of `pids` runs (zombies count as gone), up to `timeout`; returns those still running.
+    func stillRunning(_ pids: [Int32], timeout: TimeInterval = 10) -> [Int32] {
+        func running(_ pid: Int32) -> Bool {
+            guard kill(pid, 0) == 0 else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return true }
+            return !stat[close...].hasPrefix(") Z")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        let tick = DispatchSemaphore(value: 0)
+        while true {
+            let left = pids.filter(running)
+            if left.isEmpty || Date() >= deadline { return left }
+            // Nothing signals the exit of a process that is not our child: look again shortly.
+            _ = tick.wait(timeout: .now() + 0.02)
+        }
+    }
+
+    func evidence(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("results").path)
+            .map { ($0 as NSString).pathExtension }.sorted()
+    }
+
+    func testSIGTERMIsForwardedToXcodebuildsGroupTheEvidenceIsKeptAndTheExitIs143() throws {
+        let folder = try ecmaswiftFolder(pinned: true)
+        let (environment, replayFolder, lastLine) = try hangingRun(ignoreSignals: true)
+        let run = try RunningCLI(["xcode", "test"], environment: environment, currentDirectory: folder)
+        XCTAssertTrue(run.waitForOutput(lastLine), "the recorded output never came: \(run.stderr)")
+        let group = try pids(in: replayFolder)
+        defer { for pid in stillRunning(group, timeout: 0) { kill(pid, SIGKILL) } }
+        run.signal(SIGTERM)
+        // xcodebuild ignores it (the stand-in says so on its output); a second SIGTERM stops the group at once.
+        XCTAssertTrue(
+            run.waitForOutput("replay: ignored signal \(SIGTERM)"),
+            "SIGTERM was not forwarded to xcodebuild: \(run.stderr)")
+        run.signal(SIGTERM)
+        let result = try XCTUnwrap(run.wait(), "webbridge xcode test did not exit within 60 s of two SIGTERMs")
+        XCTAssertEqual(result.status, 143, result.stderr)
+        XCTAssertEqual(run.process.terminationReason, .exit, "webbridge died of the signal instead of handling it")
+        XCTAssertTrue(result.stderr.contains("received SIGTERM"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("evidence kept:"), result.stderr)
+        XCTAssertEqual(try evidence(in: folder), ["json", "log", "xcresult"])
+        XCTAssertEqual(stillRunning(group), [], "a process of xcodebuild's group outlived webbridge")
+    }
+
+    func testSIGINTIsForwardedAndTheExitIs130WithTheManifestKept() throws {
+        let folder = try ecmaswiftFolder(pinned: true)
+        let (environment, replayFolder, lastLine) = try hangingRun(ignoreSignals: false)
+        let run = try RunningCLI(["xcode", "test"], environment: environment, currentDirectory: folder)
+        XCTAssertTrue(run.waitForOutput(lastLine), "the recorded output never came: \(run.stderr)")
+        let group = try pids(in: replayFolder)
+        defer { for pid in stillRunning(group, timeout: 0) { kill(pid, SIGKILL) } }
+        run.signal(SIGINT)
+        let result = try XCTUnwrap(run.wait(), "webbridge xcode test did not exit within 60 s of SIGINT")
+        XCTAssertEqual(result.status, 130, result.stderr)
+        XCTAssertEqual(run.process.terminationReason, .exit, "webbridge died of the signal instead of handling it")
+        let manifest = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("results").path).first {
+                $0.hasSuffix(".manifest.json")
+            }, "no manifest was kept")
+        let recorded = try XCTUnwrap(
+            JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.appendingPathComponent("results/" + manifest))) as? [String: Any])
+        XCTAssertEqual(recorded["exitCode"] as? Int, 130)
+        XCTAssertEqual(recorded["interruptedBy"] as? String, "SIGINT")
+        XCTAssertEqual(stillRunning(group), [], "xcodebuild outlived webbridge")
     }
 }

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A tool started as the leader of its own process group, so that it and every child it starts can be stopped.
+///
+/// xcodebuild starts children (the build service, test runners) that share its output; stopping only its pid
+/// leaves them running and holding the pipe open. Plain POSIX calls are used because `Process` can't put the
+/// child in a new group, and the same code runs on macOS and Linux.
+struct ProcessGroup {
+    /// The leader's pid, which is also the group id.
+    let pid: pid_t
+
+    /// Starts `executable` with `argv`, stdout and stderr on `output`, stdin on /dev/null, in a new group; nil if it can't.
+    static func spawn(
+        _ executable: URL, argv: [String], environment: [String: String], folder: URL?, output: Int32
+    ) -> ProcessGroup? {
+        // The pointee types differ (a pointer on Darwin, a struct on Glibc): each is inferred from its init function.
+        guard let actions = initialized(posix_spawn_file_actions_init) else { return nil }
+        defer {
+            posix_spawn_file_actions_destroy(actions)
+            actions.deallocate()
+        }
+        guard let attributes = initialized(posix_spawnattr_init) else { return nil }
+        defer {
+            posix_spawnattr_destroy(attributes)
+            attributes.deallocate()
+        }
+        let signals = UnsafeMutablePointer<sigset_t>.allocate(capacity: 1)
+        defer { signals.deallocate() }
+        var status = posix_spawn_file_actions_adddup2(actions, output, 1)
+        if status == 0 { status = posix_spawn_file_actions_adddup2(actions, output, 2) }
+        if status == 0 { status = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0) }
+        if status == 0, let folder { status = addChdir(actions, folder.path) }
+        // Its own group (pgid = its pid); default SIGINT/SIGTERM/SIGPIPE and no blocked signals, whatever ours are.
+        let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+        if status == 0 { status = posix_spawnattr_setflags(attributes, Int16(flags)) }
+        if status == 0 { status = posix_spawnattr_setpgroup(attributes, 0) }
+        sigemptyset(signals)
+        for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(signals, number) }
+        if status == 0 { status = posix_spawnattr_setsigdefault(attributes, signals) }
+        sigemptyset(signals)
+        if status == 0 { status = posix_spawnattr_setsigmask(attributes, signals) }
+        guard status == 0 else { return nil }
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (cArgv + cEnvironment).forEach { free($0) } }
+        var pid: pid_t = 0
+        status = posix_spawn(&pid, executable.path, actions, attributes, cArgv, cEnvironment)
+        return status == 0 ? ProcessGroup(pid: pid) : nil
+    }
+
+    /// Memory for a C object that `initialize` sets up; nil (and freed) when it fails.
+    private static func initialized<T>(_ initialize: (UnsafeMutablePointer<T>) -> Int32) -> UnsafeMutablePointer<T>? {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        guard initialize(pointer) == 0 else {
+            pointer.deallocate()
+            return nil
+        }
+        return pointer
+    }
+
+    /// `posix_spawn_file_actions_addchdir_np` (macOS 10.15+, glibc 2.29+), looked up because Glibc's Swift
+    /// module does not export it.
+    private static func addChdir<T>(_ actions: UnsafeMutablePointer<T>, _ path: String) -> Int32 {
+        typealias AddChdir = @convention(c) (UnsafeMutableRawPointer, UnsafePointer<CChar>) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np") else { return ENOSYS }
+        return unsafeBitCast(symbol, to: AddChdir.self)(UnsafeMutableRawPointer(actions), path)
+    }
+
+    /// Sends `signal` to every process of the group.
+    func signal(_ number: Int32) { kill(-pid, number) }
+
+    /// Waits for the leader to exit; its exit code, or 128 + the signal that ended it (as a shell reports it).
+    func waitForLeader() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            if errno != EINTR { return 128 + SIGKILL }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}
+
+/// The names of the signals webbridge forwards, for messages and manifests.
+public enum SignalName {
+    public static func of(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGKILL: return "SIGKILL"
+        default: return "signal \(number)"
+        }
+    }
+}
+
+/// SIGINT and SIGTERM, caught while a tool runs and written as one byte each to a pipe the run loop polls.
+///
+/// A C signal handler can only do async-signal-safe work, so it writes the signal number to `wakeFD` and the
+/// run loop decides what to do. Only one streamed run exists at a time (runs are sequential).
+enum SignalRelay {
+    nonisolated(unsafe) static var wakeFD: Int32 = -1
+
+    static let caught: [Int32] = [SIGINT, SIGTERM]
+
+    /// Installs the handlers; the returned closure puts the previous ones back.
+    static func install(wakeFD fd: Int32) -> () -> Void {
+        wakeFD = fd
+        let previous = caught.map { number in
+            signal(number) { received in
+                var byte = UInt8(truncatingIfNeeded: received)
+                _ = write(SignalRelay.wakeFD, &byte, 1)
+            }
+        }
+        return {
+            for (number, handler) in zip(caught, previous) { signal(number, handler) }
+            wakeFD = -1
+        }
+    }
+}

@@ -201,6 +201,10 @@ extension BridgeContract {
         if let field = self.requestID?.field, carriesRequestID(spec), let requestID {
             fields[field] = .string(requestID)
         }
+        // A constant field has one possible value: native need not spell it out.
+        for (name, field) in spec.fields where fields[name] == nil && !field.optional {
+            if case .constant = field.type { fields[name] = field.type.sample }
+        }
         return JSONValue.object(fields).foundationValue
     }
 

@@ -266,7 +266,12 @@ final class PlayRunner {
 
     private func pageVerdict(loaded: Bool) -> DirectionVerdict {
         let expected = play.expectedMessages
-        let missing = expected.filter { session.counts[$0, default: 0] == 0 }
+        // An acknowledgement of a native message the page refused is not also missing: that side already failed.
+        let refused = Set(outcomes.filter { $0.failure != nil }.map(\.name))
+        let missing = expected.filter { name in
+            session.counts[name, default: 0] == 0
+                && !(contract.message(name, direction: .pageToNative)?.acknowledges.map(refused.contains) ?? false)
+        }
         let duplicates = expected.filter { session.counts[$0, default: 0] > 1 }
         // The page reporting its own error, or answering a request native never sent, fails in either mode.
         let pageErrors = session.messages.filter { contract.message($0.kind, direction: .pageToNative)?.pageError == true }

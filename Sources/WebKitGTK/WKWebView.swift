@@ -271,7 +271,9 @@ open class WKWebView: NSObject {
                 { _, dialog, data in
                     MainActor.assumeIsolated {
                         guard let webView = ViewRoute.webView(data), let dialog else { return 0 }
+                        PendingDialog.emitting += 1
                         webView.runDialog(dialog)
+                        PendingDialog.emitting -= 1
                         return 1  // handled: never the stock dialog, which would wait for a user
                     }
                 }, data, nil))
@@ -621,6 +623,9 @@ final class ViewRoute: @unchecked Sendable {
 @MainActor
 final class PendingDialog: Sendable {
     private nonisolated(unsafe) var dialog: OpaquePointer?
+    /// While the signal runs, an answer is just set: the engine answers the page when the handler returns
+    /// (closing the dialog there makes WebKitGTK unref a dialog it already cleared). Afterwards, `close` answers.
+    static var emitting = 0
 
     init(_ dialog: OpaquePointer) {
         self.dialog = webkit_script_dialog_ref(dialog)
@@ -628,7 +633,10 @@ final class PendingDialog: Sendable {
 
     isolated deinit {
         // A completion handler that was never called must not leave the page blocked.
-        if let dialog { webkit_script_dialog_close(dialog); webkit_script_dialog_unref(dialog) }
+        if let dialog {
+            if Self.emitting == 0 { webkit_script_dialog_close(dialog) }
+            webkit_script_dialog_unref(dialog)
+        }
     }
 
     func close() { finish { _ in } }
@@ -647,7 +655,7 @@ final class PendingDialog: Sendable {
         guard let dialog else { return }
         self.dialog = nil
         set(dialog)
-        webkit_script_dialog_close(dialog)
+        if Self.emitting == 0 { webkit_script_dialog_close(dialog) }
         webkit_script_dialog_unref(dialog)
         MainContextDriver.shared.scheduleService()
     }

@@ -16,6 +16,11 @@ let package = Package(
         // assertBridge/expectBridge for XCTest and Swift Testing; kept apart so the CLI never links XCTest.
         .library(name: "BridgeAssertions", targets: ["BridgeAssertions"]),
         .library(name: "XcodeRunner", targets: ["XcodeRunner"]),
+        // Apple's WebKit names over WebKitGTK (Linux); a team's own engine tests import it.
+        .library(name: "WebKitGTK", targets: ["WebKitGTK"]),
+        // What only Linux has (the display, Xvfb, engine process control, test-only registration), kept out of
+        // Apple's names so shared code that imports WebKitGTK cannot reach it by accident.
+        .library(name: "WebKitGTKSupport", targets: ["WebKitGTKSupport"]),
         .executable(name: "webbridge", targets: ["webbridge"]),
     ],
     targets: [
@@ -33,10 +38,18 @@ let package = Package(
             dependencies: [.target(name: "CWebKitGTK", condition: linux)]
         ),
         .target(
+            name: "WebKitGTKSupport",
+            dependencies: [
+                .target(name: "WebKitGTK", condition: linux),
+                .target(name: "CWebKitGTK", condition: linux),
+            ]
+        ),
+        .target(
             name: "BridgeTesting",
             dependencies: [
                 "BridgeContract",
                 .target(name: "WebKitGTK", condition: linux),
+                .target(name: "WebKitGTKSupport", condition: linux),
             ],
             resources: [.copy("Resources/BridgeFixture.html")]
         ),
@@ -52,6 +65,7 @@ let package = Package(
             dependencies: [
                 "BridgeContract", "BridgeTesting",
                 .target(name: "WebKitGTK", condition: linux),
+                .target(name: "WebKitGTKSupport", condition: linux),
                 .target(name: "CWebKitGTK", condition: linux),
             ],
             path: "Benchmarks/webbridge-bench"
@@ -75,7 +89,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WebKitGTKTests",
-            dependencies: [.target(name: "WebKitGTK", condition: linux), "EngineTestSupport"]
+            dependencies: [
+                .target(name: "WebKitGTK", condition: linux), .target(name: "WebKitGTKSupport", condition: linux),
+                "EngineTestSupport",
+            ]
         ),
         .testTarget(
             name: "BridgeTestingTests",

@@ -105,6 +105,8 @@ public final class BridgeSession: NSObject {
     private var clock = SessionClock()
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
+    /// Whether a wait ended by its timeout: the page may be stuck, so teardown ends its web process.
+    private var waitTimedOut = false
 
     /// Sets the bridge up: a new controller, every handler the contract names, the app's scripts, then the view.
     ///
@@ -164,6 +166,7 @@ public final class BridgeSession: NSObject {
         controller.removeScriptMessageHandler(forName: CloneDiagnostics.handlerName, contentWorld: .page)
         controller.removeAllUserScripts()
         webView?.navigationDelegate = nil
+        if let webView { EngineEnvironment.release(webView, sessionTimedOut: waitTimedOut) }
         webView = nil
         onScriptMessage = nil
         onEvent = nil
@@ -187,7 +190,9 @@ public final class BridgeSession: NSObject {
                 MainActor.assumeIsolated {
                     // Whoever removes the waiter resumes it, so it is resumed exactly once.
                     guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
-                    waiter.continuation.resume(returning: waiter.condition())
+                    let held = waiter.condition()
+                    if !held { self?.waitTimedOut = true }
+                    waiter.continuation.resume(returning: held)
                 }
             }
         }

@@ -1,5 +1,6 @@
 #if os(Linux)
 import WebKitGTK
+import WebKitGTKSupport
 
 /// Readies the engine before the first session: on Linux, a display (Xvfb when none) and GTK.
 public enum EngineEnvironment {
@@ -14,6 +15,18 @@ public enum EngineEnvironment {
     @MainActor
     public static func prepare() throws {
         try WebKitGTKEnvironment.prepare()
+    }
+
+    /// Lets go of a session's web view; after a timeout its web process is ended, so a page stuck in a script or
+    /// allocating without bound neither outlives the session nor hangs the next one (they share the process).
+    @MainActor
+    public static func release(_ webView: WKWebView, sessionTimedOut: Bool) {
+        if sessionTimedOut || !webView.isWebProcessResponsive { webView.terminateWebProcess() }
+    }
+
+    /// Stops every engine process the tool started (also done at exit); for a signal handler before exiting.
+    public static func shutDown() {
+        WebKitGTKEnvironment.stopEngineProcesses()
     }
 }
 #endif

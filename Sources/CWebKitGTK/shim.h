@@ -42,6 +42,7 @@ typedef void (*cwk_load_changed_cb)(WebKitWebView *, WebKitLoadEvent, gpointer);
 typedef gboolean (*cwk_load_failed_cb)(WebKitWebView *, WebKitLoadEvent, gchar *, GError *, gpointer);
 typedef void (*cwk_terminated_cb)(WebKitWebView *, WebKitWebProcessTerminationReason, gpointer);
 typedef gboolean (*cwk_decide_policy_cb)(WebKitWebView *, WebKitPolicyDecision *, WebKitPolicyDecisionType, gpointer);
+typedef gboolean (*cwk_script_dialog_cb)(WebKitWebView *, WebKitScriptDialog *, gpointer);
 typedef void (*cwk_script_message_cb)(WebKitUserContentManager *, WebKitJavascriptResult *, gpointer);
 typedef gboolean (*cwk_script_message_reply_cb)(WebKitUserContentManager *, JSCValue *, WebKitScriptMessageReply *, gpointer);
 
@@ -59,6 +60,9 @@ static inline gulong cwk_connect_terminated(WebKitWebView *v, cwk_terminated_cb 
 }
 static inline gulong cwk_connect_decide_policy(WebKitWebView *v, cwk_decide_policy_cb cb, gpointer d, GClosureNotify n) {
     return cwk_connect(v, "decide-policy", G_CALLBACK(cb), d, n);
+}
+static inline gulong cwk_connect_script_dialog(WebKitWebView *v, cwk_script_dialog_cb cb, gpointer d, GClosureNotify n) {
+    return cwk_connect(v, "script-dialog", G_CALLBACK(cb), d, n);
 }
 static inline gulong cwk_connect_script_message(WebKitUserContentManager *m, const char *detailed, cwk_script_message_cb cb, gpointer d, GClosureNotify n) {
     return cwk_connect(m, detailed, G_CALLBACK(cb), d, n);
@@ -82,6 +86,10 @@ static inline void cwk_response_headers(WebKitURIResponse *response, cwk_header_
     const char *name, *value;
     soup_message_headers_iter_init(&iter, headers);
     while (soup_message_headers_iter_next(&iter, &name, &value)) cb(name, value, data);
+}
+
+static inline WebKitNavigationPolicyDecision *cwk_navigation_decision(WebKitPolicyDecision *d) {
+    return WEBKIT_NAVIGATION_POLICY_DECISION(d);
 }
 
 static inline GQuark cwk_javascript_error_quark(void) { return WEBKIT_JAVASCRIPT_ERROR; }

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Network failures become `NSURLErrorDomain` codes so callers can classify them (DNS, refused,
 /// TLS, timeout); policy failures keep WebKit's own domain. The engine's domain, code and message
-/// stay in `userInfo` under `WebKitGTKErrorDomainKey`, `WebKitGTKErrorCodeKey`, `WebKitGTKErrorMessageKey`.
+/// stay in `userInfo` under `ErrorKey.engineDomain`, `ErrorKey.engineCode`, `ErrorKey.engineMessage`.
 enum LoadErrorMapping {
     /// Apple's domain for WebKit policy errors (e.g. 102, frame load interrupted).
     static let webKitErrorDomain = "WebKitErrorDomain"
@@ -15,7 +15,7 @@ enum LoadErrorMapping {
         let domainName = String(cString: g_quark_to_string(domain))
         let (mappedDomain, mappedCode) = map(domain: domain, code: code, message: message)
         var info: [String: Any] = [
-            WebKitGTKErrorDomainKey: domainName, WebKitGTKErrorCodeKey: Int(code), WebKitGTKErrorMessageKey: message,
+            ErrorKey.engineDomain: domainName, ErrorKey.engineCode: Int(code), ErrorKey.engineMessage: message,
             NSLocalizedDescriptionKey: message,
         ]
         if let failingURL {

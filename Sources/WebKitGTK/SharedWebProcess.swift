@@ -16,11 +16,20 @@ final class SharedWebProcess {
     private var anchorManager: ManagerRef?
     private var anchorSignal: gulong = 0
 
-    /// Creates a web view for `manager` in the shared web process; the caller owns the returned reference.
-    func makeView(manager: ManagerRef) -> ViewRef {
+    /// Creates a web view for `manager`: in the shared web process, or in `isolated` (a non-persistent data
+    /// store's own context) when given; the caller owns the returned reference.
+    func makeView(manager: ManagerRef, context isolated: UnsafeMutablePointer<WebKitWebContext>? = nil) -> ViewRef {
+        EngineProcesses.stopAtExit()
+        if let isolated { return cwk_web_view_new(nil, manager, isolated)! }
         if context == nil { context = webkit_web_context_new_ephemeral() }
         if anchor == nil { makeAnchor() }
         return cwk_web_view_new(anchor, manager, context)!
+    }
+
+    /// Stops sharing the anchor's process when `view`'s process is about to be terminated: the next view gets a new one.
+    func retire(sharingWith view: ViewRef) {
+        guard anchor != nil else { return }
+        anchorTerminated()
     }
 
     private func makeAnchor() {

@@ -5,7 +5,10 @@ import Foundation
 public let WKErrorDomain = "WKErrorDomain"
 
 /// A WebKit error, with Apple's codes and raw values.
-public struct WKError: Error, CustomNSError, Hashable, Sendable {
+///
+/// `userInfo` is `[String: Any]` as in Apple's bridged error; the values are Foundation objects that are never
+/// mutated after creation, hence `@unchecked Sendable` (Apple's struct wraps an `NSError` the same way).
+public struct WKError: Error, CustomNSError, Hashable, @unchecked Sendable {
     /// Apple's WKErrorCode values.
     public enum Code: Int, Sendable, Equatable {
         case unknown = 1
@@ -34,9 +37,9 @@ public struct WKError: Error, CustomNSError, Hashable, Sendable {
 
     public let code: Code
     /// Details such as the JavaScript exception message, line and column.
-    public let userInfo: [String: any Sendable]
+    public let userInfo: [String: Any]
 
-    public init(_ code: Code, userInfo: [String: any Sendable] = [:]) {
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
         self.userInfo = userInfo
     }
@@ -70,29 +73,31 @@ public struct WKError: Error, CustomNSError, Hashable, Sendable {
     }
 }
 
-/// userInfo keys for a JavaScript exception (the strings Apple's private keys are read under).
-public let WKJavaScriptExceptionMessage = "WKJavaScriptExceptionMessage"
-public let WKJavaScriptExceptionLineNumber = "WKJavaScriptExceptionLineNumber"
-public let WKJavaScriptExceptionColumnNumber = "WKJavaScriptExceptionColumnNumber"
-public let WKJavaScriptExceptionSourceURL = "WKJavaScriptExceptionSourceURL"
-
-/// userInfo keys that keep the engine's original error next to the mapped one.
-public let WebKitGTKErrorDomainKey = "WebKitGTKErrorDomain"
-public let WebKitGTKErrorCodeKey = "WebKitGTKErrorCode"
-public let WebKitGTKErrorMessageKey = "WebKitGTKErrorMessage"
+/// userInfo keys: the strings Apple's private exception keys are read under, and the engine's original error.
+///
+/// Apple declares no public constants for them, so they stay internal here; WebKitGTKSupport names them.
+package enum ErrorKey {
+    package static let exceptionMessage = "WKJavaScriptExceptionMessage"
+    package static let exceptionLineNumber = "WKJavaScriptExceptionLineNumber"
+    package static let exceptionColumnNumber = "WKJavaScriptExceptionColumnNumber"
+    package static let exceptionSourceURL = "WKJavaScriptExceptionSourceURL"
+    package static let engineDomain = "WebKitGTKErrorDomain"
+    package static let engineCode = "WebKitGTKErrorCode"
+    package static let engineMessage = "WebKitGTKErrorMessage"
+}
 
 extension WKError {
     /// Builds the exception error from WebKitGTK's "source:line:column: message" text.
     static func javaScriptException(engineMessage: String, domain: String, code: Int) -> WKError {
         let parsed = ExceptionText(engineMessage)
-        var info: [String: any Sendable] = [
-            WKJavaScriptExceptionMessage: parsed.message,
+        var info: [String: Any] = [
+            ErrorKey.exceptionMessage: parsed.message,
             NSLocalizedDescriptionKey: "A JavaScript exception occurred: \(parsed.message)",
-            WebKitGTKErrorDomainKey: domain, WebKitGTKErrorCodeKey: code,
+            ErrorKey.engineDomain: domain, ErrorKey.engineCode: code,
         ]
-        if let line = parsed.line { info[WKJavaScriptExceptionLineNumber] = NSNumber(value: line) }
-        if let column = parsed.column { info[WKJavaScriptExceptionColumnNumber] = NSNumber(value: column) }
-        if let source = parsed.sourceURL, let url = URL(string: source) { info[WKJavaScriptExceptionSourceURL] = url }
+        if let line = parsed.line { info[ErrorKey.exceptionLineNumber] = NSNumber(value: line) }
+        if let column = parsed.column { info[ErrorKey.exceptionColumnNumber] = NSNumber(value: column) }
+        if let source = parsed.sourceURL, let url = URL(string: source) { info[ErrorKey.exceptionSourceURL] = url }
         return WKError(.javaScriptExceptionOccurred, userInfo: info)
     }
 }

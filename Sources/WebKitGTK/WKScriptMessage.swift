@@ -4,7 +4,7 @@ import FoundationNetworking
 
 /// A namespace for scripts and message handlers; `.page` is the page's own world.
 @MainActor
-public final class WKContentWorld {
+public final class WKContentWorld: NSObject {
     /// The world the page's own scripts run in.
     public static let page = WKContentWorld(name: nil)
     /// The default world for the app's own scripts, isolated from the page.
@@ -26,26 +26,64 @@ public final class WKContentWorld {
     private init(name: String?) { self.name = name }
 }
 
-/// Which frame a message or script belongs to (WebKitGTK's 4.1 API only reports main-frame messages).
+/// The protocol, host and port of a frame's origin; the port is 0 when it is the scheme's default.
 @MainActor
-public final class WKFrameInfo {
-    /// Whether the frame is the main frame.
-    public let isMainFrame: Bool
-    /// The frame's current request.
-    public let request: URLRequest
-    /// The web view that contains the frame.
-    public private(set) weak var webView: WKWebView?
+open class WKSecurityOrigin: NSObject {
+    /// The scheme, without the colon ("https").
+    open private(set) var `protocol`: String
+    /// The host name; empty when the origin has none (about:blank, file URLs).
+    open private(set) var host: String
+    /// The port, or 0 for the scheme's default port.
+    open private(set) var port: Int
 
-    init(isMainFrame: Bool, request: URLRequest, webView: WKWebView?) {
+    init(protocol: String, host: String, port: Int) {
+        self.protocol = `protocol`
+        self.host = host
+        self.port = port
+    }
+
+    /// The origin of `url`, as WebKit serializes it (default ports are 0).
+    convenience init(url: URL?) {
+        let scheme = url?.scheme?.lowercased() ?? ""
+        let defaultPort = ["http": 80, "https": 443, "ws": 80, "wss": 443][scheme]
+        let port = url?.port.flatMap { $0 == defaultPort ? nil : $0 } ?? 0
+        self.init(protocol: scheme, host: url?.host ?? "", port: port)
+    }
+}
+
+/// A snapshot of the frame a message, dialog or navigation came from.
+///
+/// WebKitGTK's script-message signal names no frame: the engine tags messages posted from subframes (see
+/// Docs/ENGINE.md); a message without a tag comes from the main frame.
+@MainActor
+open class WKFrameInfo: NSObject {
+    /// Whether the frame is the main frame.
+    open private(set) var isMainFrame: Bool
+    /// The frame's current request.
+    open private(set) var request: URLRequest
+    /// The frame's security origin.
+    open private(set) var securityOrigin: WKSecurityOrigin
+    /// The web view that contains the frame.
+    open private(set) weak var webView: WKWebView?
+
+    init(isMainFrame: Bool, request: URLRequest, securityOrigin: WKSecurityOrigin, webView: WKWebView?) {
         self.isMainFrame = isMainFrame
         self.request = request
+        self.securityOrigin = securityOrigin
         self.webView = webView
+    }
+
+    /// The main frame of `webView` as it is now.
+    static func mainFrame(of webView: WKWebView?) -> WKFrameInfo {
+        let request = webView?.currentRequest ?? URLRequest(url: URL(string: "about:blank")!)
+        return WKFrameInfo(
+            isMainFrame: true, request: request, securityOrigin: WKSecurityOrigin(url: request.url), webView: webView)
     }
 }
 
 /// A message a page posted with `window.webkit.messageHandlers.<name>.postMessage(body)`.
 @MainActor
-open class WKScriptMessage {
+open class WKScriptMessage: NSObject {
     /// The posted value, converted as Apple converts it (see Docs/ENGINE.md).
     open private(set) var body: Any
     /// The web view that sent the message.
@@ -68,7 +106,7 @@ open class WKScriptMessage {
 
 /// Receives messages a page posts to a named handler.
 @MainActor
-public protocol WKScriptMessageHandler: AnyObject {
+public protocol WKScriptMessageHandler: NSObjectProtocol {
     func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage)
 }
 
@@ -76,7 +114,7 @@ public protocol WKScriptMessageHandler: AnyObject {
 ///
 /// Implement either the reply-handler form or the `async` form, as with Apple's protocol.
 @MainActor
-public protocol WKScriptMessageHandlerWithReply: AnyObject {
+public protocol WKScriptMessageHandlerWithReply: NSObjectProtocol {
     func userContentController(
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage,
         replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void)

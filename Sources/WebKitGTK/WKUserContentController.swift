@@ -4,42 +4,59 @@ import Foundation
 import FoundationNetworking
 
 /// Why a handler could not be registered (what Apple reports by raising an exception).
-public struct WKScriptMessageHandlerRegistrationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The handler name that was refused.
-    public let name: String
-    /// Apple's exception text for the refusal.
-    public let message: String
-    public var description: String { message }
+///
+/// Package access: WebKitGTKSupport publishes the throwing registration for tests, out of Apple's names.
+package struct RegistrationRefusal: Error, Sendable, Equatable {
+    package let name: String
+    package let message: String
 }
 
 /// The handlers and scripts of one or more web views; every session should have its own.
 @MainActor
-open class WKUserContentController {
+open class WKUserContentController: NSObject {
+    /// A handler is registered per (content world, name), as on Apple's platforms.
+    struct Key: Hashable {
+        let world: String?
+        let name: String
+    }
+
     struct Registration {
         enum Handler {
             case plain(any WKScriptMessageHandler)
             case withReply(any WKScriptMessageHandlerWithReply)
+            var expectsReply: Bool { if case .withReply = self { true } else { false } }
         }
         let handler: Handler
         let world: WKContentWorld
-        let signalID: gulong
+    }
+
+    /// One engine signal per (kind, name): the engine's signal detail is the name alone, whatever the world.
+    struct Connection: Hashable {
+        let expectsReply: Bool
+        let name: String
     }
 
     /// The engine's user content manager; one per controller.
     let manager: ManagerRef
-    private var registrations: [String: Registration] = [:]
+    private var registrations: [Key: Registration] = [:]
+    private var connections: [Connection: (signalID: gulong, users: Int)] = [:]
+    /// Frame tagging per world that has handlers: the hidden handler and its script (see `FrameTagging`).
+    private var tagging: [String?: FrameTagging] = [:]
+    /// The frame of the subframe message being delivered, between its begin and end tags.
+    private var pendingFrame: (world: String?, frame: FrameTagging.Frame)?
     /// Views using this controller, so a message can name its web view.
     var webViews = WeakSet<WKWebView>()
     static var liveCount = 0
 
-    public init() {
-        _ = try? WebKitGTKEnvironment.prepare()
+    public override init() {
+        _ = try? EngineHost.prepare()
         manager = webkit_user_content_manager_new()!
         Self.liveCount += 1
     }
 
     isolated deinit {
-        for (name, registration) in registrations { unregister(name, registration) }
+        for (key, registration) in registrations { unregister(key, registration) }
+        for (world, tag) in tagging { tag.remove(from: manager, world: world) }
         g_object_unref(UnsafeMutableRawPointer(manager))
         Self.liveCount -= 1
     }
@@ -49,7 +66,7 @@ open class WKUserContentController {
         add(scriptMessageHandler, contentWorld: .page, name: name)
     }
 
-    /// Registers a handler in a content world; a duplicate name is a programmer error, as on Apple's platforms.
+    /// Registers a handler in a content world; a duplicate (world, name) is a programmer error, as on Apple's platforms.
     open func add(_ scriptMessageHandler: any WKScriptMessageHandler, contentWorld world: WKContentWorld, name: String)
     {
         do { try register(.plain(scriptMessageHandler), world: world, name: name) } catch {
@@ -57,7 +74,7 @@ open class WKUserContentController {
         }
     }
 
-    /// Registers a handler whose reply settles the page's Promise; a duplicate name is a programmer error.
+    /// Registers a handler whose reply settles the page's Promise; a duplicate (world, name) is a programmer error.
     open func addScriptMessageHandler(
         _ scriptMessageHandlerWithReply: any WKScriptMessageHandlerWithReply, contentWorld: WKContentWorld, name: String
     ) {
@@ -73,16 +90,16 @@ open class WKUserContentController {
 
     /// Removes the handler with this name from a content world; an unknown name does nothing.
     open func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) {
-        guard let registration = registrations[name], registration.world === contentWorld else { return }
-        registrations[name] = nil
-        unregister(name, registration)
+        let key = Key(world: contentWorld.name, name: name)
+        guard let registration = registrations.removeValue(forKey: key) else { return }
+        unregister(key, registration)
     }
 
     /// Removes every handler from a content world.
     open func removeAllScriptMessageHandlers(from contentWorld: WKContentWorld) {
-        for (name, registration) in registrations where registration.world === contentWorld {
-            registrations[name] = nil
-            unregister(name, registration)
+        for (key, registration) in registrations where key.world == contentWorld.name {
+            registrations[key] = nil
+            unregister(key, registration)
         }
     }
 
@@ -90,26 +107,25 @@ open class WKUserContentController {
     open func removeAllScriptMessageHandlers() {
         let all = registrations
         registrations = [:]
-        for (name, registration) in all { unregister(name, registration) }
+        for (key, registration) in all { unregister(key, registration) }
     }
 
-    /// Registers like `add(_:name:)` but reports a refusal instead of trapping, so tests can observe it.
-    public func addRefusingDuplicates(
-        _ scriptMessageHandler: any WKScriptMessageHandler, contentWorld: WKContentWorld = .page, name: String
-    ) throws(WKScriptMessageHandlerRegistrationError) {
-        try register(.plain(scriptMessageHandler), world: contentWorld, name: name)
+    /// Registers like `add(_:contentWorld:name:)` but reports a refusal instead of trapping (WebKitGTKSupport).
+    package func registerRefusingDuplicates(
+        _ handler: any WKScriptMessageHandler, contentWorld: WKContentWorld, name: String
+    ) throws(RegistrationRefusal) {
+        try register(.plain(handler), world: contentWorld, name: name)
     }
 
     /// Registers like `addScriptMessageHandler(_:contentWorld:name:)` but reports a refusal instead of trapping.
-    public func addRefusingDuplicates(
-        _ scriptMessageHandlerWithReply: any WKScriptMessageHandlerWithReply, contentWorld: WKContentWorld = .page,
-        name: String
-    ) throws(WKScriptMessageHandlerRegistrationError) {
-        try register(.withReply(scriptMessageHandlerWithReply), world: contentWorld, name: name)
+    package func registerRefusingDuplicates(
+        _ handler: any WKScriptMessageHandlerWithReply, contentWorld: WKContentWorld, name: String
+    ) throws(RegistrationRefusal) {
+        try register(.withReply(handler), world: contentWorld, name: name)
     }
 
     /// Names of the registered handlers.
-    var handlerNames: [String] { registrations.keys.sorted() }
+    var handlerNames: [String] { registrations.keys.map(\.name).sorted() }
 
     // MARK: User scripts
 
@@ -126,44 +142,55 @@ open class WKUserContentController {
     open func removeAllUserScripts() {
         userScripts = []
         webkit_user_content_manager_remove_all_scripts(manager)
+        // The engine's own frame-tagging scripts are not the app's: they stay.
+        for (world, tag) in tagging { tag.install(in: manager, world: world) }
     }
 
     private func register(_ handler: Registration.Handler, world: WKContentWorld, name: String)
-        throws(WKScriptMessageHandlerRegistrationError)
+        throws(RegistrationRefusal)
     {
         guard !name.isEmpty else {
-            throw WKScriptMessageHandlerRegistrationError(
-                name: name, message: "Attempt to add script message handler with an empty name.")
+            throw RegistrationRefusal(name: name, message: "Attempt to add script message handler with an empty name.")
         }
-        guard registrations[name] == nil else {
-            throw WKScriptMessageHandlerRegistrationError(
-                name: name,
-                message: "Attempt to add script message handler with name '\(name)' when one already exists.")
-        }
-        // Connect before registering, as WebKitGTK asks; the closure holds only a weak route back.
-        let route = Unmanaged.passRetained(MessageRoute(controller: self, name: name)).toOpaque()
-        let signalID: gulong
+        let key = Key(world: world.name, name: name)
+        let refusal = RegistrationRefusal(
+            name: name, message: "Attempt to add script message handler with name '\(name)' when one already exists.")
+        guard registrations[key] == nil, !FrameTagging.isReserved(name) else { throw refusal }
+        if tagging[world.name] == nil { tagging[world.name] = FrameTagging(controller: self, world: world.name) }
+        // Connect before registering, as WebKitGTK asks.
+        let connection = Connection(expectsReply: handler.expectsReply, name: name)
+        connect(connection)
         let registered: gboolean
         switch handler {
         case .plain:
-            signalID = cwk_connect_script_message(
-                manager, "script-message-received::\(name)",
-                { _, result, data in
-                    guard let result, let data else { return }
-                    let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
-                    MainActor.assumeIsolated {
-                        route.controller?.deliver(
-                            name: route.name, value: webkit_javascript_result_get_js_value(result), reply: nil)
-                    }
-                }, route, releaseRoute)
             registered =
                 world.name.map {
                     webkit_user_content_manager_register_script_message_handler_in_world(manager, name, $0)
                 }
                 ?? webkit_user_content_manager_register_script_message_handler(manager, name)
         case .withReply:
+            registered = webkit_user_content_manager_register_script_message_handler_with_reply(
+                manager, name, world.name)
+        }
+        guard registered != 0 else {
+            disconnect(connection)
+            throw refusal
+        }
+        registrations[key] = Registration(handler: handler, world: world)
+        MainContextDriver.shared.scheduleService()
+    }
+
+    private func connect(_ connection: Connection) {
+        if let existing = connections[connection] {
+            connections[connection] = (existing.signalID, existing.users + 1)
+            return
+        }
+        // The closure holds only a weak route back.
+        let route = Unmanaged.passRetained(MessageRoute(controller: self, name: connection.name)).toOpaque()
+        let signalID: gulong
+        if connection.expectsReply {
             signalID = cwk_connect_script_message_reply(
-                manager, "script-message-with-reply-received::\(name)",
+                manager, "script-message-with-reply-received::\(connection.name)",
                 { _, value, reply, data in
                     guard let value, let reply, let data else { return 0 }
                     let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
@@ -173,31 +200,61 @@ open class WKUserContentController {
                         return 1
                     }
                 }, route, releaseRoute)
-            registered = webkit_user_content_manager_register_script_message_handler_with_reply(
-                manager, name, world.name)
+        } else {
+            signalID = cwk_connect_script_message(
+                manager, "script-message-received::\(connection.name)",
+                { _, result, data in
+                    guard let result, let data else { return }
+                    let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                    MainActor.assumeIsolated {
+                        route.controller?.deliver(
+                            name: route.name, value: webkit_javascript_result_get_js_value(result), reply: nil)
+                    }
+                }, route, releaseRoute)
         }
-        guard registered != 0 else {
-            g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), signalID)
-            throw WKScriptMessageHandlerRegistrationError(
-                name: name,
-                message: "Attempt to add script message handler with name '\(name)' when one already exists.")
+        connections[connection] = (signalID, 1)
+    }
+
+    private func disconnect(_ connection: Connection) {
+        guard let existing = connections[connection] else { return }
+        if existing.users > 1 {
+            connections[connection] = (existing.signalID, existing.users - 1)
+            return
         }
-        registrations[name] = Registration(handler: handler, world: world, signalID: signalID)
+        connections[connection] = nil
+        g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), existing.signalID)
+    }
+
+    private func unregister(_ key: Key, _ registration: Registration) {
+        if let world = key.world {
+            webkit_user_content_manager_unregister_script_message_handler_in_world(manager, key.name, world)
+        } else {
+            webkit_user_content_manager_unregister_script_message_handler(manager, key.name)
+        }
+        disconnect(Connection(expectsReply: registration.handler.expectsReply, name: key.name))
         MainContextDriver.shared.scheduleService()
     }
 
-    private func unregister(_ name: String, _ registration: Registration) {
-        if let world = registration.world.name {
-            webkit_user_content_manager_unregister_script_message_handler_in_world(manager, name, world)
+    /// A frame tag from the hidden handler of `world`: a subframe's begin (with its frame) or end.
+    func receiveFrameTag(_ value: JSValueRef?, world: String?) {
+        guard let value, let tag = try? JSValueConversion.foundationValue(value) as? [String: Any] else { return }
+        if let frame = FrameTagging.Frame(tag["b"]) {
+            pendingFrame = (world, frame)
         } else {
-            webkit_user_content_manager_unregister_script_message_handler(manager, name)
+            pendingFrame = nil
         }
-        g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), registration.signalID)
-        MainContextDriver.shared.scheduleService()
     }
 
     private func deliver(name: String, value: JSValueRef?, reply: ReplyRef?) {
-        guard let registration = registrations[name], let value else { return }
+        guard let value else { return }
+        // The world comes from the frame tag when there is one; an untagged message is from the page world's main frame.
+        let tagged = pendingFrame
+        let expectsReply = reply != nil
+        let candidates = registrations.filter { $0.key.name == name && $0.value.handler.expectsReply == expectsReply }
+        let key =
+            tagged.map { Key(world: $0.world, name: name) }.flatMap { candidates[$0] == nil ? nil : $0 }
+            ?? (candidates[Key(world: nil, name: name)] != nil ? Key(world: nil, name: name) : candidates.keys.first)
+        guard let key, let registration = registrations[key] else { return }
         let body: Any
         do { body = try JSValueConversion.foundationValue(value) as Any } catch {
             // Apple drops a message whose body cannot be converted; with a reply, settle the Promise instead of leaving it pending.
@@ -208,9 +265,12 @@ open class WKUserContentController {
             return
         }
         let webView = webViews.first
-        let frame = WKFrameInfo(
-            isMainFrame: true, request: webView?.currentRequest ?? URLRequest(url: URL(string: "about:blank")!),
-            webView: webView)
+        let frame: WKFrameInfo
+        if let tagged, tagged.world == key.world {
+            frame = tagged.frame.info(webView: webView)
+        } else {
+            frame = WKFrameInfo.mainFrame(of: webView)
+        }
         let message = WKScriptMessage(
             body: body, webView: webView, frameInfo: frame, name: name, world: registration.world)
         switch registration.handler {
@@ -223,6 +283,142 @@ open class WKUserContentController {
                 box.send(value, errorMessage)
             }
         }
+    }
+}
+
+/// Tells the controller which frame a message came from: WebKitGTK's script-message signal does not.
+///
+/// A document-start script in every frame of a world wraps `postMessage` of the handlers' prototype so that a
+/// post from a subframe (any frame, in a world other than the page's) is preceded by a "begin" tag naming the
+/// frame and followed by an "end" tag, both posted to a hidden handler. Messages from one web process arrive in
+/// the order they were posted, so the message between the two tags is the subframe's. The body itself is
+/// untouched, and the page world's main frame is never wrapped.
+@MainActor
+final class FrameTagging {
+    /// A subframe as its tag describes it.
+    struct Frame {
+        let isMainFrame: Bool
+        let scheme: String
+        let host: String
+        let port: Int
+        let url: URL?
+
+        init?(_ value: Any?) {
+            guard let fields = value as? [Any], fields.count == 5, let main = fields[0] as? NSNumber,
+                let scheme = fields[1] as? String, let host = fields[2] as? String,
+                let port = fields[3] as? NSNumber, let href = fields[4] as? String
+            else { return nil }
+            isMainFrame = main.boolValue
+            self.scheme = scheme
+            self.host = host
+            self.port = port.intValue
+            url = URL(string: href)
+        }
+
+        @MainActor
+        func info(webView: WKWebView?) -> WKFrameInfo {
+            WKFrameInfo(
+                isMainFrame: isMainFrame, request: URLRequest(url: url ?? URL(string: "about:blank")!),
+                securityOrigin: WKSecurityOrigin(protocol: scheme, host: host, port: port), webView: webView)
+        }
+    }
+
+    static let reservedPrefix = "webkitgtkFrameTag"
+
+    static func isReserved(_ name: String) -> Bool { name.hasPrefix(reservedPrefix) }
+
+    let handlerName: String
+    let script: OpaquePointer
+    let signalID: gulong
+
+    init(controller: WKUserContentController, world: String?) {
+        // One hidden handler per world, named apart, so the signal tells which world a tag came from.
+        handlerName = Self.reservedPrefix + (world.map { "_" + String($0.unicodeScalars.count) + "_" + Self.slug($0) } ?? "")
+        let source = Self.source(handlerName: handlerName, wrapsMainFrame: world != nil)
+        script =
+            world.map {
+                webkit_user_script_new_for_world(
+                    source, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, $0,
+                    nil, nil)
+            }
+            ?? webkit_user_script_new(
+                source, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+        let route = Unmanaged.passRetained(TagRoute(controller: controller, world: world)).toOpaque()
+        signalID = cwk_connect_script_message(
+            controller.manager, "script-message-received::\(handlerName)",
+            { _, result, data in
+                guard let result, let data else { return }
+                let route = Unmanaged<TagRoute>.fromOpaque(data).takeUnretainedValue()
+                MainActor.assumeIsolated {
+                    route.controller?.receiveFrameTag(webkit_javascript_result_get_js_value(result), world: route.world)
+                }
+            }, route, { data, _ in if let data { Unmanaged<TagRoute>.fromOpaque(data).release() } })
+        _ =
+            world.map {
+                webkit_user_content_manager_register_script_message_handler_in_world(
+                    controller.manager, handlerName, $0)
+            }
+            ?? webkit_user_content_manager_register_script_message_handler(controller.manager, handlerName)
+        install(in: controller.manager, world: world)
+    }
+
+    func install(in manager: ManagerRef, world: String?) {
+        webkit_user_content_manager_add_script(manager, script)
+    }
+
+    func remove(from manager: ManagerRef, world: String?) {
+        if let world {
+            webkit_user_content_manager_unregister_script_message_handler_in_world(manager, handlerName, world)
+        } else {
+            webkit_user_content_manager_unregister_script_message_handler(manager, handlerName)
+        }
+        g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), signalID)
+        webkit_user_script_unref(script)
+    }
+
+    private static func slug(_ text: String) -> String {
+        String(text.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })
+    }
+
+    /// The wrapper: captured at document start, so later changes the page makes to globals do not affect it.
+    static func source(handlerName: String, wrapsMainFrame: Bool) -> String {
+        """
+        (() => {
+          const handlers = window.webkit && window.webkit.messageHandlers;
+          const tag = handlers && handlers.\(handlerName);
+          if (!tag) return;
+          const main = window === window.top;
+          if (main && !\(wrapsMainFrame)) return;
+          const proto = Object.getPrototypeOf(tag);
+          const descriptor = Object.getOwnPropertyDescriptor(proto, "postMessage");
+          if (!descriptor || typeof descriptor.value !== "function") return;
+          const post = descriptor.value, apply = Reflect.apply, origin = self.origin, loc = location;
+          const where = () => {
+            let url = null;
+            try { url = origin && origin !== "null" ? new URL(origin) : null; } catch (e) {}
+            const from = url || loc;
+            return [main, from.protocol.slice(0, -1), from.hostname, Number(from.port) || 0, loc.href];
+          };
+          descriptor.value = {
+            postMessage(body) {
+              if (this === tag) return apply(post, this, arguments);
+              apply(post, tag, [{ b: where() }]);
+              try { return apply(post, this, arguments); } finally { apply(post, tag, [{ e: 1 }]); }
+            }
+          }.postMessage;
+          Object.defineProperty(proto, "postMessage", descriptor);
+        })();
+        """
+    }
+}
+
+/// The tag signal's user data: a weak way back to the controller and the world the tag handler lives in.
+final class TagRoute: @unchecked Sendable {
+    weak var controller: WKUserContentController?
+    let world: String?
+    init(controller: WKUserContentController, world: String?) {
+        self.controller = controller
+        self.world = world
     }
 }
 

@@ -5,11 +5,13 @@ import FoundationNetworking
 
 /// A web view backed by WebKitGTK, with the API of Apple's WKWebView that bridge tests use.
 @MainActor
-open class WKWebView {
+open class WKWebView: NSObject {
     /// A copy of the configuration the view was created with (it shares the user content controller).
-    open var configuration: WKWebViewConfiguration { configurationCopy.copy() }
+    open var configuration: WKWebViewConfiguration { configurationCopy.copyConfiguration() }
     /// Receives load events; held weakly, so keep your own reference.
     open weak var navigationDelegate: (any WKNavigationDelegate)?
+    /// Shows the page's alert, confirm and prompt dialogs; without one they never block the page.
+    open weak var uiDelegate: (any WKUIDelegate)?
     /// The frame given at creation (the view is never shown on screen).
     open var frame: CGRect
 
@@ -17,7 +19,7 @@ open class WKWebView {
     private let controller: WKUserContentController
     /// The engine's view; nil when the environment could not be prepared.
     private(set) var view: ViewRef?
-    private let environmentError: WebKitGTKEnvironmentError?
+    private let environmentError: EngineEnvironmentFailure?
     private var signalIDs: [gulong] = []
     private var route: Unmanaged<ViewRoute>?
 
@@ -27,26 +29,34 @@ open class WKWebView {
     private var timeoutItem: DispatchWorkItem?
     static var liveCount = 0
     /// Lets tests see what a view does when the environment cannot be prepared.
-    static var preparationFailureForTesting: WebKitGTKEnvironmentError?
+    static var preparationFailureForTesting: EngineEnvironmentFailure?
+    /// Views alive now, so the engine's processes can be stopped together (see `EngineProcesses`).
+    static var live = WeakSet<WKWebView>()
 
     /// Creates a view; if WebKitGTK cannot start, every load fails with the environment error instead of crashing.
     public init(frame: CGRect, configuration: WKWebViewConfiguration) {
         self.frame = frame
-        configurationCopy = configuration.copy()
+        configurationCopy = configuration.copyConfiguration()
         controller = configuration.userContentController
-        do throws(WebKitGTKEnvironmentError) {
+        do throws(EngineEnvironmentFailure) {
             if let failure = Self.preparationFailureForTesting { throw failure }
-            try WebKitGTKEnvironment.prepare()
+            try EngineHost.prepare()
             environmentError = nil
         } catch {
             environmentError = error
             view = nil
+            super.init()
             Self.liveCount += 1
             return
         }
-        let view = SharedWebProcess.shared.makeView(manager: controller.manager)
+        let store = configurationCopy.websiteDataStore
+        let view = SharedWebProcess.shared.makeView(
+            manager: controller.manager, context: store === WKWebsiteDataStore.default() ? nil : store.context)
         self.view = view
+        super.init()
+        applyPreferences(configurationCopy.preferences)
         Self.liveCount += 1
+        Self.live.insert(self)
         controller.webViews.insert(self)
         connectSignals(view)
     }
@@ -58,6 +68,8 @@ open class WKWebView {
         guard let view else { return }
         for id in signalIDs { g_signal_handler_disconnect(UnsafeMutableRawPointer(view), id) }
         route?.release()
+        // A process stuck in a script (or past its memory) would stay behind and hang the next view that shares it.
+        if webkit_web_view_get_is_web_process_responsive(view) == 0 { terminateEngineProcess() }
         webkit_web_view_stop_loading(view)
         gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))
         g_object_unref(UnsafeMutableRawPointer(view))
@@ -92,6 +104,61 @@ open class WKWebView {
         armTimeout(request.timeoutInterval, navigation: navigation)
         MainContextDriver.shared.scheduleService()
         return navigation
+    }
+
+    /// Loads a file URL; `readAccessURL` must be a file URL too (Apple raises an exception otherwise).
+    ///
+    /// WebKitGTK lets a file page read any local file its subresources name: the read-access limit is not enforced.
+    @discardableResult
+    open func loadFileURL(_ url: URL, allowingReadAccessTo readAccessURL: URL) -> WKNavigation? {
+        precondition(url.isFileURL, "\(url) is not a file URL")
+        precondition(readAccessURL.isFileURL, "\(readAccessURL) is not a file URL")
+        let navigation = begin()
+        guard let view else { return navigation }
+        webkit_web_view_load_uri(view, url.absoluteString)
+        MainContextDriver.shared.scheduleService()
+        return navigation
+    }
+
+    /// Reloads the current page.
+    @discardableResult
+    open func reload() -> WKNavigation? {
+        let navigation = begin()
+        guard let view else { return navigation }
+        webkit_web_view_reload(view)
+        MainContextDriver.shared.scheduleService()
+        return navigation
+    }
+
+    /// Whether the page can be inspected (WebKitGTK's developer extras).
+    open var isInspectable: Bool {
+        get { view.flatMap { webkit_web_view_get_settings($0) }.map { webkit_settings_get_enable_developer_extras($0) != 0 } ?? false }
+        set {
+            guard let view, let settings = webkit_web_view_get_settings(view) else { return }
+            webkit_settings_set_enable_developer_extras(settings, newValue ? 1 : 0)
+        }
+    }
+
+    /// Gives the view its own engine settings with the configuration's preferences (a related view would share them).
+    private func applyPreferences(_ preferences: WKPreferences) {
+        guard let view, let settings = webkit_settings_new() else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
+        webkit_settings_set_javascript_can_open_windows_automatically(
+            settings, preferences.javaScriptCanOpenWindowsAutomatically ? 1 : 0)
+        webkit_web_view_set_settings(view, settings)
+    }
+
+    /// Ends the view's web process now (WebKitGTK's `terminate_web_process`); views sharing it see it terminate.
+    package func terminateEngineProcess() {
+        guard let view else { return }
+        SharedWebProcess.shared.retire(sharingWith: view)
+        webkit_web_view_terminate_web_process(view)
+        MainContextDriver.shared.scheduleService()
+    }
+
+    /// Whether the view's web process answers; WebKit decides it from its own responsiveness checks.
+    package var isEngineProcessResponsive: Bool {
+        view.map { webkit_web_view_get_is_web_process_responsive($0) != 0 } ?? true
     }
 
     /// Stops the current load.
@@ -199,6 +266,18 @@ open class WKWebView {
                     MainActor.assumeIsolated { ViewRoute.webView(data)?.processTerminated() }
                 }, data, nil))
         signalIDs.append(
+            cwk_connect_script_dialog(
+                view,
+                { _, dialog, data in
+                    MainActor.assumeIsolated {
+                        guard let webView = ViewRoute.webView(data), let dialog else { return 0 }
+                        PendingDialog.emitting += 1
+                        webView.runDialog(dialog)
+                        PendingDialog.emitting -= 1
+                        return 1  // handled: never the stock dialog, which would wait for a user
+                    }
+                }, data, nil))
+        signalIDs.append(
             cwk_connect_decide_policy(
                 view,
                 { _, decision, type, data in
@@ -250,9 +329,41 @@ open class WKWebView {
         navigationDelegate?.webViewWebContentProcessDidTerminate(self)
     }
 
+    /// Answers a JavaScript dialog through the UI delegate, or at once as WKWebView does without one.
+    private func runDialog(_ dialog: OpaquePointer) {
+        let message = webkit_script_dialog_get_message(dialog).map { String(cString: $0) } ?? ""
+        let frame = WKFrameInfo.mainFrame(of: self)
+        let pending = PendingDialog(dialog)
+        switch webkit_script_dialog_get_dialog_type(dialog) {
+        case WEBKIT_SCRIPT_DIALOG_ALERT:
+            guard let uiDelegate else { return pending.close() }
+            uiDelegate.webView(self, runJavaScriptAlertPanelWithMessage: message, initiatedByFrame: frame) {
+                pending.close()
+            }
+        case WEBKIT_SCRIPT_DIALOG_CONFIRM:
+            guard let uiDelegate else { return pending.confirm(false) }
+            uiDelegate.webView(self, runJavaScriptConfirmPanelWithMessage: message, initiatedByFrame: frame) {
+                pending.confirm($0)
+            }
+        case WEBKIT_SCRIPT_DIALOG_PROMPT:
+            guard let uiDelegate else { return pending.answer(nil) }
+            let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
+            uiDelegate.webView(
+                self, runJavaScriptTextInputPanelWithPrompt: message, defaultText: defaultText, initiatedByFrame: frame
+            ) { pending.answer($0) }
+        default:
+            // before-unload: leave the page, as iOS does (it has no before-unload panel).
+            pending.confirm(true)
+        }
+    }
+
     private func decidePolicy(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>, type: WebKitPolicyDecisionType)
         -> Bool
     {
+        if type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION
+        {
+            return decideNavigationAction(decision, newWindow: type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
+        }
         guard type == WEBKIT_POLICY_DECISION_TYPE_RESPONSE, let delegate = navigationDelegate else { return false }
         let responseDecision = cwk_response_decision(decision)
         guard let engineResponse = webkit_response_policy_decision_get_response(responseDecision) else { return false }
@@ -263,6 +374,40 @@ open class WKWebView {
             canShowMIMEType: webkit_response_policy_decision_is_mime_type_supported(responseDecision) != 0)
         let pending = PolicyDecision(decision)
         delegate.webView(self, decidePolicyFor: navigationResponse) { policy in pending.decide(policy) }
+        return true
+    }
+
+    private func decideNavigationAction(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>, newWindow: Bool)
+        -> Bool
+    {
+        guard let delegate = navigationDelegate,
+            let action = webkit_navigation_policy_decision_get_navigation_action(cwk_navigation_decision(decision)),
+            let engineRequest = webkit_navigation_action_get_request(action),
+            let uri = webkit_uri_request_get_uri(engineRequest), let url = URL(string: String(cString: uri))
+        else { return false }
+        var request = URLRequest(url: url)
+        request.httpMethod = webkit_uri_request_get_http_method(engineRequest).map { String(cString: $0) } ?? "GET"
+        let type: WKNavigationType =
+            switch webkit_navigation_action_get_navigation_type(action) {
+            case WEBKIT_NAVIGATION_TYPE_LINK_CLICKED: .linkActivated
+            case WEBKIT_NAVIGATION_TYPE_FORM_SUBMITTED: .formSubmitted
+            case WEBKIT_NAVIGATION_TYPE_BACK_FORWARD: .backForward
+            case WEBKIT_NAVIGATION_TYPE_RELOAD: .reload
+            case WEBKIT_NAVIGATION_TYPE_FORM_RESUBMITTED: .formResubmitted
+            default: .other
+            }
+        let source = WKFrameInfo.mainFrame(of: self)
+        let target =
+            newWindow
+            ? nil
+            : WKFrameInfo(
+                isMainFrame: true, request: request, securityOrigin: WKSecurityOrigin(url: url), webView: self)
+        let navigationAction = WKNavigationAction(
+            request: request, navigationType: type, sourceFrame: source, targetFrame: target)
+        let pending = PolicyDecision(decision)
+        delegate.webView(self, decidePolicyFor: navigationAction) { policy in
+            pending.decide(WKNavigationResponsePolicy(rawValue: policy.rawValue) ?? .cancel)
+        }
         return true
     }
 
@@ -311,11 +456,25 @@ open class WKWebView {
     }
 
     /// Evaluates a script in the page world of the main frame.
-    open func evaluateJavaScript(_ javaScriptString: String) async throws -> Any? {
-        try await withCheckedThrowingContinuation { continuation in
+    ///
+    /// Returns `Any`, as Apple's import does. A script whose result is `undefined` (or nil) throws
+    /// `WKError.javaScriptResultTypeIsUnsupported` here, where Apple's async import traps: use the
+    /// completion-handler form, or `evaluateJavaScript(_:in:contentWorld:)`, when a script may return nothing.
+    open func evaluateJavaScript(_ javaScriptString: String) async throws -> Any {
+        let result = try await withCheckedThrowingContinuation { continuation in
             run(.evaluate(javaScriptString), world: .page) { continuation.resume(with: $0) }
-        }.value
+        }
+        guard let value = result.value else {
+            throw WKError(
+                .javaScriptResultTypeIsUnsupported,
+                userInfo: [NSLocalizedDescriptionKey: Self.undefinedResultDescription])
+        }
+        return value
     }
+
+    /// Why the async form refuses an `undefined` result.
+    static let undefinedResultDescription =
+        "JavaScript execution returned undefined, which the async evaluateJavaScript(_:) cannot return (Apple's import traps on it); return a value, or use the completion-handler form"
 
     /// Evaluates a script in a content world of the main frame (other frames are not supported by this engine binding).
     open func evaluateJavaScript(_ javaScript: String, in frame: WKFrameInfo? = nil, contentWorld: WKContentWorld)
@@ -338,7 +497,7 @@ open class WKWebView {
                 throw WKError(
                     .javaScriptExceptionOccurred,
                     userInfo: [
-                        WKJavaScriptExceptionMessage: JavaScriptLiteral.unsupportedArgumentMessage,
+                        ErrorKey.exceptionMessage: JavaScriptLiteral.unsupportedArgumentMessage,
                         NSLocalizedDescriptionKey:
                             "A JavaScript exception occurred: \(JavaScriptLiteral.unsupportedArgumentMessage)",
                     ])
@@ -434,8 +593,8 @@ final class ScriptCompletion {
                     .javaScriptResultTypeIsUnsupported,
                     userInfo: [
                         NSLocalizedDescriptionKey: WKError.describe(.javaScriptResultTypeIsUnsupported),
-                        WebKitGTKErrorDomainKey: domain, WebKitGTKErrorCodeKey: Int(error.code),
-                        WebKitGTKErrorMessageKey: message,
+                        ErrorKey.engineDomain: domain, ErrorKey.engineCode: Int(error.code),
+                        ErrorKey.engineMessage: message,
                     ])
             default:
                 return WKError.javaScriptException(engineMessage: message, domain: domain, code: Int(error.code))
@@ -444,9 +603,9 @@ final class ScriptCompletion {
         return WKError(
             .unknown,
             userInfo: [
-                NSLocalizedDescriptionKey: message, WebKitGTKErrorDomainKey: domain,
-                WebKitGTKErrorCodeKey: Int(error.code),
-                WebKitGTKErrorMessageKey: message,
+                NSLocalizedDescriptionKey: message, ErrorKey.engineDomain: domain,
+                ErrorKey.engineCode: Int(error.code),
+                ErrorKey.engineMessage: message,
             ])
     }
 }
@@ -457,6 +616,48 @@ final class ViewRoute: @unchecked Sendable {
     init(_ webView: WKWebView) { self.webView = webView }
     static func webView(_ data: UnsafeMutableRawPointer?) -> WKWebView? {
         data.map { Unmanaged<ViewRoute>.fromOpaque($0).takeUnretainedValue().webView } ?? nil
+    }
+}
+
+/// A script dialog answered once, from the UI delegate's completion handler or at once without a delegate.
+@MainActor
+final class PendingDialog: Sendable {
+    private nonisolated(unsafe) var dialog: OpaquePointer?
+    /// While the signal runs, an answer is just set: the engine answers the page when the handler returns
+    /// (closing the dialog there makes WebKitGTK unref a dialog it already cleared). Afterwards, `close` answers.
+    static var emitting = 0
+
+    init(_ dialog: OpaquePointer) {
+        self.dialog = webkit_script_dialog_ref(dialog)
+    }
+
+    isolated deinit {
+        // A completion handler that was never called must not leave the page blocked.
+        if let dialog {
+            if Self.emitting == 0 { webkit_script_dialog_close(dialog) }
+            webkit_script_dialog_unref(dialog)
+        }
+    }
+
+    func close() { finish { _ in } }
+
+    func confirm(_ confirmed: Bool) { finish { webkit_script_dialog_confirm_set_confirmed($0, confirmed ? 1 : 0) } }
+
+    func answer(_ text: String?) {
+        finish { dialog in
+            // Not setting the text answers null, as a cancelled prompt does.
+            if let text { webkit_script_dialog_prompt_set_text(dialog, text) }
+        }
+    }
+
+    private func finish(_ set: (OpaquePointer) -> Void) {
+        precondition(dialog != nil, "Completion handler passed to a WKUIDelegate method was called more than once")
+        guard let dialog else { return }
+        self.dialog = nil
+        set(dialog)
+        if Self.emitting == 0 { webkit_script_dialog_close(dialog) }
+        webkit_script_dialog_unref(dialog)
+        MainContextDriver.shared.scheduleService()
     }
 }
 

@@ -2,6 +2,7 @@
 import Foundation
 import XCTest
 @testable import WebKitGTK
+import WebKitGTKSupport
 
 /// Every row of the body-conversion table, posted by a real page to a real handler.
 @MainActor

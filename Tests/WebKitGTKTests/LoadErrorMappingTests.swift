@@ -3,6 +3,7 @@ import CWebKitGTK
 import Foundation
 import XCTest
 @testable import WebKitGTK
+import WebKitGTKSupport
 
 final class LoadErrorMappingTests: XCTestCase {
     func testNetworkFailuresMapToURLErrorCodes() {

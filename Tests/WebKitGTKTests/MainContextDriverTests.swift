@@ -3,6 +3,7 @@ import Foundation
 import EngineTestSupport
 import XCTest
 @testable import WebKitGTK
+import WebKitGTKSupport
 
 /// Synchronous XCTest waits: Linux XCTest cannot run sync methods of a @MainActor class, so these hop explicitly.
 final class MainContextDriverSynchronousWaitTests: XCTestCase {

@@ -3,10 +3,11 @@ import Foundation
 import Glibc
 import XCTest
 @testable import WebKitGTK
+import WebKitGTKSupport
 
 /// Records navigation events in order and fulfils expectations for them.
 @MainActor
-final class NavigationRecorder: WKNavigationDelegate {
+final class NavigationRecorder: NSObject, WKNavigationDelegate {
     var events: [String] = []
     var finished: XCTestExpectation?
     var failedProvisionally: XCTestExpectation?
@@ -57,7 +58,7 @@ final class NavigationRecorder: WKNavigationDelegate {
 
 /// Collects the messages posted to one handler, fulfilling an expectation per message or at a count.
 @MainActor
-final class MessageCollector: WKScriptMessageHandler {
+final class MessageCollector: NSObject, WKScriptMessageHandler {
     var bodies: [Any] = []
     var names: [String] = []
     var mainFrame: [Bool] = []
@@ -68,7 +69,7 @@ final class MessageCollector: WKScriptMessageHandler {
     weak var recorder: NavigationRecorder?
     static var live = 0
 
-    init() { Self.live += 1 }
+    override init() { Self.live += 1 }
     isolated deinit { Self.live -= 1 }
 
     func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
@@ -83,7 +84,7 @@ final class MessageCollector: WKScriptMessageHandler {
 
 /// Replies to each message with a value computed from its body.
 @MainActor
-final class Replier: WKScriptMessageHandlerWithReply {
+final class Replier: NSObject, WKScriptMessageHandlerWithReply {
     var reply: (Any) -> (Any?, String?) = { ($0, nil) }
     var ignoresMessages = false
     func userContentController(
@@ -98,7 +99,7 @@ final class Replier: WKScriptMessageHandlerWithReply {
 
 /// Replies through the `async` form of the protocol.
 @MainActor
-final class AsyncReplier: WKScriptMessageHandlerWithReply {
+final class AsyncReplier: NSObject, WKScriptMessageHandlerWithReply {
     func userContentController(
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
     ) async -> (Any?, String?) {

@@ -2,6 +2,7 @@
 import Foundation
 import XCTest
 @testable import WebKitGTK
+import WebKitGTKSupport
 
 final class WKErrorTests: XCTestCase {
     func testCodesHaveApplesRawValues() {

@@ -2,6 +2,7 @@
 import Foundation
 import XCTest
 @testable import WebKitGTK
+import WebKitGTKSupport
 
 @MainActor
 final class WKUserContentControllerTests: XCTestCase {

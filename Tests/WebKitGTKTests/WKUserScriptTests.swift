@@ -2,6 +2,7 @@
 import Foundation
 import XCTest
 @testable import WebKitGTK
+import WebKitGTKSupport
 
 /// User scripts as Apple's WebKit runs them: before or after the page's own scripts, in the page's world or not.
 @MainActor

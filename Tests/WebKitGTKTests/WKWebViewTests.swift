@@ -5,6 +5,7 @@ import Glibc
 import EngineTestSupport
 import XCTest
 @testable import WebKitGTK
+import WebKitGTKSupport
 
 @MainActor
 final class WKWebViewTests: XCTestCase {
@@ -35,7 +36,7 @@ final class WKWebViewTests: XCTestCase {
     }
 
     func testUnpreparedEnvironmentFailsEveryLoadInsteadOfCrashing() async {
-        let failure = WebKitGTKEnvironmentError(
+        let failure = EngineEnvironmentFailure(
             code: .xvfbMissing, field: "Xvfb", rule: "not on PATH", remedy: "apt-get install xvfb")
         WKWebView.preparationFailureForTesting = failure
         defer { WKWebView.preparationFailureForTesting = nil }
@@ -44,12 +45,12 @@ final class WKWebViewTests: XCTestCase {
         session.recorder.failedProvisionally = failed
         session.webView.loadHTMLString("<p>x</p>", baseURL: nil)
         await fulfillment(of: [failed], timeout: 5)
-        XCTAssertEqual(session.recorder.provisionalError as? WebKitGTKEnvironmentError, failure)
+        XCTAssertEqual(session.recorder.provisionalError as? EngineEnvironmentFailure, failure)
         do {
             _ = try await session.webView.evaluateJavaScript("1")
             XCTFail("scripts cannot run without an engine")
         } catch {
-            XCTAssertEqual(error as? WebKitGTKEnvironmentError, failure)
+            XCTAssertEqual(error as? EngineEnvironmentFailure, failure)
         }
     }
 
@@ -157,11 +158,25 @@ final class WKWebViewTests: XCTestCase {
         }
     }
 
-    func testUndefinedResultIsNil() async throws {
+    func testUndefinedResultIsAnErrorFromTheAsyncFormAndNilFromTheCompletionForm() async throws {
         let session = Session()
         await session.load("<p>x</p>", in: self)
-        let result = try await session.webView.evaluateJavaScript("undefined")
-        XCTAssertNil(result)
+        do {
+            let result: Any = try await session.webView.evaluateJavaScript("undefined")
+            XCTFail("Apple's async import traps on a nil result; here it must throw, got \(type(of: result))")
+        } catch {
+            XCTAssertEqual((error as? WKError)?.code, .javaScriptResultTypeIsUnsupported)
+            XCTAssertTrue(error.localizedDescription.contains("completion-handler form"))
+        }
+        let completed = expectation(description: "the completion form answers undefined with nil and no error")
+        session.webView.evaluateJavaScript("undefined") { value, error in
+            XCTAssertNil(value)
+            XCTAssertNil(error)
+            completed.fulfill()
+        }
+        await fulfillment(of: [completed], timeout: 5)
+        let inWorld = try await session.webView.evaluateJavaScript("undefined", in: nil, contentWorld: .page)
+        XCTAssertNil(inWorld)
     }
 
     func testCallAsyncJavaScriptPassesArgumentsAndAwaitsPromises() async throws {

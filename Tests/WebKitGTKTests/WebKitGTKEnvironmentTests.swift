@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import XCTest
 @testable import WebKitGTK
+import WebKitGTKSupport
 
 @MainActor
 final class WebKitGTKEnvironmentTests: XCTestCase {
@@ -16,9 +17,9 @@ final class WebKitGTKEnvironmentTests: XCTestCase {
     }
 
     func testMissingXvfbErrorNamesTheDebianPackage() async {
-        let error = WebKitGTKEnvironmentError(
+        let error = WebKitGTKEnvironmentError(EngineEnvironmentFailure(
             code: .xvfbMissing, field: "Xvfb", rule: "no DISPLAY is set and Xvfb is not on PATH",
-            remedy: "install it with `sudo apt-get install xvfb`")
+            remedy: "install it with `sudo apt-get install xvfb`"))
         XCTAssertTrue(error.description.contains("Xvfb"))
         XCTAssertTrue(error.description.contains("apt-get install xvfb"))
         XCTAssertEqual(error.localizedDescription, error.description)

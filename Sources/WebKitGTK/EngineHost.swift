@@ -4,41 +4,51 @@ import Foundation
 import Glibc
 
 /// Why the Linux engine could not start, with the package or setting that fixes it.
-public struct WebKitGTKEnvironmentError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// Package access: WebKitGTKSupport publishes it as `EngineEnvironmentFailure`, out of Apple's names.
+package struct EngineEnvironmentFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Which part of the environment failed.
-    public enum Code: String, Sendable {
+    package enum Code: String, Sendable {
         case xvfbMissing = "xvfb-missing"
         case xvfbFailed = "xvfb-failed"
         case displayUnavailable = "display-unavailable"
+        case addressSpaceLimited = "address-space-limited"
     }
 
-    public let code: Code
+    package let code: Code
     /// The setting or program that was checked.
-    public let field: String
+    package let field: String
     /// What the engine needs.
-    public let rule: String
+    package let rule: String
     /// What the user should do.
-    public let remedy: String
+    package let remedy: String
 
-    public var description: String {
+    package init(code: Code, field: String, rule: String, remedy: String) {
+        self.code = code
+        self.field = field
+        self.rule = rule
+        self.remedy = remedy
+    }
+
+    package var description: String {
         "WebKitGTK environment [\(code.rawValue)]: \(field): \(rule). Remedy: \(remedy)"
     }
 }
 
-extension WebKitGTKEnvironmentError: LocalizedError {
-    public var errorDescription: String? { description }
+extension EngineEnvironmentFailure: LocalizedError {
+    package var errorDescription: String? { description }
 }
 
 /// Prepares the process for WebKitGTK: a display (a private Xvfb when none is set) and GTK.
-public enum WebKitGTKEnvironment {
-    @MainActor private static var outcome: Result<Void, WebKitGTKEnvironmentError>?
+package enum EngineHost {
+    @MainActor private static var outcome: Result<Void, EngineEnvironmentFailure>?
     /// An Xvfb started by `startDisplay()` that has not reported its display number yet.
-    @MainActor private static var pending: Result<Xvfb.Launch, WebKitGTKEnvironmentError>?
+    @MainActor private static var pending: Result<Xvfb.Launch, EngineEnvironmentFailure>?
 
     /// Starts the private Xvfb, when one is needed, without waiting for it, so a caller can do its own set-up
     /// (reading a contract, a page) while the server starts; `prepare()` then waits for it.
     @MainActor
-    public static func startDisplay() {
+    package static func startDisplay() {
         guard outcome == nil, pending == nil, (ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty else {
             return
         }
@@ -49,16 +59,16 @@ public enum WebKitGTKEnvironment {
 
     /// Starts a headless display if needed and initialises GTK once; later calls return the first outcome.
     @MainActor
-    public static func prepare() throws(WebKitGTKEnvironmentError) {
+    package static func prepare() throws(EngineEnvironmentFailure) {
         if outcome == nil { outcome = start() }
         if case .failure(let error) = outcome! { throw error }
     }
 
     /// The display the engine uses, once prepared.
-    @MainActor public static var display: String? { ProcessInfo.processInfo.environment["DISPLAY"] }
+    @MainActor package static var display: String? { ProcessInfo.processInfo.environment["DISPLAY"] }
 
     @MainActor
-    private static func start() -> Result<Void, WebKitGTKEnvironmentError> {
+    private static func start() -> Result<Void, EngineEnvironmentFailure> {
         let environment = ProcessInfo.processInfo.environment
         if (environment["DISPLAY"] ?? "").isEmpty {
             let launch = pending ?? Xvfb.launch()
@@ -72,7 +82,7 @@ public enum WebKitGTKEnvironment {
         }
         guard gtk_init_check(nil, nil) != 0 else {
             return .failure(
-                WebKitGTKEnvironmentError(
+                EngineEnvironmentFailure(
                     code: .displayUnavailable, field: "DISPLAY",
                     rule: "GTK could not open the display",
                     remedy:
@@ -85,41 +95,47 @@ public enum WebKitGTKEnvironment {
 }
 
 /// A private X server started once per process and stopped at exit.
-enum Xvfb {
-    nonisolated(unsafe) static var pid: pid_t = 0
+package enum Xvfb {
+    nonisolated(unsafe) package static var pid: pid_t = 0
 
     /// Makes `server` the process's own Xvfb, sent SIGTERM when the process exits.
     @MainActor
-    static func stopAtExit(_ server: pid_t) {
+    package static func stopAtExit(_ server: pid_t) {
         if pid == 0 { atexit { if Xvfb.pid > 0 { kill(Xvfb.pid, SIGTERM) } } }
         pid = server
     }
 
-    static func executable() -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") + ["/usr/bin"] {
-            let candidate = "\(directory)/Xvfb"
+    /// The first executable `Xvfb` on `path` (a PATH value), then in /usr/bin.
+    package static func executable(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        // Each entry as a String: an empty entry means the current directory, as for the shell.
+        let directories = (path ?? "/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false).map {
+            $0.isEmpty ? "." : String($0)
+        }
+        for directory in directories + ["/usr/bin"] {
+            let candidate = directory.hasSuffix("/") ? directory + "Xvfb" : directory + "/Xvfb"
             if access(candidate, X_OK) == 0 { return candidate }
         }
         return nil
     }
 
     /// A spawned server and the read end of the pipe it reports its display number on.
-    struct Launch: Sendable {
-        let pid: pid_t
+    package struct Launch: Sendable {
+        package let pid: pid_t
         let readEnd: Int32
     }
 
     /// Starts a server and waits for its display number; the caller owns the returned process.
-    static func start(timeout: Int32 = 10_000) -> Result<(display: String, pid: pid_t), WebKitGTKEnvironmentError> {
-        launch().flatMap { waitForDisplay($0, timeout: timeout) }
+    package static func start(executable: String? = nil, timeout: Int32 = 10_000)
+        -> Result<(display: String, pid: pid_t), EngineEnvironmentFailure>
+    {
+        launch(executable: executable).flatMap { waitForDisplay($0, timeout: timeout) }
     }
 
     /// Spawns a server that will write its display number on a pipe; returns at once.
-    static func launch() -> Result<Launch, WebKitGTKEnvironmentError> {
-        guard let xvfb = executable() else {
+    package static func launch(executable path: String? = nil) -> Result<Launch, EngineEnvironmentFailure> {
+        guard let xvfb = path ?? executable() else {
             return .failure(
-                WebKitGTKEnvironmentError(
+                EngineEnvironmentFailure(
                     code: .xvfbMissing, field: "Xvfb",
                     rule: "no DISPLAY is set and Xvfb is not on PATH",
                     remedy:
@@ -146,8 +162,8 @@ enum Xvfb {
     }
 
     /// Waits for the event (the display number on the pipe), with an explicit deadline; closes the pipe.
-    static func waitForDisplay(_ launch: Launch, timeout: Int32 = 10_000)
-        -> Result<(display: String, pid: pid_t), WebKitGTKEnvironmentError>
+    package static func waitForDisplay(_ launch: Launch, timeout: Int32 = 10_000)
+        -> Result<(display: String, pid: pid_t), EngineEnvironmentFailure>
     {
         let (child, readEnd) = (launch.pid, launch.readEnd)
         defer { close(readEnd) }
@@ -174,8 +190,8 @@ enum Xvfb {
         return .success((":\(number)", child))
     }
 
-    private static func failed(_ rule: String) -> WebKitGTKEnvironmentError {
-        WebKitGTKEnvironmentError(
+    private static func failed(_ rule: String) -> EngineEnvironmentFailure {
+        EngineEnvironmentFailure(
             code: .xvfbFailed, field: "Xvfb", rule: rule,
             remedy: "check that `Xvfb -displayfd 1 -nolisten tcp` runs here (Debian package xvfb), or set DISPLAY")
     }

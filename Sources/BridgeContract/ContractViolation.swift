@@ -53,7 +53,7 @@ public struct ContractViolation: Error, Sendable, Equatable, CustomStringConvert
         let sender = direction.sender
         switch rule {
         case .bodyNotObject:
-            return "\(sender) must send an object such as {kind: \"…\", …}, not a \(found)"
+            return "\(sender) must send an object, a message the contract declares, not a \(found)"
         case .missingField:
             return "\(sender) must include \(path) (\(expected)), or the contract must declare it optional"
         case .wrongType where expected.hasPrefix("Number") || expected == "Integer":

@@ -82,7 +82,7 @@ public final class BridgeSession: NSObject {
     /// How many valid messages of each kind arrived.
     public private(set) var counts: [String: Int] = [:]
     /// Dialogs the page opened, in order.
-    public private(set) var dialogs: [DialogKind] = []
+    public internal(set) var dialogs: [DialogKind] = []
     /// Answers native gives to page messages that expect one (reply handlers, prompts); nil answers nothing.
     public var replyProvider: (@MainActor (ValidatedMessage) -> BridgeReply?)?
     public private(set) var webContentProcessTerminated = false

@@ -35,7 +35,7 @@ enum CheckCommand {
             arguments = try Arguments(
                 argv, options: ["--page", "--url", "--contract", "--value", "--timeout", "--repeat", "--format"])
             if arguments.wantsHelp {
-                print(usage)
+                Output.out(usage)
                 return .pass
             }
             try arguments.expectPositionals(atMost: 0)
@@ -64,25 +64,24 @@ enum CheckCommand {
 
         let reporter = CheckReporter(format: options.format, pageName: options.pageName, configuration: configuration)
         reporter.begin()
-        var reports: [SessionReport] = []
-        let progress = ProgressLine(total: options.repeatCount)
-        for index in 1...options.repeatCount {
+        let run = CheckRun(reporter: reporter, total: options.repeatCount)
+        SignalWatcher.install(run.interrupted)
+        for _ in 1...options.repeatCount {
             let report = await BridgeCheck.run(configuration)
-            reports.append(report)
-            reporter.session(index, report, verbose: index == 1 || !report.passed || options.repeatCount == 1)
-            progress.update(done: index, failed: reports.filter { !$0.passed }.count)
+            run.record(report)
         }
-        progress.finish()
-        reporter.end(reports)
-        return exitStatus(reports)
+        return run.finish()
     }
 
     /// Exit 4 only when the page could not be fetched; any broken contract is exit 1.
     static func exitStatus(_ reports: [SessionReport]) -> ExitStatus {
-        let failures = reports.flatMap(\.failures)
-        if failures.isEmpty { return .pass }
-        if failures.allSatisfy({ $0.category == .pageUnreachable }) { return .pageUnreachable }
-        return .contractFailure
+        exitStatus(SessionTally(reports))
+    }
+
+    /// Exit 4 only when every failure was a page that could not be fetched; any broken contract is exit 1.
+    static func exitStatus(_ tally: SessionTally) -> ExitStatus {
+        if tally.passed { return .pass }
+        return tally.onlyUnreachable ? .pageUnreachable : .contractFailure
     }
 }
 
@@ -116,6 +115,17 @@ struct CheckOptions {
             else {
                 throw UsageError("--url must be an absolute http:// or https:// URL with a host")
             }
+            if let port = url.port, !(1...65_535).contains(port) {
+                throw UsageError("--url: port \(port) is out of range; a port is 1 to 65535")
+            }
+            // A %-escape in a host (such as %00) names no host any resolver can look up, and would print raw.
+            let host = url.host(percentEncoded: true) ?? ""
+            if host.isEmpty || host.unicodeScalars.contains(where: { $0 == "%" || $0.value <= 0x20 || $0.value == 0x7F })
+            {
+                throw UsageError(
+                    "--url: the host \"\(TerminalText.escape(host))\" has %-escapes, spaces or control characters; write the host name as it is"
+                )
+            }
             guard page == nil else { throw UsageError("--page and --url exclude each other: give one") }
             self.url = url
         } else {
@@ -124,8 +134,8 @@ struct CheckOptions {
     }
 
     var pageName: String {
-        if let url { return "page at \(LoadError.host(of: url))" }
-        if let page { return (page as NSString).lastPathComponent }
+        if let url { return "page at \(TerminalText.escape(LoadError.host(of: url)))" }
+        if let page { return TerminalText.escape((page as NSString).lastPathComponent) }
         return "BridgeFixture.html (bundled)"
     }
 
@@ -139,7 +149,7 @@ struct CheckOptions {
                 ["kind": "sync", "value": value], direction: .nativeToPage, mode: .strict)
             {
                 throw UsageError(
-                    "--contract \(contractPath): the check sends the native-to-page message {kind: \"sync\", value: String}, which this contract does not accept (\(violations.map(\.path).joined(separator: ", "))); declare it in the contract's messages"
+                    "--contract \(TerminalText.escape(contractPath)): the check sends the native-to-page message {kind: \"sync\", value: String}, which this contract does not accept (\(violations.map(\.path).joined(separator: ", "))); declare it in the contract's messages"
                 )
             }
         } else {
@@ -149,11 +159,7 @@ struct CheckOptions {
         if let url {
             pageSource = .url(url)
         } else if let page {
-            let fileURL = URL(fileURLWithPath: page)
-            guard let html = try? String(contentsOf: fileURL, encoding: .utf8) else {
-                throw UsageError("--page \(page): cannot read the file as UTF-8 text; give the path of an HTML file")
-            }
-            pageSource = .html(html, baseURL: nil)
+            pageSource = .html(try PageFile.read(page), baseURL: nil)
         } else {
             pageSource = .html(try BundledFixture.html(), baseURL: nil)
         }
@@ -164,7 +170,7 @@ struct CheckOptions {
 /// A one-line progress counter on a terminal; silent when stderr is a file or pipe.
 struct ProgressLine {
     let total: Int
-    private let enabled: Bool
+    let enabled: Bool
 
     init(total: Int) {
         self.total = total
@@ -173,11 +179,11 @@ struct ProgressLine {
 
     func update(done: Int, failed: Int) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\rsession \(done)/\(total), \(failed) failed".utf8))
+        Output.progress("\rsession \(done)/\(total), \(failed) failed")
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        Output.progress("\n")
     }
 }

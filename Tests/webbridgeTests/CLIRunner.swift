@@ -21,6 +21,22 @@ enum CLI {
         #endif
     }
 
+    /// The binary under test: the built `webbridge`, or `WEBBRIDGE_BINARY` (to run these tests against another
+    /// build, e.g. the one before a fix, to see which of them fail there).
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["WEBBRIDGE_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return productsDirectory.appendingPathComponent("webbridge")
+    }
+
+    /// Runs `webbridge` through `/bin/sh` with `redirection` (e.g. `>/dev/full`, `>&-`, `2>/dev/full`) applied.
+    static func runRedirected(
+        _ redirection: String, _ arguments: [String], timeout: TimeInterval = 60
+    ) throws -> CLIResult {
+        try runWrapped(["/bin/sh", "-c", "exec \"$0\" \"$@\" \(redirection)"], arguments, timeout: timeout)
+    }
+
     /// Runs `webbridge` with `arguments`, waiting for it to exit (the caller bounds it with `timeout`).
     static func run(
         _ arguments: [String],
@@ -39,7 +55,6 @@ enum CLI {
         currentDirectory: URL? = nil,
         timeout: TimeInterval = 60
     ) throws -> CLIResult {
-        let binary = productsDirectory.appendingPathComponent("webbridge")
         let process = Process()
         if let command = wrapper.first {
             process.executableURL = URL(fileURLWithPath: command)
@@ -87,4 +102,71 @@ final class LockedData: @unchecked Sendable {
     private var data = Data()
     func set(_ new: Data) { lock.lock(); data = new; lock.unlock() }
     func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}
+
+/// A `webbridge` run the test watches while it runs: its output as it comes, signals, then its end.
+final class RunningCLI: @unchecked Sendable {
+    let process = Process()
+    private let condition = NSCondition()
+    private var out = Data()
+    private var err = Data()
+    private var closed = 0
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts `webbridge` with `arguments`; stdout and stderr are pipes read as data arrives.
+    init(_ arguments: [String]) throws {
+        process.executableURL = CLI.binary
+        process.arguments = arguments
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.terminationHandler = { [finished] _ in finished.signal() }
+        try process.run()
+        for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [self] in
+                while true {
+                    let chunk = handle.availableData
+                    condition.lock()
+                    if chunk.isEmpty { closed += 1 } else if isOut { out.append(chunk) } else { err.append(chunk) }
+                    condition.broadcast()
+                    condition.unlock()
+                    if chunk.isEmpty { return }
+                }
+            }
+        }
+    }
+
+    /// Waits until stdout contains `text`; false when `timeout` passes or the output ends first.
+    func waitForStdout(containing text: String, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !String(decoding: out, as: UTF8.self).contains(text) {
+            if closed == 2 || !condition.wait(until: deadline) {
+                return String(decoding: out, as: UTF8.self).contains(text)
+            }
+        }
+        return true
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the exit (SIGKILL after `timeout`, then throws) and returns what the run printed.
+    func wait(timeout: TimeInterval) throws -> (status: Int32, signalled: Bool, stdout: String, stderr: String) {
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            throw CLITimeout(arguments: process.arguments ?? [], seconds: timeout)
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        while closed < 2, condition.wait(until: deadline) {}
+        let result = (
+            process.terminationStatus, process.terminationReason == .uncaughtSignal,
+            String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)
+        )
+        condition.unlock()
+        return result
+    }
 }

@@ -162,7 +162,7 @@ final class CheckURLCommandTests: XCTestCase {
         let result = try run.wait(timeout: 60)
         XCTAssertEqual(result.status, 4, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("FAIL: page not deployed / request failed"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("network process"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("before any HTTP response"), result.stdout)
     }
 
     func testAPortOutOfRangeOrAHostWithEscapesIsAUsageError() throws {

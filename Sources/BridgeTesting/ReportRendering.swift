@@ -74,9 +74,16 @@ public enum ReportRendering {
 
     /// A list joined with " | " (what arrived instead of the ready) with runs of equal items shown as `× N`.
     static func collapsingRepeats(_ text: String) -> String {
-        let parts = text.components(separatedBy: " | ")
+        var parts = text.components(separatedBy: " | ")
         guard parts.count > 1 else { return text }
-        return grouped(parts, by: { $0 }).map { $0.count > 1 ? "\($0.first) × \($0.count)" : $0.first }
+        // The first item carries the sentence before the list: compare the item alone.
+        var lead = ""
+        if parts[0] != parts[1], parts[0].hasSuffix(parts[1]) {
+            lead = String(parts[0].dropLast(parts[1].count))
+            parts[0] = parts[1]
+        }
+        return lead
+            + grouped(parts, by: { $0 }).map { $0.count > 1 ? "\($0.first) × \($0.count)" : $0.first }
             .joined(separator: " | ")
     }
 

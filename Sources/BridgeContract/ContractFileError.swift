@@ -172,7 +172,8 @@ extension ContractFileError {
                     fractionalPaths.first { path in integerKeys.contains { path == $0 || path.hasSuffix(".\($0)") } }
                     ?? fractionalPaths[0]
                 throw ContractFileError(
-                    code: .wrongType, path: path, problem: "expected an integer, found a number with a fraction or exponent",
+                    code: .wrongType, path: path,
+                    problem: "expected an integer, found a number with a fraction or exponent",
                     remedy: "write a whole number such as 1")
             }
             throw ContractFileError(error)

@@ -66,7 +66,8 @@ struct JSONScanner {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             if stack.count >= JSONScanner.maxDepth {
                 throw ContractFileError(
-                    code: .invalidValue, path: path, problem: "the JSON nests deeper than \(JSONScanner.maxDepth) levels",
+                    code: .invalidValue, path: path,
+                    problem: "the JSON nests deeper than \(JSONScanner.maxDepth) levels",
                     remedy: "flatten the structure; a contract needs far fewer levels")
             }
             offset += 1
@@ -228,7 +229,8 @@ struct JSONScanner {
         let line = before.count(where: { $0 == 0x0A }) + 1
         let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
         return ContractFileError(
-            code: .notJSON, path: "", problem: "the file is not valid JSON: \(problem) at line \(line), column \(column)",
+            code: .notJSON, path: "",
+            problem: "the file is not valid JSON: \(problem) at line \(line), column \(column)",
             remedy: "fix the JSON syntax there")
     }
 }

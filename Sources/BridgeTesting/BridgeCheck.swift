@@ -165,7 +165,8 @@ public enum BridgeCheck {
                 LoadError.isUnreachableBeforeAResponse(error)
             {
                 return .fail(
-                    BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host), before any HTTP response"))
+                    BridgeFailure(
+                        .pageUnreachable, "\(LoadError.describe(error)) for \(host), before any HTTP response"))
             }
             return .fail(BridgeFailure(failure.category, "\(failure.detail) for \(host)"))
         case nil where session.webContentProcessTerminated:

@@ -120,7 +120,8 @@ struct CheckOptions {
             }
             // A %-escape in a host (such as %00) names no host any resolver can look up, and would print raw.
             let host = url.host(percentEncoded: true) ?? ""
-            if host.isEmpty || host.unicodeScalars.contains(where: { $0 == "%" || $0.value <= 0x20 || $0.value == 0x7F })
+            if host.isEmpty
+                || host.unicodeScalars.contains(where: { $0 == "%" || $0.value <= 0x20 || $0.value == 0x7F })
             {
                 throw UsageError(
                     "--url: the host \"\(TerminalText.escape(host))\" has %-escapes, spaces or control characters; write the host name as it is"

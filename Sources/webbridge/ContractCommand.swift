@@ -216,7 +216,8 @@ enum ContractCommand {
             self.message = message
         }
         func report() -> ExitStatus {
-            printError("webbridge contract: \(TerminalText.escape(message).replacingOccurrences(of: "\\n", with: "\n"))")
+            printError(
+                "webbridge contract: \(TerminalText.escape(message).replacingOccurrences(of: "\\n", with: "\n"))")
             return status
         }
     }
@@ -243,17 +244,20 @@ struct LockTarget {
             hops += 1
             guard hops <= 40, let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else {
                 throw ContractCommand.Failure(
-                    .usage, "\(shown): the symlink can't be followed (a loop, or too many links). Remedy: point it at a file")
+                    .usage,
+                    "\(shown): the symlink can't be followed (a loop, or too many links). Remedy: point it at a file")
             }
             path =
                 destination.hasPrefix("/")
-                ? destination : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+                ? destination
+                : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
         }
         file = URL(fileURLWithPath: path)
         note = hops > 0 ? " (written through the symlink to \(TerminalText.escape(path)); the link is kept)" : ""
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {
-                throw ContractCommand.Failure(.usage, "\(shown): not a regular file. Remedy: give the path of a lock file")
+                throw ContractCommand.Failure(
+                    .usage, "\(shown): not a regular file. Remedy: give the path of a lock file")
             }
             let mode = info.st_mode & 0o7777
             // The owner's write bit says whether the user meant the file to change (root ignores it otherwise).

@@ -47,7 +47,8 @@ struct ContractParsingTests {
             name: "a version beyond 64 bits", json: contract(version: "9223372036854775808"), code: .invalidValue,
             path: "version", problem: "the integer does not fit in 64 bits (the largest is 9223372036854775807)"),
         Case(
-            name: "a number beyond a double", json: contract(ready: #""version": {"type": "constant", "value": 1e400}"#),
+            name: "a number beyond a double",
+            json: contract(ready: #""version": {"type": "constant", "value": 1e400}"#),
             code: .invalidValue, path: "messages[0].fields.version.value",
             problem: "the number is beyond the range of a double-precision number"),
         Case(
@@ -77,7 +78,8 @@ struct ContractParsingTests {
     @Test("a lock file gets the same rules, with the path inside it")
     func lockCase() throws {
         let lock = String(decoding: ContractLock(contract: .default).jsonData(), as: UTF8.self)
-        let duplicated = lock.replacingOccurrences(of: #""lockFormat" : 1"#, with: #""lockFormat" : 1, "lockFormat" : 2"#)
+        let duplicated = lock.replacingOccurrences(
+            of: #""lockFormat" : 1"#, with: #""lockFormat" : 1, "lockFormat" : 2"#)
         #expect(duplicated != lock, "the lock format changed: update this test")
         #expect(throws: ContractFileError.self) { try ContractLock(jsonData: Data(duplicated.utf8)) }
         do {

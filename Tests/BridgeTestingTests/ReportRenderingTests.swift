@@ -81,7 +81,8 @@ final class ReportRenderingTests: XCTestCase {
             timeline: [TimelineEntry(event: .notAccepted, milliseconds: 1, note: "\u{1B}]0;title\u{07}")],
             extraMessages: [])
         let text = ReportRendering.text(session: 1, report)
-        XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, text)
+        XCTAssertFalse(
+            text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, text)
         XCTAssertTrue(text.contains(#"Error: \u{1B}[2J\rok\u{7}\u{9B}\u{202E}"#), text)
         XCTAssertTrue(text.contains(#"\u{1B}]0;title\u{7}"#), text)
     }
@@ -116,7 +117,8 @@ final class ReportRenderingTests: XCTestCase {
             pageToNative: .fail(
                 BridgeFailure(
                     .nativeDidNotReceive,
-                    "no valid 'ready'; what arrived instead: " + Array(repeating: "{kind: String}", count: 500)
+                    "no valid 'ready'; what arrived instead: "
+                        + Array(repeating: "{kind: String}", count: 500)
                         .joined(separator: " | "))),
             nativeToPage: .pass("ok"), timeline: [], extraMessages: [])
         XCTAssertTrue(
@@ -134,8 +136,12 @@ final class ReportRenderingTests: XCTestCase {
         XCTAssertEqual(tally.kept.last?.session, 10_100)
         XCTAssertFalse(tally.onlyUnreachable)
         XCTAssertEqual(
-            ReportRendering.summary(tally), "FAIL: native did not receive the page's message (1000 of 11000 sessions failed)")
-        XCTAssertEqual(ReportRendering.summary(tally), ReportRendering.summary(Array(repeating: passed, count: 10_000) + Array(repeating: failedReady, count: 1_000)))
+            ReportRendering.summary(tally),
+            "FAIL: native did not receive the page's message (1000 of 11000 sessions failed)")
+        XCTAssertEqual(
+            ReportRendering.summary(tally),
+            ReportRendering.summary(
+                Array(repeating: passed, count: 10_000) + Array(repeating: failedReady, count: 1_000)))
         let xml = ReportRendering.junit(tally)
         XCTAssertTrue(xml.contains(#"tests="22000" failures="1000" skipped="0""#), String(xml.prefix(400)))
         XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse())

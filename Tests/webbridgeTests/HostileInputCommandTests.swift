@@ -12,7 +12,8 @@ final class HostileInputCommandTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-hostile-\(UUID().uuidString)")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webbridge-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     }
 
@@ -73,7 +74,8 @@ final class HostileInputCommandTests: XCTestCase {
             let result = try CLI.runRedirected(redirection, arguments)
             XCTAssertEqual(result.status, 3, "\(arguments) \(redirection): \(result.stderr)")
             XCTAssertTrue(
-                result.stderr.contains("the output could not be written"), "\(arguments) \(redirection): \(result.stderr)"
+                result.stderr.contains("the output could not be written"),
+                "\(arguments) \(redirection): \(result.stderr)"
             )
         }
     }
@@ -89,7 +91,8 @@ final class HostileInputCommandTests: XCTestCase {
     func testAJUnitReportOnAFullDiskExitsThree() throws {
         let result = try CLI.runRedirected(">/dev/full", ["check", "--format", "junit"])
         XCTAssertEqual(result.status, 3, result.stderr)
-        XCTAssertTrue(result.stderr.contains("the output could not be written (No space left on device)"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("the output could not be written (No space left on device)"), result.stderr)
     }
 
     // MARK: Text output (issue 14 item 8)
@@ -190,7 +193,8 @@ final class HostileInputCommandTests: XCTestCase {
         try XCTUnwrap(html.data(using: .isoLatin1)).write(to: declared)
         let result = try CLI.run(["check", "--page", declared.path])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertFalse(result.stderr.contains("windows-1252"), "a declared charset needs no fallback:\n\(result.stderr)")
+        XCTAssertFalse(
+            result.stderr.contains("windows-1252"), "a declared charset needs no fallback:\n\(result.stderr)")
 
         let undeclared = scratch.appendingPathComponent("undeclared.html")
         try XCTUnwrap(html.replacingOccurrences(of: #"<meta charset="iso-8859-1">"#, with: "").data(using: .isoLatin1))

@@ -8,7 +8,8 @@ final class LockFileCommandTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-lockfile-\(UUID().uuidString)")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webbridge-lockfile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     }
 
@@ -43,7 +44,8 @@ final class LockFileCommandTests: XCTestCase {
         try contract(countType: .integer).jsonData().write(to: file)
         let refused = try CLI.run(["contract", "lock", "--contract", file.path])
         XCTAssertEqual(refused.status, 2, refused.stdout + refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("the lock file is write-protected (mode 444) and was not changed"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("the lock file is write-protected (mode 444) and was not changed"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("pass --force"), refused.stderr)
         XCTAssertEqual(try Data(contentsOf: lock), before)
         XCTAssertEqual(try mode(lock), 0o444)
@@ -116,7 +118,9 @@ final class LockFileCommandTests: XCTestCase {
         ] {
             let result = try CLI.run(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("missing.json: the contract file does not exist"), "\(arguments): \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("missing.json: the contract file does not exist"),
+                "\(arguments): \(result.stderr)")
         }
     }
 }

@@ -19,12 +19,15 @@ enum CheckCommand {
                               loads and breaks the contract or never finishes loading
           --contract FILE     contract JSON (default: the bundled default contract)
           --value TEXT        text sent as the sync message's value (default: ok)
-          --timeout SECONDS   wait for each event at most this long (default: 10)
-          --repeat N          run N fresh sessions (default: 1)
+          --timeout SECONDS   wait for each event at most this long (default: 10, at most 86400)
+          --repeat N          run N fresh sessions (default: 1, at most 1000000000); the report keeps
+                              the counts, the first sessions and the first failures in full
           --format FORMAT     text (default), json, or junit (JUnit XML, one test case per direction)
 
         EXIT CODES:
-          0 pass, 1 contract failure, 2 usage, 3 environment, 4 page not deployed / request failed
+          0 pass, 1 contract failure, 2 usage (also a --page or --contract file that is missing or
+          unreadable), 3 environment (also a report that can't be written), 4 page not deployed /
+          request failed, 130/143 stopped by SIGINT/SIGTERM after printing a partial summary
         """
 
     @MainActor

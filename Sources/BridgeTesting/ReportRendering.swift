@@ -316,6 +316,12 @@ public enum TerminalText {
         return out
     }
 
+    /// Several lines of text, each escaped: the line breaks stay, nothing else moves the cursor.
+    public static func escapeLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }
+            .joined(separator: "\n")
+    }
+
     /// `text` escaped and cut to `limit` characters, with a note saying how much was cut.
     public static func line(_ text: String, limit: Int = detailLimit) -> String {
         guard text.count > limit else { return escape(text) }

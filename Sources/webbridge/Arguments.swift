@@ -1,3 +1,4 @@
+import BridgeTesting
 import Foundation
 
 /// The command line, parsed by hand: no argument-parsing package can be fetched here.
@@ -79,7 +80,8 @@ struct Arguments {
 /// A wrong command line: exit 2 with a one-line message and the usage.
 struct UsageError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// The message with any control characters (from the arguments it quotes) escaped.
+    init(_ description: String) { self.description = TerminalText.escapeLines(description) }
 }
 
 /// The documented exit codes of `webbridge`.

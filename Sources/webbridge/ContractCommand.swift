@@ -147,10 +147,10 @@ enum ContractCommand {
         }
         let diff = ContractDiff(locked: lock.contract, current: contract)
         if diff.passes {
-            Output.out(diff.description)
+            Output.out(TerminalText.escapeLines(diff.description))
             return .pass
         }
-        printError(diff.description)
+        printError(TerminalText.escapeLines(diff.description))
         return .contractFailure
     }
 
@@ -189,7 +189,7 @@ enum ContractCommand {
             }
             let diff = ContractDiff(locked: existing.contract, current: contract)
             guard diff.passes else {
-                printError(diff.description)
+                printError(TerminalText.escapeLines(diff.description))
                 printError("The lock was not changed.")
                 return .contractFailure
             }
@@ -217,7 +217,7 @@ enum ContractCommand {
         }
         func report() -> ExitStatus {
             printError(
-                "webbridge contract: \(TerminalText.escape(message).replacingOccurrences(of: "\\n", with: "\n"))")
+                "webbridge contract: \(TerminalText.escapeLines(message))")
             return status
         }
     }

@@ -1,3 +1,4 @@
+import BridgeTesting
 import Foundation
 
 // Thin entry point: each subcommand lives in its own file over the libraries.
@@ -16,7 +17,8 @@ let usage = """
       130/143 stopped by SIGINT/SIGTERM (after reporting what was done)
 
       A file named on the command line (or its default) that is missing, unreadable or write-protected
-      is a usage error (2), naming the path and the remedy. 3 is the environment: the engine, the
+      is a usage error (2), naming the path and the remedy (one exception: a lock never written yet,
+      which `contract diff` reports as a contract failure, 1). 3 is the environment: the engine, the
       installation, or output that cannot be written (a full disk, a closed stream).
 
     See 'webbridge <subcommand> --help'.
@@ -38,7 +40,8 @@ func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
         Output.out(usage)
         return .pass
     }
-    printError("webbridge: \(argv.first.map { "unknown subcommand '\($0)'" } ?? "missing subcommand")")
+    let unknown = argv.first.map { "unknown subcommand '\(TerminalText.escape($0))'" }
+    printError("webbridge: \(unknown ?? "missing subcommand")")
     printError("Usage: webbridge <check|contract|xcode> [options]; see 'webbridge --help'.")
     return .usage
 }

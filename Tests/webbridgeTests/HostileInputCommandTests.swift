@@ -156,6 +156,15 @@ final class HostileInputCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains(#"page\u{1B}[2J\rname.html"#), result.stdout + result.stderr)
     }
 
+    func testArgumentsQuotedInAUsageErrorAreEscaped() throws {
+        for arguments in [["\u{1B}[2Jcheck"], ["check", "--b\u{07}d\rPASS"], ["contract", "print", "\u{1B}]0;x"]] {
+            let result = try CLI.run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            assertNoRawControlCharacters(result.stdout + result.stderr)
+            XCTAssertTrue(result.stderr.contains(#"\u{"#), "\(arguments): \(result.stderr)")
+        }
+    }
+
     // MARK: Signals (issue 14 item 11)
 
     func testSIGINTAndSIGTERMKeepWhatWasDoneAndPrintAPartialSummary() throws {

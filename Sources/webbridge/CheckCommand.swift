@@ -69,7 +69,8 @@ enum CheckCommand {
         reporter.begin()
         let run = CheckRun(reporter: reporter, total: options.repeatCount)
         SignalWatcher.install(run.interrupted)
-        for _ in 1...options.repeatCount {
+        // A closed or full stdout (`| head -1`, a full disk) ends the run: no one can read its report.
+        for _ in 1...options.repeatCount where !Output.standardOutputFailed {
             let report = await BridgeCheck.run(configuration)
             run.record(report)
         }

@@ -24,6 +24,13 @@ enum Output {
         }
     }
 
+    /// Whether standard output failed: the report can't reach anyone, so further work is wasted.
+    static var standardOutputFailed: Bool {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        return state.failures[STDOUT_FILENO] != nil
+    }
+
     /// Writes `text` and a newline to standard output.
     static func out(_ text: String) { send(text + "\n", to: STDOUT_FILENO) }
 

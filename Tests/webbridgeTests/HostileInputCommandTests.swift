@@ -95,6 +95,15 @@ final class HostileInputCommandTests: XCTestCase {
             result.stderr.contains("the output could not be written (No space left on device)"), result.stderr)
     }
 
+    func testARepeatedRunStopsWhenItsOutputIsGone() throws {
+        // Each session of a failing page is printed, so the full disk is seen at the first; 1000 sessions would
+        // otherwise run on for minutes with no one to read them.
+        let page = try throwingPage(#""refused""#)
+        let result = try CLI.runRedirected(">/dev/full", ["check", "--page", page, "--repeat", "1000"], timeout: 120)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the output could not be written"), result.stderr)
+    }
+
     // MARK: Text output (issue 14 item 8)
 
     func testThePageErrorReachesTheTerminalEscaped() throws {

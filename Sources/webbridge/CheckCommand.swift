@@ -55,7 +55,7 @@ enum CheckCommand {
         do {
             configuration = try options.configuration()
         } catch {
-            printError("webbridge check: \(error)")
+            printError("webbridge check: \(TerminalText.escapeLines("\(error)"))")
             return .usage
         }
         do {

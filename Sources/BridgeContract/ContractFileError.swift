@@ -132,6 +132,9 @@ extension ContractFileError {
 }
 
 extension ContractFileError {
+    /// The keys whose values the file formats read as integers.
+    static let integerKeys = ["version", "lockFormat"]
+
     /// Reads `url` and decodes it with `decode`; a read failure says what could not be read and the remedy.
     static func reading<T>(
         _ url: URL, what: String, remedy: String, _ decode: (Data) throws(ContractFileError) -> T
@@ -140,8 +143,11 @@ extension ContractFileError {
         do {
             data = try Data(contentsOf: url)
         } catch {
+            // Missing and unreadable are different fixes: say which.
+            let missing = !FileManager.default.fileExists(atPath: url.path)
             throw ContractFileError(
-                code: .unreadable, file: url.path, path: "", problem: "\(what) can't be read", remedy: remedy)
+                code: .unreadable, file: url.path, path: "",
+                problem: missing ? "\(what) does not exist" : "\(what) can't be read", remedy: remedy)
         }
         do {
             return try decode(data)
@@ -152,11 +158,24 @@ extension ContractFileError {
 
     /// Decodes JSON text, turning decoding errors into the JSON path and the remedy.
     static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data) throws(ContractFileError) -> T {
+        // The decoder keeps one of two duplicate keys silently and calls numbers it can't hold "not valid JSON":
+        // the scan finds those first and names their path.
+        let fractionalPaths = try JSONScanner.check(data)
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as ContractFileError {
             throw error
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, !fractionalPaths.isEmpty {
+                // Valid JSON (the scan passed) refused as a whole: a fraction where the format needs an integer.
+                let path =
+                    fractionalPaths.first { path in integerKeys.contains { path == $0 || path.hasSuffix(".\($0)") } }
+                    ?? fractionalPaths[0]
+                throw ContractFileError(
+                    code: .wrongType, path: path,
+                    problem: "expected an integer, found a number with a fraction or exponent",
+                    remedy: "write a whole number such as 1")
+            }
             throw ContractFileError(error)
         } catch {
             throw ContractFileError(

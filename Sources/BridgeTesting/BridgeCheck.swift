@@ -177,6 +177,14 @@ public enum BridgeCheck {
             if let error = session.loadError, LoadError.isUnreachable(error) {
                 return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host)"))
             }
+            // No response at all: the deployment was not fetched, whatever the network error says.
+            if let error = session.loadError, session.httpStatusCode == nil,
+                LoadError.isUnreachableBeforeAResponse(error)
+            {
+                return .fail(
+                    BridgeFailure(
+                        .pageUnreachable, "\(LoadError.describe(error)) for \(host), before any HTTP response"))
+            }
             return .fail(BridgeFailure(failure.category, "\(failure.detail) for \(host)"))
         case nil where session.webContentProcessTerminated:
             return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))

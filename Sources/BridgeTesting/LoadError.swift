@@ -9,6 +9,9 @@ public enum LoadError {
         case tls = "TLS error"
         case timeout = "no response within the timeout"
         case httpStatus = "HTTP status"
+        case redirectLoop = "too many redirects"
+        case connectionLost = "connection closed without a response"
+        case badResponse = "the reply is not HTTP"
         case other = "load failed"
     }
 
@@ -23,6 +26,12 @@ public enum LoadError {
             return .connectionRefused
         case NSURLErrorTimedOut:
             return .timeout
+        case NSURLErrorHTTPTooManyRedirects, NSURLErrorRedirectToNonExistentLocation:
+            return .redirectLoop
+        case NSURLErrorNetworkConnectionLost, NSURLErrorZeroByteResource:
+            return .connectionLost
+        case NSURLErrorBadServerResponse, NSURLErrorCannotParseResponse, NSURLErrorCannotDecodeRawData:
+            return .badResponse
         case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate,
             NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
             NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
@@ -36,6 +45,14 @@ public enum LoadError {
     /// Whether the error means the page could not be fetched at all (as opposed to a page that broke).
     public static func isUnreachable(_ error: any Error) -> Bool {
         cause(of: error) != .other
+    }
+
+    /// Whether a failed load that never got an HTTP response means the page was not fetched: any network error
+    /// but a cancellation (a closed connection, a reply that is not HTTP, a crashed network process, a redirect
+    /// loop), as opposed to WebKit's own refusals (its policy errors), which keep their category.
+    public static func isUnreachableBeforeAResponse(_ error: any Error) -> Bool {
+        let error = error as NSError
+        return isUnreachable(error) || (error.domain == NSURLErrorDomain && error.code != NSURLErrorCancelled)
     }
 
     /// The URL's host, with its port when the URL names one: what a failure shows instead of the page.

@@ -2,14 +2,24 @@ import Foundation
 
 /// Renders check reports for people (text), programs (JSON) and CI dashboards (JUnit XML).
 public enum ReportRendering {
-    /// A session's timeline and its verdicts, one line each.
+    /// A session's timeline and its verdicts, one line each: escaped, capped, and repeats grouped as `× N`.
     public static func text(session index: Int, _ report: SessionReport, timeline: Bool = true) -> String {
         var lines = ["session \(index)"]
+        let verdicts = [report.load, report.pageToNative, report.nativeToPage]
         if timeline {
-            for entry in report.timeline {
+            // The column fits the longest label, so none is cut.
+            let width = max(18, (report.timeline.map { $0.event.rawValue.count }.max() ?? 0) + 2)
+            // A note that a verdict below repeats in full (a page's error) is shown once, there.
+            let details = Set(verdicts.compactMap { $0.failure?.detail })
+            for group in grouped(report.timeline, by: { [$0.event.rawValue, $0.note] }) {
+                let entry = group.first
                 let time = String(format: "%8.1f ms", entry.milliseconds)
-                let event = entry.event.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
-                lines.append("  \(time)  \(event)\(entry.note)".trimmingTrailingSpaces())
+                let event = entry.event.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+                let note =
+                    details.contains(entry.note) && entry.note.count > 80
+                    ? "(the error below)" : TerminalText.line(entry.note, limit: TerminalText.noteLimit)
+                let times = group.count > 1 ? " × \(group.count)" : ""
+                lines.append("  \(time)  \(event)\(note)\(times)".trimmingTrailingSpaces())
             }
         }
         if report.load.status == .fail {
@@ -19,16 +29,62 @@ public enum ReportRendering {
         lines.append(verdictLine("native → page", report.nativeToPage))
         // A failed ready already lists what arrived instead.
         if report.pageToNative.status == .pass {
-            for extra in report.extraMessages { lines.append("  also seen: \(extra)") }
+            for group in groupedAnywhere(report.extraMessages) {
+                let times = group.count > 1 ? " × \(group.count)" : ""
+                lines.append("  also seen: \(TerminalText.line(group.value, limit: TerminalText.noteLimit))\(times)")
+            }
         }
         return lines.joined(separator: "\n")
     }
 
     private static func verdictLine(_ name: String, _ verdict: DirectionVerdict) -> String {
         let status = verdict.status.rawValue.uppercased()
-        let detail = verdict.failure?.description ?? verdict.note
+        let detail = TerminalText.line(
+            collapsingRepeats(verdict.failure?.description ?? verdict.note), limit: TerminalText.detailLimit)
         return "  \(name)  \(status.padding(toLength: 9, withPad: " ", startingAt: 0))\(detail)"
             .trimmingTrailingSpaces()
+    }
+
+    /// Runs of equal neighbours, each with its first element and its length.
+    static func grouped<T, Key: Equatable>(_ items: [T], by key: (T) -> Key) -> [(first: T, count: Int)] {
+        var groups: [(first: T, count: Int)] = []
+        var lastKey: Key?
+        for item in items {
+            let itemKey = key(item)
+            if let lastKey, lastKey == itemKey {
+                groups[groups.count - 1].count += 1
+            } else {
+                groups.append((item, 1))
+            }
+            lastKey = itemKey
+        }
+        return groups
+    }
+
+    /// Equal strings wherever they occur, in order of first appearance, with how often each occurs.
+    static func groupedAnywhere(_ items: [String]) -> [(value: String, count: Int)] {
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for item in items {
+            if counts[item] == nil { order.append(item) }
+            counts[item, default: 0] += 1
+        }
+        return order.map { ($0, counts[$0] ?? 0) }
+    }
+
+    /// A list joined with " | " (what arrived instead of the ready) with runs of equal items shown as `× N`.
+    static func collapsingRepeats(_ text: String) -> String {
+        var parts = text.components(separatedBy: " | ")
+        guard parts.count > 1 else { return text }
+        // The first item carries the sentence before the list: compare the item alone.
+        var lead = ""
+        if parts[0] != parts[1], parts[0].hasSuffix(parts[1]) {
+            lead = String(parts[0].dropLast(parts[1].count))
+            parts[0] = parts[1]
+        }
+        return lead
+            + grouped(parts, by: { $0 }).map { $0.count > 1 ? "\($0.first) × \($0.count)" : $0.first }
+            .joined(separator: " | ")
     }
 
     /// The closing line: the verdict over every session and the first failure's category.
@@ -56,10 +112,17 @@ public enum ReportRendering {
 
     /// JUnit XML with one test case per direction per session.
     public static func junit(_ reports: [SessionReport], suite: String = "webbridge check") -> String {
+        junit(reports.enumerated().map { ($0.offset + 1, $0.element) }, suite: suite, totals: nil)
+    }
+
+    /// JUnit XML for numbered sessions; `totals` (tests, failures, skipped) count sessions not shown, when given.
+    static func junit(
+        _ reports: [(Int, SessionReport)], suite: String, totals: (tests: Int, failures: Int, skipped: Int)?
+    ) -> String {
         var cases: [String] = []
         var failures = 0
         var skipped = 0
-        for (offset, report) in reports.enumerated() {
+        for (number, report) in reports {
             let elapsed = (report.timeline.last?.milliseconds ?? 0) / 1000
             for (name, verdict) in [("page to native", report.pageToNative), ("native to page", report.nativeToPage)] {
                 var body = ""
@@ -82,14 +145,17 @@ public enum ReportRendering {
                     }
                 }
                 cases.append(
-                    "    <testcase classname=\"webbridge.session\(offset + 1)\" name=\"\(name)\" time=\"\(String(format: "%.3f", elapsed))\">\(body)</testcase>"
+                    "    <testcase classname=\"webbridge.session\(number)\" name=\"\(name)\" time=\"\(String(format: "%.3f", elapsed))\">\(body)</testcase>"
                 )
             }
         }
+        let tests = totals?.tests ?? cases.count
+        failures = totals?.failures ?? failures
+        skipped = totals?.skipped ?? skipped
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuites>
-              <testsuite name="\(xml(suite))" tests="\(cases.count)" failures="\(failures)" skipped="\(skipped)">
+              <testsuite name="\(xml(suite))" tests="\(tests)" failures="\(failures)" skipped="\(skipped)">
             \(cases.joined(separator: "\n"))
               </testsuite>
             </testsuites>
@@ -112,6 +178,154 @@ public enum ReportRendering {
             }
         }
         return out
+    }
+}
+
+/// The sessions of a run, in bounded memory: counts for all, full reports for the first few and the first failures.
+///
+/// A run of a billion sessions keeps the same few reports a run of a hundred does, not every passing timeline.
+public struct SessionTally: Sendable {
+    /// Sessions kept in full from the start of the run, passing or not.
+    public static let keptFirst = 10
+    /// Failed sessions kept in full after those.
+    public static let keptFailures = 100
+
+    /// One kept session and its number in the run (1-based).
+    public struct Kept: Sendable, Encodable {
+        public let session: Int
+        public let report: SessionReport
+
+        private enum CodingKeys: String, CodingKey { case session }
+
+        // The report's own fields, plus its number.
+        public func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(session, forKey: .session)
+        }
+    }
+
+    public private(set) var count = 0
+    public private(set) var failedCount = 0
+    /// Every category that failed in any session, sorted.
+    public private(set) var failedCategories: [FailureCategory] = []
+    /// Whether every failure of every session was a page that could not be fetched.
+    public private(set) var onlyUnreachable = true
+    public private(set) var kept: [Kept] = []
+    /// JUnit's totals over every session: two test cases each, failed or skipped as `junit` renders them.
+    public private(set) var failedCases = 0
+    public private(set) var skippedCases = 0
+
+    public init() {}
+
+    public init(_ reports: [SessionReport]) {
+        for report in reports { add(report) }
+    }
+
+    public mutating func add(_ report: SessionReport) {
+        count += 1
+        for verdict in [report.pageToNative, report.nativeToPage] {
+            switch verdict.status {
+            case .pass: break
+            case .fail: failedCases += 1
+            case .notRun:
+                if report.load.failure != nil { failedCases += 1 } else { skippedCases += 1 }
+            }
+        }
+        if !report.passed {
+            failedCount += 1
+            for failure in report.failures {
+                if !failedCategories.contains(failure.category) {
+                    failedCategories.append(failure.category)
+                    failedCategories.sort { $0.rawValue < $1.rawValue }
+                }
+                if failure.category != .pageUnreachable { onlyUnreachable = false }
+            }
+        }
+        let keptFailures = kept.count(where: { !$0.report.passed && $0.session > SessionTally.keptFirst })
+        if count <= SessionTally.keptFirst || (!report.passed && keptFailures < SessionTally.keptFailures) {
+            kept.append(Kept(session: count, report: report))
+        }
+    }
+
+    public var passed: Bool { failedCount == 0 }
+    /// Sessions counted but not kept in full.
+    public var omitted: Int { count - kept.count }
+}
+
+extension ReportRendering {
+    /// The closing line over a tally: the verdict, every failed category, the counts.
+    public static func summary(_ tally: SessionTally) -> String {
+        let sessions = tally.count == 1 ? "1 session" : "\(tally.count) sessions"
+        guard !tally.passed else { return "PASS: both directions of the bridge hold (\(sessions))" }
+        let categories = tally.failedCategories.map(\.rawValue).joined(separator: "; ")
+        return "FAIL: \(categories) (\(tally.failedCount) of \(sessions) failed)"
+    }
+
+    /// The tally as JSON: the verdict, the counts, and the kept sessions with their numbers.
+    public static func json(_ tally: SessionTally, interrupted: Bool = false) -> String {
+        struct Document: Encodable {
+            let passed: Bool
+            let sessionCount: Int
+            let failedCount: Int
+            let omittedSessions: Int
+            let interrupted: Bool?
+            let sessions: [SessionTally.Kept]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let document = Document(
+            passed: tally.passed, sessionCount: tally.count, failedCount: tally.failedCount,
+            omittedSessions: tally.omitted, interrupted: interrupted ? true : nil, sessions: tally.kept)
+        return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)
+    }
+
+    /// The tally as JUnit XML: the kept sessions' test cases, under totals that count every session.
+    public static func junit(_ tally: SessionTally, suite: String = "webbridge check") -> String {
+        junit(
+            tally.kept.map { ($0.session, $0.report) }, suite: suite,
+            totals: (2 * tally.count, tally.failedCases, tally.skippedCases))
+    }
+}
+
+/// Text from a page, a file or a command line made safe for a terminal: control characters escaped, length capped.
+public enum TerminalText {
+    /// The most characters of one timeline note shown.
+    public static let noteLimit = 200
+    /// The most characters of one verdict's detail shown.
+    public static let detailLimit = 2_000
+
+    /// `text` with every control character written as an escape (`\u{1B}`), so it can't move the cursor,
+    /// ring the bell, or start a line that looks like the tool's own.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            // C0, DEL, C1, the line and paragraph separators, and the bidirectional overrides.
+            case _
+            where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                || (0x2028...0x2029).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value):
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Several lines of text, each escaped: the line breaks stay, nothing else moves the cursor.
+    public static func escapeLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }
+            .joined(separator: "\n")
+    }
+
+    /// `text` escaped and cut to `limit` characters, with a note saying how much was cut.
+    public static func line(_ text: String, limit: Int = detailLimit) -> String {
+        guard text.count > limit else { return escape(text) }
+        return escape(String(text.prefix(limit))) + " … [cut: \(text.count - limit) more characters]"
     }
 }
 

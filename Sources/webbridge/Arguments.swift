@@ -1,3 +1,4 @@
+import BridgeTesting
 import Foundation
 
 /// The command line, parsed by hand: no argument-parsing package can be fetched here.
@@ -50,20 +51,23 @@ struct Arguments {
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// A positive integer option, or a usage error naming the option.
-    func positiveInt(_ name: String) throws(UsageError) -> Int? {
+    /// A positive integer option at most `maximum`, or a usage error naming the option and its range.
+    func positiveInt(_ name: String, maximum: Int = 1_000_000_000) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
-        guard let number = Int(text), number > 0 else {
-            throw UsageError("\(name) must be a positive integer")
+        guard let number = Int(text), number > 0, number <= maximum else {
+            throw UsageError("\(name) must be a positive integer, at most \(maximum)")
         }
         return number
     }
 
-    /// A duration in seconds (decimals allowed), or a usage error naming the option.
-    func seconds(_ name: String) throws(UsageError) -> Double? {
+    /// A duration in seconds (decimals allowed) at most `maximum`, or a usage error naming the option and its range.
+    ///
+    /// The bound keeps every deadline computed from it (nanoseconds in 64 bits) far from overflow.
+    func seconds(_ name: String, maximum: Double = 86_400) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
-        guard let number = Double(text), number.isFinite, number > 0 else {
-            throw UsageError("\(name) must be a positive number of seconds")
+        guard let number = Double(text), number.isFinite, number > 0, number <= maximum else {
+            throw UsageError(
+                "\(name) must be a positive number of seconds, at most \(Int(maximum)) (one day)")
         }
         return number
     }
@@ -79,7 +83,8 @@ struct Arguments {
 /// A wrong command line: exit 2 with a one-line message and the usage.
 struct UsageError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// The message with any control characters (from the arguments it quotes) escaped.
+    init(_ description: String) { self.description = TerminalText.escapeLines(description) }
 }
 
 /// The documented exit codes of `webbridge`.
@@ -89,9 +94,8 @@ enum ExitStatus: Int32 {
     case usage = 2
     case environment = 3
     case pageUnreachable = 4
-}
-
-/// Standard error, unbuffered, for diagnostics.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    /// Stopped by SIGINT (Ctrl-C) after reporting what was done.
+    case interruptedBySIGINT = 130
+    /// Stopped by SIGTERM after reporting what was done.
+    case interruptedBySIGTERM = 143
 }

@@ -26,12 +26,15 @@ enum CheckCommand {
                               start, main frame), or end:FILE, start,all-frames:FILE, end,all-frames:FILE
           --value TEXT        text sent as the sync message's value in the fixture style (default: ok)
           --lenient           list unknown, invalid and duplicate page messages instead of failing on them
-          --timeout SECONDS   wait for each event at most this long (default: 10)
-          --repeat N          run N fresh sessions (default: 1)
+          --timeout SECONDS   wait for each event at most this long (default: 10, at most 86400)
+          --repeat N          run N fresh sessions (default: 1, at most 1000000000); the report keeps
+                              the counts, the first sessions and the first failures in full
           --format FORMAT     text (default), json, or junit (JUnit XML, one test case per direction)
 
         EXIT CODES:
-          0 pass, 1 contract failure, 2 usage, 3 environment, 4 page not deployed / request failed
+          0 pass, 1 contract failure, 2 usage (also a --page or --contract file that is missing or
+          unreadable), 3 environment (also a report that can't be written), 4 page not deployed /
+          request failed, 130/143 stopped by SIGINT/SIGTERM after printing a partial summary
         """
 
     @MainActor
@@ -46,7 +49,7 @@ enum CheckCommand {
                     "--format",
                 ], flags: ["--lenient"])
             if arguments.wantsHelp {
-                print(usage)
+                Output.out(usage)
                 return .pass
             }
             try arguments.expectPositionals(atMost: 0)
@@ -63,7 +66,7 @@ enum CheckCommand {
         do {
             configuration = try options.configuration()
         } catch {
-            printError("webbridge check: \(error)")
+            printError("webbridge check: \(TerminalText.escapeLines("\(error)"))")
             return .usage
         }
         do {
@@ -75,25 +78,25 @@ enum CheckCommand {
 
         let reporter = CheckReporter(format: options.format, pageName: options.pageName, configuration: configuration)
         reporter.begin()
-        var reports: [SessionReport] = []
-        let progress = ProgressLine(total: options.repeatCount)
-        for index in 1...options.repeatCount {
+        let run = CheckRun(reporter: reporter, total: options.repeatCount)
+        SignalWatcher.install(run.interrupted)
+        // A closed or full stdout (`| head -1`, a full disk) ends the run: no one can read its report.
+        for _ in 1...options.repeatCount where !Output.standardOutputFailed {
             let report = await BridgeCheck.run(configuration)
-            reports.append(report)
-            reporter.session(index, report, verbose: index == 1 || !report.passed || options.repeatCount == 1)
-            progress.update(done: index, failed: reports.filter { !$0.passed }.count)
+            run.record(report)
         }
-        progress.finish()
-        reporter.end(reports)
-        return exitStatus(reports)
+        return run.finish()
     }
 
     /// Exit 4 only when the page could not be fetched; any broken contract is exit 1.
     static func exitStatus(_ reports: [SessionReport]) -> ExitStatus {
-        let failures = reports.flatMap(\.failures)
-        if failures.isEmpty { return .pass }
-        if failures.allSatisfy({ $0.category == .pageUnreachable }) { return .pageUnreachable }
-        return .contractFailure
+        exitStatus(SessionTally(reports))
+    }
+
+    /// Exit 4 only when every failure was a page that could not be fetched; any broken contract is exit 1.
+    static func exitStatus(_ tally: SessionTally) -> ExitStatus {
+        if tally.passed { return .pass }
+        return tally.onlyUnreachable ? .pageUnreachable : .contractFailure
     }
 }
 
@@ -133,6 +136,18 @@ struct CheckOptions {
             else {
                 throw UsageError("--url must be an absolute http:// or https:// URL with a host")
             }
+            if let port = url.port, !(1...65_535).contains(port) {
+                throw UsageError("--url: port \(port) is out of range; a port is 1 to 65535")
+            }
+            // A %-escape in a host (such as %00) names no host any resolver can look up, and would print raw.
+            let host = url.host(percentEncoded: true) ?? ""
+            if host.isEmpty
+                || host.unicodeScalars.contains(where: { $0 == "%" || $0.value <= 0x20 || $0.value == 0x7F })
+            {
+                throw UsageError(
+                    "--url: the host \"\(TerminalText.escape(host))\" has %-escapes, spaces or control characters; write the host name as it is"
+                )
+            }
             guard page == nil else { throw UsageError("--page and --url exclude each other: give one") }
             self.url = url
         } else {
@@ -141,8 +156,8 @@ struct CheckOptions {
     }
 
     var pageName: String {
-        if let url { return "page at \(LoadError.host(of: url))" }
-        if let page { return (page as NSString).lastPathComponent }
+        if let url { return "page at \(TerminalText.escape(LoadError.host(of: url)))" }
+        if let page { return TerminalText.escape((page as NSString).lastPathComponent) }
         return "BridgeFixture.html (bundled)"
     }
 
@@ -174,11 +189,8 @@ struct CheckOptions {
             pageSource = .url(url)
         } else if let page {
             let fileURL = URL(fileURLWithPath: page)
-            guard let html = try? String(contentsOf: fileURL, encoding: .utf8) else {
-                throw UsageError("--page \(page): cannot read the file as UTF-8 text; give the path of an HTML file")
-            }
             // Relative scripts and styles load from beside the page, as when the app bundles it.
-            pageSource = .html(html, baseURL: fileURL.deletingLastPathComponent())
+            pageSource = .html(try PageFile.read(page), baseURL: fileURL.deletingLastPathComponent())
         } else {
             pageSource = .html(try BundledFixture.html(), baseURL: nil)
         }
@@ -188,7 +200,7 @@ struct CheckOptions {
         do {
             _ = try BridgeCheck.plan(configuration)
         } catch {
-            throw UsageError("\(contractPath.map { "--contract \($0)" } ?? "the default contract"): \(error)")
+            throw UsageError("\(contractPath.map { "--contract \(TerminalText.escape($0))" } ?? "the default contract"): \(error)")
         }
         return configuration
     }
@@ -208,7 +220,7 @@ struct CheckOptions {
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(
-                "--user-script \(path): the script file can't be read; give FILE or start|end[,all-frames]:FILE")
+                "--user-script \(TerminalText.escape(path)): the script file can't be read; give FILE or start|end[,all-frames]:FILE")
         }
         script.source = String(decoding: data, as: UTF8.self)
         return script
@@ -218,7 +230,7 @@ struct CheckOptions {
 /// A one-line progress counter on a terminal; silent when stderr is a file or pipe.
 struct ProgressLine {
     let total: Int
-    private let enabled: Bool
+    let enabled: Bool
 
     init(total: Int) {
         self.total = total
@@ -227,11 +239,11 @@ struct ProgressLine {
 
     func update(done: Int, failed: Int) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\rsession \(done)/\(total), \(failed) failed".utf8))
+        Output.progress("\rsession \(done)/\(total), \(failed) failed")
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        Output.progress("\n")
     }
 }

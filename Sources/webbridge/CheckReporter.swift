@@ -2,7 +2,7 @@ import BridgeContract
 import BridgeTesting
 import Foundation
 
-/// Prints the check's progress and verdict in the chosen format.
+/// Prints the check's progress and verdict in the chosen format, unbuffered (see `Output`).
 struct CheckReporter {
     let format: CheckOptions.Format
     let pageName: String
@@ -11,21 +11,82 @@ struct CheckReporter {
     func begin() {
         guard format == .text else { return }
         let contract = configuration.contract
-        print(
-            "webbridge check: \(pageName), contract '\(contract.handler)' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout))"
+        Output.out(
+            "webbridge check: \(pageName), contract '\(TerminalText.escape(contract.handler))' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout))"
         )
     }
 
     func session(_ index: Int, _ report: SessionReport, verbose: Bool) {
         guard format == .text, verbose else { return }
-        print(ReportRendering.text(session: index, report))
+        Output.out(ReportRendering.text(session: index, report))
     }
 
-    func end(_ reports: [SessionReport]) {
+    func end(_ tally: SessionTally) {
         switch format {
-        case .text: print(ReportRendering.summary(reports))
-        case .json: print(ReportRendering.json(reports))
-        case .junit: print(ReportRendering.junit(reports))
+        case .text: Output.out(ReportRendering.summary(tally))
+        case .json: Output.out(ReportRendering.json(tally))
+        case .junit: Output.out(ReportRendering.junit(tally))
         }
+    }
+
+    /// What was done before a signal stopped the run: the sessions so far and a partial summary.
+    func interrupted(_ tally: SessionTally, of total: Int, signal: Int32) {
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        let note = "interrupted by \(name) after \(tally.count) of \(total) sessions"
+        switch format {
+        case .text: Output.out("INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally))")
+        case .json: Output.out(ReportRendering.json(tally, interrupted: true))
+        case .junit:
+            Output.out(ReportRendering.junit(tally))
+            printError("webbridge check: \(note); the report holds the sessions that finished")
+        }
+    }
+}
+
+/// One run of the check: the bounded tally, the progress line, and the sessions printed in full.
+@MainActor
+final class CheckRun {
+    /// Failed sessions after the first printed in full in text; the rest are counted in the summary.
+    static let printedFailures = 20
+
+    let reporter: CheckReporter
+    let total: Int
+    private(set) var tally = SessionTally()
+    private let progress: ProgressLine
+    private var printedFailures = 0
+
+    init(reporter: CheckReporter, total: Int) {
+        self.reporter = reporter
+        self.total = total
+        progress = ProgressLine(total: total)
+    }
+
+    /// Counts a finished session and prints it when it is the first, the only, or one of the first failures.
+    func record(_ report: SessionReport) {
+        tally.add(report)
+        let index = tally.count
+        var verbose = index == 1 || total == 1
+        if !report.passed && !verbose {
+            printedFailures += 1
+            verbose = printedFailures <= CheckRun.printedFailures
+            if printedFailures == CheckRun.printedFailures + 1, reporter.format == .text {
+                Output.out("(further failed sessions are counted in the summary, not printed)")
+            }
+        }
+        reporter.session(index, report, verbose: verbose)
+        progress.update(done: index, failed: tally.failedCount)
+    }
+
+    /// Prints the verdict over every session and returns the exit status.
+    func finish() -> ExitStatus {
+        progress.finish()
+        reporter.end(tally)
+        return CheckCommand.exitStatus(tally)
+    }
+
+    /// Prints what was done when a signal stops the run.
+    func interrupted(_ signal: Int32) {
+        progress.finish()
+        reporter.interrupted(tally, of: total, signal: signal)
     }
 }

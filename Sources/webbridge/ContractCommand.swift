@@ -1,17 +1,20 @@
 import BridgeContract
+import BridgeTesting
 import Foundation
 
 /// `webbridge contract print|lock|diff|js`: a thin layer over `BridgeContract`, `ContractLock` and `ContractDiff`.
 enum ContractCommand {
     static let usage = """
-        USAGE: webbridge contract <print|lock|diff|js> [--contract FILE] [--lock FILE]
+        USAGE: webbridge contract <print|lock|diff|js> [--contract FILE] [--lock FILE] [--force]
 
         Prints, locks, diffs or exports the bridge contract (see Docs/CONTRACT.md).
 
         SUBCOMMANDS:
           print   Write the contract file's JSON to stdout (canonical: sorted keys).
           lock    Write the lock file. Refuses an incompatible change without a version bump,
-                  and a lock file that can't be read (it is never overwritten blindly).
+                  a lock file that can't be read, and a write-protected one (it is never
+                  overwritten blindly). A symlinked lock is written through the link. Two
+                  lock runs at once take turns (each sees the other's lock).
           diff    Compare the contract with its lock and classify every change as compatible
                   or incompatible; fails on an incompatible change without a version bump.
           js      Write an ES module with the contract's constants and a validator to stdout.
@@ -20,22 +23,24 @@ enum ContractCommand {
           --contract FILE   The contract file (default: the bundled default contract).
           --lock FILE       The lock file (default: beside the contract, <name>.lock.json; for the
                             bundled default contract, its committed lock, read-only).
+          --force           lock: write a write-protected lock anyway, keeping its permissions.
           -h, --help        Show this help.
 
         EXIT CODES:
-          0 pass, 1 contract failure (invalid contract, incompatible change, missing lock),
-          2 usage, 3 environment (a file can't be read or written)
+          0 pass, 1 contract failure (invalid contract or lock, incompatible change, no lock yet),
+          2 usage (also: a file given or implied that is missing, unreadable or write-protected),
+          3 environment (the installation, or output that can't be written: a full disk)
         """
 
     static func run(_ argv: ArraySlice<String>) -> ExitStatus {
         let arguments: Arguments
         do {
-            arguments = try Arguments(argv, options: ["--contract", "--lock"])
+            arguments = try Arguments(argv, options: ["--contract", "--lock"], flags: ["--force"])
         } catch {
             return usageError(error.description)
         }
         if arguments.wantsHelp {
-            print(usage)
+            Output.out(usage)
             return .pass
         }
         guard let action = arguments.positionals.first else {
@@ -50,17 +55,22 @@ enum ContractCommand {
         let lockURL = arguments.value("--lock").map { URL(fileURLWithPath: $0) }
         switch action {
         case "print": return printContract(contractURL)
-        case "lock": return lock(contractURL, lockURL)
+        case "lock": return lock(contractURL, lockURL, force: arguments.has("--force"))
         case "diff": return diff(contractURL, lockURL)
         case "js": return javaScript(contractURL)
         default: return usageError("unknown subcommand '\(action)'")
         }
     }
 
+    /// A file that can't be read is the user's path to fix (2); a file that breaks the rules is a contract failure (1).
+    private static func status(of error: ContractFileError) -> ExitStatus {
+        error.code == .unreadable ? .usage : .contractFailure
+    }
+
     private static func usageError(_ message: String) -> ExitStatus {
         printError("webbridge contract: \(message)")
         printError(
-            "Usage: webbridge contract <print|lock|diff|js> [--contract FILE] [--lock FILE]; see 'webbridge contract --help'."
+            "Usage: webbridge contract <print|lock|diff|js> [--contract FILE] [--lock FILE] [--force]; see 'webbridge contract --help'."
         )
         return .usage
     }
@@ -82,7 +92,7 @@ enum ContractCommand {
             do throws(ContractFileError) {
                 return .success((file, try BridgeContract.load(contentsOf: file)))
             } catch {
-                return .failure(Failure(error.code == .unreadable ? .environment : .contractFailure, error.description))
+                return .failure(Failure(status(of: error), error.description))
             }
         }
     }
@@ -91,7 +101,7 @@ enum ContractCommand {
         switch load(url) {
         case .failure(let failure): return failure.report()
         case .success(let (_, contract)):
-            FileHandle.standardOutput.write(contract.jsonData())
+            Output.out(data: contract.jsonData())
             return .pass
         }
     }
@@ -100,7 +110,7 @@ enum ContractCommand {
         switch load(url) {
         case .failure(let failure): return failure.report()
         case .success(let (_, contract)):
-            FileHandle.standardOutput.write(Data(ContractModule(contract: contract).source.utf8))
+            Output.out(data: Data(ContractModule(contract: contract).source.utf8))
             return .pass
         }
     }
@@ -133,18 +143,18 @@ enum ContractCommand {
         do throws(ContractFileError) {
             lock = try ContractLock.load(contentsOf: lockPath)
         } catch {
-            return Failure(error.code == .unreadable ? .environment : .contractFailure, error.description).report()
+            return Failure(status(of: error), error.description).report()
         }
         let diff = ContractDiff(locked: lock.contract, current: contract)
         if diff.passes {
-            print(diff.description)
+            Output.out(TerminalText.escapeLines(diff.description))
             return .pass
         }
-        printError(diff.description)
+        printError(TerminalText.escapeLines(diff.description))
         return .contractFailure
     }
 
-    private static func lock(_ contractURL: URL?, _ lockURL: URL?) -> ExitStatus {
+    private static func lock(_ contractURL: URL?, _ lockURL: URL?, force: Bool) -> ExitStatus {
         let contract: BridgeContract
         switch load(contractURL) {
         case .failure(let failure): return failure.report()
@@ -155,36 +165,45 @@ enum ContractCommand {
                 "the bundled default contract's lock is committed in the package; pass --contract FILE (its lock goes beside it) or --lock FILE"
             )
         }
-        if FileManager.default.fileExists(atPath: lockPath.path) {
+        let target: LockTarget
+        do {
+            target = try LockTarget(lockPath, force: force)
+        } catch {
+            return error.report()
+        }
+        // Held until the process exits: a second `lock` waits here, then diffs against this one's result.
+        do {
+            try target.takeTurn()
+        } catch {
+            return error.report()
+        }
+        if target.existingMode != nil {
             let existing: ContractLock
             do throws(ContractFileError) {
-                existing = try ContractLock.load(contentsOf: lockPath)
+                existing = try ContractLock.load(contentsOf: target.file)
             } catch {
                 return Failure(
-                    .contractFailure,
+                    status(of: error),
                     "\(error.description)\nThe existing lock is kept: fix it, or move it away and lock again."
                 ).report()
             }
             let diff = ContractDiff(locked: existing.contract, current: contract)
             guard diff.passes else {
-                printError(diff.description)
+                printError(TerminalText.escapeLines(diff.description))
                 printError("The lock was not changed.")
                 return .contractFailure
             }
             if !diff.lockIsStale {
-                print("\(lockPath.path): already up to date (contract version \(contract.version))")
+                Output.out("\(target.shown): already up to date (contract version \(contract.version))")
                 return .pass
             }
         }
         do {
-            try ContractLock(contract: contract).jsonData().write(to: lockPath, options: .atomic)
+            try target.write(ContractLock(contract: contract).jsonData())
         } catch {
-            return Failure(
-                .environment,
-                "\(lockPath.path): the lock file can't be written. Remedy: check the directory exists and is writable."
-            ).report()
+            return error.report()
         }
-        print("\(lockPath.path): locked contract version \(contract.version); commit this file")
+        Output.out("\(target.shown): locked contract version \(contract.version)\(target.note); commit this file")
         return .pass
     }
 
@@ -197,8 +216,119 @@ enum ContractCommand {
             self.message = message
         }
         func report() -> ExitStatus {
-            printError("webbridge contract: \(message)")
+            printError(
+                "webbridge contract: \(TerminalText.escapeLines(message))")
             return status
         }
+    }
+}
+
+/// Where `lock` writes: the file named, or the file its symlink points to; never over a write-protected file
+/// unless forced, and one `lock` at a time per directory.
+struct LockTarget {
+    /// The file written: the named path, or the end of its symlink chain.
+    let file: URL
+    /// The named path, escaped for the terminal.
+    let shown: String
+    /// Said after "locked …" when the write went through a symlink.
+    let note: String
+    /// The existing file's permission bits, nil when there is no file yet.
+    let existingMode: mode_t?
+
+    init(_ url: URL, force: Bool) throws(ContractCommand.Failure) {
+        shown = TerminalText.escape(url.path)
+        var path = url.path
+        var hops = 0
+        var info = stat()
+        while lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            hops += 1
+            guard hops <= 40, let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else {
+                throw ContractCommand.Failure(
+                    .usage,
+                    "\(shown): the symlink can't be followed (a loop, or too many links). Remedy: point it at a file")
+            }
+            path =
+                destination.hasPrefix("/")
+                ? destination
+                : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        }
+        file = URL(fileURLWithPath: path)
+        note = hops > 0 ? " (written through the symlink to \(TerminalText.escape(path)); the link is kept)" : ""
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw ContractCommand.Failure(
+                    .usage, "\(shown): not a regular file. Remedy: give the path of a lock file")
+            }
+            let mode = info.st_mode & 0o7777
+            // The owner's write bit says whether the user meant the file to change (root ignores it otherwise).
+            if mode & S_IWUSR == 0 && !force {
+                throw ContractCommand.Failure(
+                    .usage,
+                    "\(shown): the lock file is write-protected (mode \(String(mode, radix: 8))) and was not changed. Remedy: make it writable (chmod u+w) if it should change, or pass --force to write it and keep its mode"
+                )
+            }
+            existingMode = mode
+        } else if errno == ENOENT {
+            existingMode = nil
+        } else {
+            throw ContractCommand.Failure(
+                .usage, "\(shown): can't be examined (\(String(cString: strerror(errno)))). Remedy: check the path")
+        }
+    }
+
+    /// Waits for any other `lock` on the same directory to finish; the turn lasts until this process exits.
+    func takeTurn() throws(ContractCommand.Failure) {
+        let directory = file.deletingLastPathComponent().path
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else {
+            throw ContractCommand.Failure(
+                .usage,
+                "\(TerminalText.escape(directory)): the lock file's directory can't be opened (\(String(cString: strerror(errno)))). Remedy: create it, or check its permissions"
+            )
+        }
+        // Deliberately never closed: the flock is released when the process exits.
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw ContractCommand.Failure(
+                    .environment,
+                    "\(TerminalText.escape(directory)): can't take the directory's lock (\(String(cString: strerror(errno)))). Remedy: run one `webbridge contract lock` at a time"
+                )
+            }
+        }
+    }
+
+    /// Replaces the file atomically (a temporary beside it, renamed over it), keeping its permission bits.
+    func write(_ data: Data) throws(ContractCommand.Failure) {
+        let temporary = file.deletingLastPathComponent()
+            .appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp").path
+        func fail(_ code: Int32) -> ContractCommand.Failure {
+            unlink(temporary)
+            let full = code == ENOSPC || code == EIO || code == EDQUOT
+            return ContractCommand.Failure(
+                full ? .environment : .usage,
+                "\(shown): the lock file can't be written (\(String(cString: strerror(code)))); the old lock is kept. Remedy: "
+                    + (full ? "free disk space" : "check the directory exists and is writable"))
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, existingMode ?? 0o666)
+        guard descriptor >= 0 else { throw fail(errno) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if !(written < 0 && errno == EINTR) {
+                    failure = written < 0 ? errno : EIO
+                    return
+                }
+            }
+        }
+        // Exactly the old mode, whatever the umask; a new file gets the umask's default.
+        if failure == 0, let existingMode, fchmod(descriptor, existingMode) != 0 { failure = errno }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary, file.path) != 0 { failure = errno }
+        if failure != 0 { throw fail(failure) }
     }
 }

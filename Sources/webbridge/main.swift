@@ -1,3 +1,4 @@
+import BridgeTesting
 import Foundation
 
 // Thin entry point: each subcommand lives in its own file over the libraries.
@@ -13,7 +14,13 @@ let usage = """
       xcode       Pin, preflight and run the bridge tests on a cloud Mac.
 
     EXIT CODES:
-      0 pass, 1 contract failure, 2 usage, 3 environment, 4 page not deployed / request failed
+      0 pass, 1 contract failure, 2 usage, 3 environment, 4 page not deployed / request failed,
+      130/143 stopped by SIGINT/SIGTERM (after reporting what was done)
+
+      A file named on the command line (or its default) that is missing, unreadable or write-protected
+      is a usage error (2), naming the path and the remedy (one exception: a lock never written yet,
+      which `contract diff` reports as a contract failure, 1). 3 is the environment: the engine, the
+      installation, or output that cannot be written (a full disk, a closed stream).
 
     See 'webbridge <subcommand> --help'.
     """
@@ -32,10 +39,11 @@ func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
         return await run(argv.dropFirst())
     }
     if argv.first == "--help" || argv.first == "-h" {
-        print(usage)
+        Output.out(usage)
         return .pass
     }
-    printError("webbridge: \(argv.first.map { "unknown subcommand '\($0)'" } ?? "missing subcommand")")
+    let unknown = argv.first.map { "unknown subcommand '\(TerminalText.escape($0))'" }
+    printError("webbridge: \(unknown ?? "missing subcommand")")
     printError("Usage: webbridge <check|contract|xcode> [options]; see 'webbridge --help'.")
     return .usage
 }
@@ -43,9 +51,10 @@ func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
 // WebKit must run on the process's real main thread. An async top level would hand the main queue to
 // dispatch_main(), which drains it on a worker thread on Linux; the main RunLoop keeps it on the main thread,
 // as in an app or under XCTest.
+Output.prepare()
 Task { @MainActor in
     let status = await dispatch(CommandLine.arguments.dropFirst())
-    exit(status.rawValue)
+    exit(Output.finalStatus(status).rawValue)
 }
 // A far-off timer keeps the RunLoop waiting (not spinning) when it has no other source.
 RunLoop.main.add(Timer(timeInterval: 86_400 * 365, repeats: false) { _ in }, forMode: .default)

@@ -136,7 +136,7 @@ struct BridgeContractFileTests {
         }
     }
 
-    @Test("loading names the file, and a missing file is unreadable")
+    @Test("loading names the file, and a missing file is unreadable and said to be missing")
     func loadNamesFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -144,7 +144,7 @@ struct BridgeContractFileTests {
         let url = directory.appendingPathComponent("bridge.json")
         #expect(
             throws: ContractFileError(
-                code: .unreadable, file: url.path, path: "", problem: "the contract file can't be read",
+                code: .unreadable, file: url.path, path: "", problem: "the contract file does not exist",
                 remedy: "check that the path exists and is readable")
         ) { try BridgeContract.load(contentsOf: url) }
         try Data(#"{"version": 1, "handler": 1, "receiver": "r", "messages": []}"#.utf8).write(to: url)

@@ -22,6 +22,25 @@ final class LoadErrorTests: XCTestCase {
         }
     }
 
+    func testARedirectLoopAClosedConnectionAndANonHTTPReplyAreFailedFetches() {
+        let expected: [(Int, LoadError.Cause)] = [
+            (NSURLErrorHTTPTooManyRedirects, .redirectLoop), (NSURLErrorNetworkConnectionLost, .connectionLost),
+            (NSURLErrorBadServerResponse, .badResponse), (NSURLErrorCannotParseResponse, .badResponse),
+        ]
+        for (code, cause) in expected {
+            XCTAssertEqual(LoadError.cause(of: error(code)), cause, "code \(code)")
+            XCTAssertTrue(LoadError.isUnreachable(error(code)), "code \(code)")
+        }
+    }
+
+    func testBeforeAResponseAnyNetworkErrorButACancellationIsAFailedFetch() {
+        // The engine reports some transport failures (a crashed network process) only as an unknown network error.
+        XCTAssertTrue(LoadError.isUnreachableBeforeAResponse(error(NSURLErrorUnknown)))
+        XCTAssertTrue(LoadError.isUnreachableBeforeAResponse(error(NSURLErrorNetworkConnectionLost)))
+        XCTAssertFalse(LoadError.isUnreachableBeforeAResponse(error(NSURLErrorCancelled)))
+        XCTAssertFalse(LoadError.isUnreachableBeforeAResponse(NSError(domain: "WebKitErrorDomain", code: 102)))
+    }
+
     func testAnErrorOutsideTheURLDomainIsNotAFailedFetch() {
         let policy = NSError(domain: "WebKitErrorDomain", code: NSURLErrorCannotFindHost)
         XCTAssertEqual(LoadError.cause(of: policy), .other)

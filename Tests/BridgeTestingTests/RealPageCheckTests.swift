@@ -51,6 +51,13 @@ final class RealPageCheckTests: XCTestCase {
         assertUnreachable(report, host: "127.0.0.1:\(server.port)", cause: "HTTP 404")
     }
 
+    func testARedirectLoopIsAFailedRequest() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/loop": .redirect(to: "/loop")])
+        defer { server.stop() }
+        let report = await check(server.url("/loop"))
+        assertUnreachable(report, host: "127.0.0.1:\(server.port)", cause: "before any HTTP response")
+    }
+
     func testA500IsAFailedRequest() async throws {
         let server = try serveSite()
         defer { server.stop() }

@@ -59,4 +59,91 @@ final class ReportRenderingTests: XCTestCase {
         let verdict = try XCTUnwrap(sessions[1]["pageToNative"] as? [String: Any])
         XCTAssertEqual(verdict["status"] as? String, "fail")
     }
+
+    // MARK: Hostile text (issue 14 items 8 and 12)
+
+    func testEveryTimelineLabelFitsItsColumn() {
+        let report = SessionReport(
+            load: .pass("didFinish"), pageToNative: .pass("ok"), nativeToPage: .pass("ok"),
+            timeline: [
+                TimelineEntry(event: .navigated, milliseconds: 3, note: "about:blank"),
+                TimelineEntry(event: .processTerminated, milliseconds: 4, note: "crashed"),
+            ], extraMessages: [])
+        let text = ReportRendering.text(session: 1, report)
+        XCTAssertTrue(text.contains("page navigated away     about:blank"), text)
+        XCTAssertTrue(text.contains("web process terminated  crashed"), text)
+    }
+
+    func testControlCharactersFromThePageAreEscaped() {
+        let report = SessionReport(
+            load: .pass("didFinish"), pageToNative: .pass("ok"),
+            nativeToPage: .fail(BridgeFailure(.pageDidNotAccept, "Error: \u{1B}[2J\rok\u{07}\u{9B}\u{202E}")),
+            timeline: [TimelineEntry(event: .notAccepted, milliseconds: 1, note: "\u{1B}]0;title\u{07}")],
+            extraMessages: [])
+        let text = ReportRendering.text(session: 1, report)
+        XCTAssertFalse(
+            text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, text)
+        XCTAssertTrue(text.contains(#"Error: \u{1B}[2J\rok\u{7}\u{9B}\u{202E}"#), text)
+        XCTAssertTrue(text.contains(#"\u{1B}]0;title\u{7}"#), text)
+    }
+
+    func testALongErrorIsCutWithANoteAndShownOnce() {
+        let error = "Error: " + String(repeating: "x", count: 100_000)
+        let report = SessionReport(
+            load: .pass("didFinish"), pageToNative: .pass("ok"),
+            nativeToPage: .fail(BridgeFailure(.pageDidNotAccept, error)),
+            timeline: [TimelineEntry(event: .notAccepted, milliseconds: 1, note: error)], extraMessages: [])
+        let text = ReportRendering.text(session: 1, report)
+        XCTAssertLessThan(text.utf8.count, TerminalText.detailLimit + 1_000, "not capped")
+        XCTAssertEqual(text.components(separatedBy: "Error: ").count - 1, 1, text)
+        XCTAssertTrue(text.contains("… [cut: "), text)
+        XCTAssertTrue(text.contains("(the error below)"), text)
+    }
+
+    func testRepeatsAreGroupedAsTimesN() {
+        let rejected = "{kind: String}: kind: expected one of: ready"
+        let report = SessionReport(
+            load: .pass("didFinish"), pageToNative: .pass("ok"), nativeToPage: .pass("ok"),
+            timeline: Array(
+                repeating: TimelineEntry(event: .messageRejected, milliseconds: 1, note: rejected), count: 1_000),
+            extraMessages: Array(repeating: "rejected \(rejected)", count: 1_000))
+        let text = ReportRendering.text(session: 1, report)
+        XCTAssertEqual(text.split(separator: "\n").count, 5, text)
+        XCTAssertTrue(text.contains("message rejected  \(rejected) × 1000"), text)
+        XCTAssertTrue(text.contains("also seen: rejected \(rejected) × 1000"), text)
+
+        let failed = SessionReport(
+            load: .pass("didFinish"),
+            pageToNative: .fail(
+                BridgeFailure(
+                    .nativeDidNotReceive,
+                    "no valid 'ready'; what arrived instead: "
+                        + Array(repeating: "{kind: String}", count: 500)
+                        .joined(separator: " | "))),
+            nativeToPage: .pass("ok"), timeline: [], extraMessages: [])
+        XCTAssertTrue(
+            ReportRendering.text(session: 1, failed).contains("what arrived instead: {kind: String} × 500"),
+            ReportRendering.text(session: 1, failed))
+    }
+
+    func testATallyKeepsCountsButOnlyABoundedNumberOfReports() {
+        var tally = SessionTally()
+        for _ in 0..<10_000 { tally.add(passed) }
+        for _ in 0..<1_000 { tally.add(failedReady) }
+        XCTAssertEqual(tally.count, 11_000)
+        XCTAssertEqual(tally.failedCount, 1_000)
+        XCTAssertEqual(tally.kept.count, SessionTally.keptFirst + SessionTally.keptFailures)
+        XCTAssertEqual(tally.kept.last?.session, 10_100)
+        XCTAssertFalse(tally.onlyUnreachable)
+        XCTAssertEqual(
+            ReportRendering.summary(tally),
+            "FAIL: native did not receive the page's message (1000 of 11000 sessions failed)")
+        XCTAssertEqual(
+            ReportRendering.summary(tally),
+            ReportRendering.summary(
+                Array(repeating: passed, count: 10_000) + Array(repeating: failedReady, count: 1_000)))
+        let xml = ReportRendering.junit(tally)
+        XCTAssertTrue(xml.contains(#"tests="22000" failures="1000" skipped="0""#), String(xml.prefix(400)))
+        XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse())
+    }
 }

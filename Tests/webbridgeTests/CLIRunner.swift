@@ -21,6 +21,22 @@ enum CLI {
         #endif
     }
 
+    /// The binary under test: the built `webbridge`, or `WEBBRIDGE_BINARY` (to run these tests against another
+    /// build, e.g. the one before a fix, to see which of them fail there).
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["WEBBRIDGE_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return productsDirectory.appendingPathComponent("webbridge")
+    }
+
+    /// Runs `webbridge` through `/bin/sh` with `redirection` (e.g. `>/dev/full`, `>&-`, `2>/dev/full`) applied.
+    static func runRedirected(
+        _ redirection: String, _ arguments: [String], timeout: TimeInterval = 60
+    ) throws -> CLIResult {
+        try runWrapped(["/bin/sh", "-c", "exec \"$0\" \"$@\" \(redirection)"], arguments, timeout: timeout)
+    }
+
     /// Runs `webbridge` with `arguments`, waiting for it to exit (the caller bounds it with `timeout`).
     static func run(
         _ arguments: [String],
@@ -39,7 +55,6 @@ enum CLI {
         currentDirectory: URL? = nil,
         timeout: TimeInterval = 60
     ) throws -> CLIResult {
-        let binary = productsDirectory.appendingPathComponent("webbridge")
         let process = Process()
         if let command = wrapper.first {
             process.executableURL = URL(fileURLWithPath: command)
@@ -89,65 +104,80 @@ final class LockedData: @unchecked Sendable {
     func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }
 
-/// A `webbridge` still running, for tests that signal it mid-run and watch its output arrive.
+/// A `webbridge` run the test watches while it runs: its output as it comes, signals, then its end.
 final class RunningCLI: @unchecked Sendable {
     let process = Process()
     private let condition = NSCondition()
     private var out = Data()
     private var err = Data()
     private var closed = 0
+    private let finished = DispatchSemaphore(value: 0)
 
-    init(_ arguments: [String], environment: [String: String], currentDirectory: URL) throws {
-        process.executableURL = CLI.productsDirectory.appendingPathComponent("webbridge")
+    /// Starts `webbridge` with `arguments`; stdout and stderr are pipes read as data arrives.
+    init(_ arguments: [String], environment: [String: String]? = nil, currentDirectory: URL? = nil) throws {
+        process.executableURL = CLI.binary
         process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = currentDirectory
+        if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let outPipe = Pipe()
         let errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
+        process.terminationHandler = { [finished] _ in finished.signal() }
         try process.run()
         for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
-            Thread { [self] in
-                let reader = pipe.fileHandleForReading
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [self] in
                 while true {
-                    let chunk = reader.availableData
-                    condition.withLock {
-                        if chunk.isEmpty { closed += 1 } else if isOut { out.append(chunk) } else { err.append(chunk) }
-                        condition.broadcast()
-                    }
+                    let chunk = handle.availableData
+                    condition.lock()
+                    if chunk.isEmpty { closed += 1 } else if isOut { out.append(chunk) } else { err.append(chunk) }
+                    condition.broadcast()
+                    condition.unlock()
                     if chunk.isEmpty { return }
                 }
-            }.start()
+            }
         }
     }
 
     var stdout: String { condition.withLock { String(decoding: out, as: UTF8.self) } }
     var stderr: String { condition.withLock { String(decoding: err, as: UTF8.self) } }
 
-    /// Waits until standard output contains `text`; false when `timeout` passed first.
-    func waitForOutput(_ text: String, timeout: TimeInterval = 60) -> Bool {
+    /// Waits until stdout contains `text`; false when `timeout` passes or the output ends first.
+    func waitForStdout(containing text: String, timeout: TimeInterval = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        return condition.withLock {
-            while !String(decoding: out, as: UTF8.self).contains(text) {
-                if !condition.wait(until: deadline) { return String(decoding: out, as: UTF8.self).contains(text) }
+        condition.lock()
+        defer { condition.unlock() }
+        while !String(decoding: out, as: UTF8.self).contains(text) {
+            if closed == 2 || !condition.wait(until: deadline) {
+                return String(decoding: out, as: UTF8.self).contains(text)
             }
-            return true
         }
+        return true
+    }
+
+    /// Waits until stdout contains `text` (the recorded output of a stand-in, say).
+    func waitForOutput(_ text: String, timeout: TimeInterval = 60) -> Bool {
+        waitForStdout(containing: text, timeout: timeout)
     }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Waits for the exit and both streams to close; nil when `timeout` passed first.
-    func wait(timeout: TimeInterval = 60) -> CLIResult? {
-        let deadline = Date().addingTimeInterval(timeout)
-        let done = condition.withLock {
-            while closed < 2 { if !condition.wait(until: deadline) { return false } }
-            return true
+    /// Waits for the exit (SIGKILL after `timeout`, then throws) and returns what the run printed.
+    func wait(timeout: TimeInterval = 60) throws -> (status: Int32, signalled: Bool, stdout: String, stderr: String) {
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            throw CLITimeout(arguments: process.arguments ?? [], seconds: timeout)
         }
-        guard done else { return nil }
-        process.waitUntilExit()
-        return CLIResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        while closed < 2, condition.wait(until: deadline) {}
+        let result = (
+            process.terminationStatus, process.terminationReason == .uncaughtSignal,
+            String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self)
+        )
+        condition.unlock()
+        return result
     }
 }

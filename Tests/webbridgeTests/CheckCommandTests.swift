@@ -106,7 +106,7 @@ final class CheckCommandTests: XCTestCase {
             (["check", "--timeout", "-1"], "--timeout must be a positive number of seconds"),
             (["check", "--repeat", "0"], "--repeat must be a positive integer"),
             (["check", "--format", "xml"], "--format must be text, json or junit"),
-            (["check", "--page", "/nonexistent/page.html"], "--page /nonexistent/page.html: cannot read the file"),
+            (["check", "--page", "/nonexistent/page.html"], "--page /nonexistent/page.html: no such file"),
             (["check", "--url", "ftp://example.com/"], "--url must be an absolute http:// or https:// URL"),
             (["check", "stray"], "unexpected argument 'stray'"),
         ]

@@ -129,10 +129,86 @@ final class CheckURLCommandTests: XCTestCase {
         }
     }
 
+    func testARedirectLoopExitsFour() throws {
+        let server = try LoopbackHTTPServer(routes: ["/loop": .redirect(to: "/loop")])
+        defer { server.stop() }
+        let result = try check(server.url("/loop"))
+        assertExitsFour(result, host: "127.0.0.1:\(server.port)", cause: "load failed")
+    }
+
+    func testAConnectionClosedWithoutAResponseExitsFour() throws {
+        let server = try RawTCPServer(reply: [])
+        defer { server.stop() }
+        let result = try check(server.url)
+        assertExitsFour(result, host: "127.0.0.1:\(server.port)", cause: "load failed")
+        XCTAssertGreaterThan(server.answered, 0, "the engine never connected")
+    }
+
+    func testAReplyThatIsNotHTTPExitsFour() throws {
+        let server = try RawTCPServer(reply: Array("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n\u{1B}[31mnot http\r\n".utf8))
+        defer { server.stop() }
+        let result = try check(server.url)
+        assertExitsFour(result, host: "127.0.0.1:\(server.port)", cause: "load failed")
+    }
+
+    func testACrashedNetworkProcessExitsFour() throws {
+        let server = try serveSite()
+        defer { server.stop() }
+        let run = try RunningCLI(["check", "--url", server.url(RealPageSite.stalled).absoluteString, "--timeout", "30"])
+        XCTAssertTrue(
+            server.waitForRequest(RealPageSite.stalled, timeout: 30), "the engine never requested the stalled page")
+        let killed = NetworkProcesses.kill(descendantsOf: run.process.processIdentifier)
+        XCTAssertGreaterThan(killed, 0, "no network process of webbridge was found to kill")
+        let result = try run.wait(timeout: 60)
+        XCTAssertEqual(result.status, 4, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("FAIL: page not deployed / request failed"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("before any HTTP response"), result.stdout)
+    }
+
+    func testAPortOutOfRangeOrAHostWithEscapesIsAUsageError() throws {
+        for (url, message) in [
+            ("http://127.0.0.1:99999/", "--url: port 99999 is out of range"),
+            ("http://exa%00mple.com/", "--url: the host \"exa%00mple.com\" has %-escapes"),
+            ("http://127.0.0.1:0/", "--url: port 0 is out of range"),
+        ] {
+            let result = try CLI.run(["check", "--url", url])
+            XCTAssertEqual(result.status, 2, "\(url): \(result.stdout + result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(url): \(result.stderr)")
+        }
+    }
+
     func testPageAndURLTogetherAreAUsageError() throws {
         let result = try CLI.run(["check", "--url", "http://127.0.0.1/", "--page", CheckCommandTests.fixture.path])
         XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
         XCTAssertTrue(result.stderr.contains("--page and --url exclude each other"), result.stderr)
+    }
+}
+
+/// The engine's network processes started by a process, found through /proc.
+enum NetworkProcesses {
+    /// Kills with SIGKILL, as a crash would, every `WebKitNetworkProcess` descended from `root`; returns how many.
+    static func kill(descendantsOf root: pid_t) -> Int {
+        var parent: [pid_t: pid_t] = [:]
+        var name: [pid_t: String] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { continue }
+            name[pid] = String(stat[stat.index(after: open)..<close])
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            if fields.count > 1, let ppid = pid_t(fields[1]) { parent[pid] = ppid }
+        }
+        var killed = 0
+        for (pid, command) in name where command.hasPrefix("WebKitNetworkPr") {
+            var ancestor = parent[pid]
+            while let current = ancestor, current > 1, current != root { ancestor = parent[current] }
+            if ancestor == root {
+                Glibc.kill(pid, SIGKILL)
+                killed += 1
+            }
+        }
+        return killed
     }
 }
 #endif

@@ -56,12 +56,12 @@ struct ContractCommandTests {
         #expect(Data(result.stdout.utf8) == BridgeContract.default.jsonData())
     }
 
-    @Test("print of a missing file exits 3, of a broken one exits 1 naming the JSON path")
+    @Test("print of a missing file exits 2 (a path to fix), of a broken one exits 1 naming the JSON path")
     func printBadFiles() throws {
         let scratch = try Scratch()
         let missing = try CLI.run(["contract", "print", "--contract", scratch.file("none.json").path])
-        #expect(missing.status == 3)
-        #expect(missing.stderr.contains("none.json: the contract file can't be read"))
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("none.json: the contract file does not exist"))
         let broken = scratch.file("broken.json")
         try Data(
             #"{"version": 1, "handler": "bridge", "receiver": "window.f", "messages": [{"kind": "a", "direction": "sideways"}]}"#

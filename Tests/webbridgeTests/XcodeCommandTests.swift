@@ -389,7 +389,7 @@ final class XcodeCommandTests: XCTestCase {
             run.waitForOutput("replay: ignored signal \(SIGTERM)"),
             "SIGTERM was not forwarded to xcodebuild: \(run.stderr)")
         run.signal(SIGTERM)
-        let result = try XCTUnwrap(run.wait(), "webbridge xcode test did not exit within 60 s of two SIGTERMs")
+        let result = try run.wait(timeout: 60)
         XCTAssertEqual(result.status, 143, result.stderr)
         XCTAssertEqual(run.process.terminationReason, .exit, "webbridge died of the signal instead of handling it")
         XCTAssertTrue(result.stderr.contains("received SIGTERM"), result.stderr)
@@ -406,7 +406,7 @@ final class XcodeCommandTests: XCTestCase {
         let group = try pids(in: replayFolder)
         defer { for pid in stillRunning(group, timeout: 0) { kill(pid, SIGKILL) } }
         run.signal(SIGINT)
-        let result = try XCTUnwrap(run.wait(), "webbridge xcode test did not exit within 60 s of SIGINT")
+        let result = try run.wait(timeout: 60)
         XCTAssertEqual(result.status, 130, result.stderr)
         XCTAssertEqual(run.process.terminationReason, .exit, "webbridge died of the signal instead of handling it")
         let manifest = try XCTUnwrap(

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Standard output and error written with `write(2)`: unbuffered, so a signal loses nothing already reported,
+/// and a failed write (a full disk, a closed stream) is remembered and turned into exit 3, never a crash.
+enum Output {
+    /// The standard streams and what went wrong writing them.
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        var failures: [Int32: Int32] = [:]
+    }
+    private static let state = State()
+
+    /// Makes failed writes reportable: a closed pipe is an error, not SIGPIPE, and a closed stream stays closed.
+    static func prepare() {
+        signal(SIGPIPE, SIG_IGN)
+        // A stream closed at start (`>&-`) would be reused by the next file opened, so output could land in it:
+        // hold its number with a read-only /dev/null, where every write fails (EBADF) and is reported.
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+            let null = open("/dev/null", O_RDONLY)
+            if null >= 0, null != descriptor {
+                dup2(null, descriptor)
+                close(null)
+            }
+        }
+    }
+
+    /// Whether standard output failed: the report can't reach anyone, so further work is wasted.
+    static var standardOutputFailed: Bool {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        return state.failures[STDOUT_FILENO] != nil
+    }
+
+    /// Writes `text` and a newline to standard output.
+    static func out(_ text: String) { send(text + "\n", to: STDOUT_FILENO) }
+
+    /// Writes `data` to standard output as it is.
+    static func out(data: Data) { send(data, to: STDOUT_FILENO) }
+
+    /// Writes `text` and a newline to standard error.
+    static func err(_ text: String) { send(text + "\n", to: STDERR_FILENO) }
+
+    /// Writes a progress fragment to standard error (no newline).
+    static func progress(_ text: String) { send(text, to: STDERR_FILENO) }
+
+    private static func send(_ text: String, to descriptor: Int32) { send(Data(text.utf8), to: descriptor) }
+
+    private static func send(_ data: Data, to descriptor: Int32) {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        // After one failure the stream is given up: the rest would fail the same way.
+        guard state.failures[descriptor] == nil else { return }
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    state.failures[descriptor] = written < 0 ? errno : EIO
+                    return
+                }
+            }
+        }
+    }
+
+    /// The status to exit with: 3 when output was lost (the report is incomplete), otherwise `status`.
+    ///
+    /// Also flushes what `print` buffered (subcommands that print through the C library), checking it too.
+    static func finalStatus(_ status: ExitStatus) -> ExitStatus {
+        if fflush(nil) != 0 {
+            state.lock.lock()
+            state.failures[STDOUT_FILENO] = state.failures[STDOUT_FILENO] ?? errno
+            state.lock.unlock()
+        }
+        state.lock.lock()
+        let failures = state.failures
+        state.lock.unlock()
+        if let code = failures[STDOUT_FILENO] {
+            // Standard error may still work; if it doesn't, the exit status alone says it.
+            err(
+                "webbridge: the output could not be written (\(String(cString: strerror(code)))); the report is incomplete. Remedy: free disk space, or send standard output to a file or pipe that can be written"
+            )
+            return .environment
+        }
+        if failures[STDERR_FILENO] != nil { return .environment }
+        return status
+    }
+}
+
+/// Standard error, unbuffered, for diagnostics; a failed write makes the exit status 3.
+func printError(_ text: String) {
+    Output.err(text)
+}

@@ -1,0 +1,98 @@
+import BridgeTesting
+import Foundation
+
+/// Reads a `--page` file as a browser would: the byte-order mark, else the charset the page declares, else UTF-8,
+/// else windows-1252 (what browsers assume for undeclared Latin-1), said on stderr.
+enum PageFile {
+    /// The page's text, or a usage error that says whether the file is missing, unreadable or undecodable.
+    static func read(_ path: String) throws(UsageError) -> String {
+        let shown = TerminalText.escape(path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw UsageError("--page \(shown): no such file; give the path of an HTML file")
+        }
+        guard !isDirectory.boolValue else {
+            throw UsageError("--page \(shown): is a directory; give the path of an HTML file")
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw UsageError("--page \(shown): the file can't be read (\(reason)); check its permissions")
+        }
+        close(descriptor)
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+            throw UsageError("--page \(shown): the file can't be read; check that it is a regular file")
+        }
+        if let (encoding, skip) = byteOrderMark(data) {
+            guard let text = String(data: data.dropFirst(skip), encoding: encoding) else {
+                throw UsageError("--page \(shown): the text does not match its byte-order mark; save the page as UTF-8")
+            }
+            return text
+        }
+        if let label = declaredCharset(data) {
+            guard let encoding = encoding(forLabel: label) else {
+                throw UsageError(
+                    "--page \(shown): the page declares charset \"\(TerminalText.escape(label))\", which webbridge can't decode; save the page as UTF-8"
+                )
+            }
+            guard let text = String(data: data, encoding: encoding) else {
+                throw UsageError(
+                    "--page \(shown): the text is not valid \(TerminalText.escape(label)) as the page declares; fix the declaration or save the page as UTF-8"
+                )
+            }
+            return text
+        }
+        if let text = String(data: data, encoding: .utf8) { return text }
+        // Every byte sequence decodes in windows-1252, so this fallback cannot fail.
+        printError(
+            "webbridge check: note: --page \(shown) is not UTF-8 and declares no charset; read as windows-1252 (Latin-1). Remedy: add <meta charset=\"...\"> or save it as UTF-8"
+        )
+        return String(data: data, encoding: .windowsCP1252) ?? String(decoding: data, as: UTF8.self)
+    }
+
+    /// The encoding a byte-order mark names, and the mark's length.
+    static func byteOrderMark(_ data: Data) -> (String.Encoding, Int)? {
+        let bytes = Array(data.prefix(3))
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return (.utf8, 3) }
+        if bytes.starts(with: [0xFF, 0xFE]) { return (.utf16LittleEndian, 2) }
+        if bytes.starts(with: [0xFE, 0xFF]) { return (.utf16BigEndian, 2) }
+        return nil
+    }
+
+    /// The charset a `<meta charset>` or `<meta http-equiv content="...; charset=...">` declares in the first 1024 bytes.
+    static func declaredCharset(_ data: Data) -> String? {
+        // The declaration is ASCII in every charset a page may declare this way.
+        let head = String(decoding: data.prefix(1024).map { $0 < 0x80 ? $0 : 0x20 }, as: UTF8.self).lowercased()
+        var rest = head[...]
+        while let meta = rest.range(of: "<meta") {
+            let tagEnd = rest[meta.upperBound...].firstIndex(of: ">") ?? rest.endIndex
+            let tag = rest[meta.upperBound..<tagEnd]
+            if let charset = tag.range(of: "charset=") {
+                let value = tag[charset.upperBound...].drop(while: { $0 == "\"" || $0 == "'" || $0 == " " })
+                let label = value.prefix(while: { $0.isLetter || $0.isNumber || "-_.:".contains($0) })
+                if !label.isEmpty { return String(label) }
+            }
+            rest = rest[tagEnd...]
+        }
+        return nil
+    }
+
+    /// The encoding for a charset label, as the WHATWG Encoding standard maps the common ones.
+    static func encoding(forLabel label: String) -> String.Encoding? {
+        switch label {
+        case "utf-8", "utf8", "unicode-1-1-utf-8": .utf8
+        // The standard reads all of these as windows-1252.
+        case "iso-8859-1", "iso8859-1", "latin1", "l1", "windows-1252", "cp1252", "us-ascii", "ascii", "x-cp1252",
+            "iso_8859-1", "cp819", "ibm819":
+            .windowsCP1252
+        case "iso-8859-2", "latin2", "l2": .isoLatin2
+        case "windows-1250", "cp1250": .windowsCP1250
+        case "windows-1251", "cp1251": .windowsCP1251
+        case "shift_jis", "sjis", "shift-jis", "windows-31j": .shiftJIS
+        case "euc-jp": .japaneseEUC
+        case "utf-16", "utf-16le": .utf16LittleEndian
+        case "utf-16be": .utf16BigEndian
+        default: nil
+        }
+    }
+}

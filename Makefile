@@ -17,12 +17,14 @@ check: build
 # test runs alone first, then inside the whole suite: both must pass.
 test: setup
 	$(SWIFT) build --product webbridge
-	$$($(SWIFT) build --show-bin-path)/webbridge doctor --path Examples/Client
+	$$($(SWIFT) build --show-bin-path)/webbridge doctor --path Examples/Client --path Examples/Checkout/Tests
 	$(SWIFT) build --build-tests
 	scripts/apple-shape/check.sh --self-test
 	scripts/apple-shape/check.sh
 	$(SWIFT) test --skip-build --filter 'BridgeTestingTests.BridgeContractTests/'
 	$(SWIFT) test --skip-build
+	# The adoption path: a team's package that depends on WebBridge by path and tests its own bridge.
+	cd Examples/Checkout && $(SWIFT) test
 
 # Figures, not pass/fail: a table on stdout and .build/bench.json (see Docs/BENCHMARKS.md).
 # The peer figure (Selenium + WebKitWebDriver) is null until `make bench-peer` has installed them.

@@ -101,8 +101,14 @@ package enum Xvfb {
     /// Makes `server` the process's own Xvfb, sent SIGTERM when the process exits.
     @MainActor
     package static func stopAtExit(_ server: pid_t) {
-        if pid == 0 { atexit { if Xvfb.pid > 0 { kill(Xvfb.pid, SIGTERM) } } }
+        if pid == 0 { registerExitHandler() }
         pid = server
+    }
+
+    /// Nonisolated: a handler declared on the main actor would trap when `exit` runs on another thread
+    /// (Swift Testing ends its run from one).
+    private nonisolated static func registerExitHandler() {
+        atexit { if Xvfb.pid > 0 { kill(Xvfb.pid, SIGTERM) } }
     }
 
     /// The first executable `Xvfb` on `path` (a PATH value), then in /usr/bin.

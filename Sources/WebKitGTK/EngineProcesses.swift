@@ -17,7 +17,13 @@ package enum EngineProcesses {
     static func stopAtExit() {
         guard !registered else { return }
         registered = true
-        atexit { EngineProcesses.killAll() }
+        registerExitHandler()
+    }
+
+    /// Nonisolated: a handler declared on the main actor would trap when `exit` runs on another thread
+    /// (Swift Testing ends its run from one).
+    private nonisolated static func registerExitHandler() {
+        atexit { _ = EngineProcesses.killAll() }
     }
 
     /// Pids of engine processes descended from this process.

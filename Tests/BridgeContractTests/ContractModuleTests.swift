@@ -98,6 +98,126 @@ private let parityRunner = """
     console.log(JSON.stringify(results.map((r) => r.valid ? { valid: true, kind: r.kind, requestID: r.requestID } : r)));
     """
 
+/// One check both validators make: `validate` (matching), `as` (a named message) or `reply` (a reply type).
+private struct ParityCase: Codable {
+    var op: String
+    var body: String
+    var direction: String?
+    var mode: String = "strict"
+    var handler: String?
+    var transport: String?
+    var kind: String?
+}
+
+/// A result as both sides report it: the kind and request id when valid, else every violation in order.
+private struct ParityResult: Codable, Equatable, CustomStringConvertible {
+    var valid: Bool
+    var kind: String?
+    var requestID: String?
+    var violations: [[String: String]]?
+
+    init(_ validation: Validation) {
+        switch validation {
+        case .valid(let message):
+            self.init(valid: true, kind: message.kind, requestID: message.requestID, violations: nil)
+        case .invalid(let violations):
+            self.init(valid: false, kind: nil, requestID: nil, violations: ParityResult.rows(violations))
+        }
+    }
+
+    init(valid: Bool, kind: String?, requestID: String?, violations: [[String: String]]?) {
+        self.valid = valid
+        self.kind = kind
+        self.requestID = requestID
+        self.violations = violations
+    }
+
+    static func rows(_ violations: [ContractViolation]) -> [[String: String]] {
+        violations.map {
+            [
+                "path": $0.path, "rule": $0.rule.rawValue, "expected": $0.expected, "found": $0.found,
+                "direction": $0.direction.rawValue,
+            ]
+        }
+    }
+
+    var description: String {
+        valid
+            ? "valid \(kind ?? "?") id \(requestID ?? "nil")"
+            : (violations ?? []).map { "\($0["path"]!) \($0["rule"]!) \($0["expected"]!) / \($0["found"]!)" }
+                .joined(separator: "; ")
+    }
+}
+
+private let languageParityRunner = """
+    import { validate, validateFromNative, validateReply } from "./contract.mjs";
+    import { readFileSync, writeFileSync } from "node:fs";
+    const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
+    const results = cases.map((c) => {
+      const body = JSON.parse(c.body);
+      const r = c.op === "validate" ? validate(body, c.direction, { mode: c.mode, handler: c.handler ?? undefined, transport: c.transport })
+        : c.op === "as" ? validateFromNative(body, { kind: c.kind, mode: c.mode })
+        : validateReply(c.kind, body);
+      return r.valid ? { valid: true, kind: r.kind, requestID: r.requestID ?? undefined } : { valid: false, violations: r.violations };
+    });
+    writeFileSync(process.argv[3], JSON.stringify(results));
+    """
+
+extension LanguageContracts.Example {
+    /// Every body: each valid one broken every way, bare values; each checked every way the contract allows.
+    fileprivate func parityCases(_ contract: BridgeContract) throws -> [ParityCase] {
+        var bodies: [String] = ParityBodies.bare
+        for json in valid.keys.sorted().flatMap({ valid[$0]! }) {
+            for body in try ParityBodies.variants(of: json) where !bodies.contains(body) { bodies.append(body) }
+        }
+        var cases: [ParityCase] = []
+        let toPage = contract.messages.filter { $0.direction == .nativeToPage }.map(\.kind)
+        for body in bodies {
+            for mode in ["strict", "lenient"] {
+                cases.append(ParityCase(op: "validate", body: body, direction: "native-to-page", mode: mode))
+                cases.append(ParityCase(op: "validate", body: body, direction: "page-to-native", mode: mode))
+                for kind in toPage { cases.append(ParityCase(op: "as", body: body, mode: mode, kind: kind)) }
+            }
+            for handler in contract.handlerNames + ["elsewhere"] {
+                for transport in ["postMessage", "prompt"] {
+                    cases.append(
+                        ParityCase(
+                            op: "validate", body: body, direction: "page-to-native", handler: handler,
+                            transport: transport))
+                }
+            }
+        }
+        for (kind, values) in replies.sorted(by: { $0.key < $1.key }) {
+            var answers = ParityBodies.bare
+            for json in values { answers += try ParityBodies.variants(of: json) }
+            cases += answers.map { ParityCase(op: "reply", body: $0, kind: kind) }
+        }
+        return cases
+    }
+}
+
+/// What the Swift library says for one parity case.
+private func swiftResult(_ contract: BridgeContract, _ testCase: ParityCase) throws -> ParityResult {
+    let body = try JSONSerialization.jsonObject(with: Data(testCase.body.utf8), options: [.fragmentsAllowed])
+    let mode: ValidationMode = testCase.mode == "strict" ? .strict : .lenient
+    switch testCase.op {
+    case "validate":
+        let direction = try #require(Direction(rawValue: testCase.direction ?? ""))
+        let transport = try #require(MessageSpec.Transport(rawValue: testCase.transport ?? "postMessage"))
+        return ParityResult(
+            contract.validate(body, direction: direction, mode: mode, handler: testCase.handler, transport: transport))
+    case "as":
+        let spec = try #require(contract.message(testCase.kind ?? "", direction: .nativeToPage))
+        return ParityResult(contract.validate(body, as: spec, mode: mode))
+    default:
+        let spec = try #require(contract.message(testCase.kind ?? "", direction: .pageToNative))
+        let violations = contract.validate(body, as: try #require(spec.reply), path: "reply")
+        return violations.isEmpty
+            ? ParityResult(valid: true, kind: spec.kind, requestID: nil, violations: nil)
+            : ParityResult(valid: false, kind: nil, requestID: nil, violations: ParityResult.rows(violations))
+    }
+}
+
 @Suite("The JavaScript contract module", .enabled(if: Node.executable != nil, "node is not installed"))
 struct ContractModuleTests {
     @Test("the JS validator gives the same violations as the Swift one")
@@ -131,6 +251,47 @@ struct ContractModuleTests {
             }
         }
         #expect(invalidCount > 20)
+    }
+
+    @Test("the JS validator gives the same results as the Swift one on the contract language's bridges")
+    func languageParity() throws {
+        var rulesSeen = Set<String>()
+        for example in LanguageContracts.all {
+            let contract = try example.contract()
+            let cases = try example.parityCases(contract)
+            let directory = try moduleDirectory(contract, runner: languageParityRunner)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let casesFile = directory.appendingPathComponent("cases.json")
+            let resultsFile = directory.appendingPathComponent("results.json")
+            try JSONEncoder().encode(cases).write(to: casesFile)
+            _ = try Node.run(directory.appendingPathComponent("runner.mjs"), arguments: [casesFile.path, resultsFile.path])
+            let results = try JSONDecoder().decode([ParityResult].self, from: Data(contentsOf: resultsFile))
+            try #require(results.count == cases.count, "\(example): node gave \(results.count) of \(cases.count)")
+            var mismatches: [String] = []
+            var validKinds = Set<String>()
+            for (testCase, js) in zip(cases, results) {
+                let swift = try swiftResult(contract, testCase)
+                if swift != js {
+                    mismatches.append(
+                        "\(testCase.op) \(testCase.direction ?? testCase.kind ?? "") \(testCase.handler ?? "") "
+                            + "\(testCase.transport ?? "") \(testCase.mode) \(testCase.body)\n  swift: \(swift)\n  js:    \(js)")
+                }
+                if swift.valid, testCase.op == "validate", let kind = swift.kind { validKinds.insert(kind) }
+                for violation in swift.violations ?? [] { rulesSeen.insert(violation["rule"]!) }
+            }
+            let differing = mismatches.count
+            #expect(
+                differing == 0,
+                "\(example): \(differing) of \(cases.count) differ:\n\(mismatches.prefix(3).joined(separator: "\n"))")
+            // Every valid body is valid: the broken ones are broken against a body that passes.
+            #expect(validKinds == Set(contract.messages.map(\.kind)), "\(example): valid kinds")
+            #expect(cases.count > 1000, "\(example): \(cases.count) cases")
+        }
+        let everyRule: Set<String> = [
+            "body-not-object", "missing-field", "wrong-type", "not-integer", "constant-mismatch", "unknown-kind",
+            "wrong-direction", "unexpected-field", "empty-request-id",
+        ]
+        #expect(everyRule.subtracting(rulesSeen).isEmpty, "rules never exercised: \(everyRule.subtracting(rulesSeen))")
     }
 
     @Test("JS values JSON can't carry are rejected like WebKit hands them to Swift")

@@ -341,6 +341,214 @@ struct ContractModuleTests {
         )
     }
 
+    @Test("the module exports the new language's constants: every message, every handler, the discriminator")
+    func languageConstants() throws {
+        let runner = """
+            import * as c from "./contract.mjs";
+            console.log(JSON.stringify([c.HANDLER, c.HANDLERS, c.RECEIVER, c.DISCRIMINATOR, c.REQUEST_ID_FIELD, c.MESSAGES,
+              Object.getPrototypeOf(c.MESSAGES), Object.isFrozen(c.MESSAGES.register), c.MESSAGES.toString ?? null]));
+            """
+        func exports(_ example: LanguageContracts.Example) throws -> String {
+            let directory = try moduleDirectory(try example.contract(), runner: runner)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            return try Node.run(directory.appendingPathComponent("runner.mjs"))
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let hotwire = try exports(LanguageContracts.hotwire)
+        let hotwireMessages = [
+            #""ready":{"direction":"page-to-native","handler":"bridge","transport":"postMessage","call":null,"match":null,"acknowledges":null,"carriesRequestID":false,"reply":false}"#,
+            #""formConnect":{"direction":"page-to-native","handler":"bridge","transport":"postMessage","call":null,"match":{"component":"form","event":"connect"},"acknowledges":null,"carriesRequestID":true,"reply":false}"#,
+            #""formSubmitEnabled":{"direction":"page-to-native","handler":"bridge","transport":"postMessage","call":null,"match":{"component":"form","event":"submitEnabled"},"acknowledges":null,"carriesRequestID":false,"reply":false}"#,
+            #""menuDisplay":{"direction":"page-to-native","handler":"bridge","transport":"postMessage","call":null,"match":{"component":"menu","event":"display"},"acknowledges":null,"carriesRequestID":false,"reply":false}"#,
+            #""register":{"direction":"native-to-page","handler":null,"transport":null,"call":"window.nativeBridge.register","match":null,"acknowledges":null,"carriesRequestID":false,"reply":false}"#,
+            #""formConnected":{"direction":"native-to-page","handler":null,"transport":null,"call":"window.nativeBridge.replyWith","match":{"component":"form","event":"connect"},"acknowledges":"formConnect","carriesRequestID":true,"reply":false}"#,
+        ]
+        #expect(
+            hotwire
+                == #"["bridge",["bridge"],"window.nativeBridge.replyWith",["component","event"],"id",{"#
+                + hotwireMessages.joined(separator: ",") + "},null,true,null]")
+        let capacitor = try exports(LanguageContracts.capacitor)
+        #expect(
+            capacitor.contains(
+                #""cookiesEnabled":{"direction":"page-to-native","handler":"bridge","transport":"prompt","call":null,"match":{"type":"CapacitorCookies.isEnabled"},"acknowledges":null,"carriesRequestID":false,"reply":true}"#
+            ))
+        #expect(
+            capacitor.hasPrefix(
+                #"["bridge",["bridge"],"window.Capacitor.fromNative",["type","pluginId","methodName"],"callbackId","#))
+        let custom = try exports(LanguageContracts.custom)
+        #expect(custom.hasPrefix(#"["app",["app"],"window.App.receive",["type"],null,"#))
+        #expect(
+            custom.contains(
+                #""hello":{"direction":"page-to-native","handler":"app","transport":"postMessage","call":null,"match":{"type":"hello"},"#
+            ))
+        #expect(
+            custom.contains(
+                #""batch":{"direction":"native-to-page","handler":null,"transport":null,"call":"window.App.batch","match":null,"#
+            ))
+        let replies = try exports(LanguageContracts.replyHandler)
+        #expect(replies.hasPrefix(#"["bridge",["bridge","native"],"window.bridgeReceive",["kind"],null,"#))
+        #expect(
+            replies.contains(#""getUser":{"direction":"page-to-native","handler":"native","transport":"postMessage","#))
+    }
+
+    @Test("postToNative posts each message to its own handler and checks a reply handler's reply")
+    func postToOwnHandler() throws {
+        let runner = """
+            import { postToNative, BridgeContractError } from "./contract.mjs";
+            const posted = [];
+            let answer;
+            const handler = (name) => ({ postMessage: (m) => { posted.push([name, m.kind]); return name === "native" ? Promise.resolve(answer) : undefined; } });
+            globalThis.webkit = { messageHandlers: { bridge: handler("bridge"), native: handler("native") } };
+            const lines = [];
+            const failure = (e) => (e instanceof BridgeContractError ? "" : "NOT A CONTRACT ERROR ") + e.message.split("\\n").slice(1).join(" | ");
+            lines.push(String(postToNative({ kind: "ready", version: 1 })));
+            answer = { name: "S3CR3T", admin: false };
+            lines.push(JSON.stringify(await postToNative({ kind: "getUser", userId: 7 })));
+            answer = { name: "S3CR3T", admin: "S3CR3T" };
+            await postToNative({ kind: "getUser", userId: 7 }).then(() => lines.push("accepted a bad reply"), (e) => lines.push(failure(e)));
+            answer = "S3CR3T";
+            await postToNative({ kind: "save", text: "S3CR3T" }).then(() => lines.push("accepted a bad reply"), (e) => lines.push(failure(e)));
+            try { postToNative({ kind: "getUser", userId: "S3CR3T" }); lines.push("posted a bad message"); } catch (e) { lines.push(failure(e)); }
+            try { postToNative({ kind: "getUser", userId: 7 }, { handler: "bridge" }); lines.push("posted to the wrong handler"); } catch (e) { lines.push(failure(e)); }
+            try { postToNative({ kind: "S3CR3T" }); lines.push("posted an unknown kind"); } catch (e) { lines.push(failure(e)); }
+            lines.push(JSON.stringify(posted));
+            console.log(lines.join("\\n"));
+            """
+        let directory = try moduleDirectory(try LanguageContracts.replyHandler.contract(), runner: runner)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try Node.run(directory.appendingPathComponent("runner.mjs"))
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "undefined",
+                #"{"name":"S3CR3T","admin":false}"#,
+                "reply.admin: expected Boolean, found String (wrong-type, native-to-page)",
+                "reply: expected Boolean, found String (wrong-type, native-to-page)",
+                "userId: expected Integer, found String (wrong-type, page-to-native)",
+                "kind: expected one of: ready, found String (unknown-kind, page-to-native)",
+                "kind: expected one of: ready, found String (unknown-kind, page-to-native)",
+                #"[["bridge","ready"],["native","getUser"],["native","getUser"],["native","save"]]"#,
+            ])
+        // The only secret shown is the valid reply, handed back to the page that asked for it.
+        #expect(output.components(separatedBy: "S3CR3T").count == 2)
+    }
+
+    @Test("promptToNative sends a prompt-channel message as JSON text and returns native's checked text answer")
+    func promptChannel() throws {
+        let runner = """
+            import { promptToNative, postToNative, validateFromNative, BridgeContractError } from "./contract.mjs";
+            const prompts = [];
+            let answer = "true";
+            globalThis.prompt = (text) => { prompts.push(text); return answer; };
+            globalThis.webkit = { messageHandlers: { bridge: { postMessage: () => prompts.push("posted") } } };
+            const failure = (e) => (e instanceof BridgeContractError ? "" : "NOT A CONTRACT ERROR ") + e.message.split("\\n").slice(1).join(" | ");
+            const lines = [];
+            lines.push(promptToNative({ type: "CapacitorCookies.isEnabled" }));
+            answer = null;
+            try { promptToNative({ type: "CapacitorHttp" }); lines.push("accepted no answer"); } catch (e) { lines.push(failure(e)); }
+            try { promptToNative({ type: "CapacitorHttp", extra: 1 }); lines.push("sent a bad message"); } catch (e) { lines.push(failure(e)); }
+            try { promptToNative({ type: "message", callbackId: "1", pluginId: "Device", methodName: "getInfo", options: {} }); lines.push("prompted a postMessage message"); } catch (e) { lines.push(failure(e)); }
+            try { postToNative({ type: "CapacitorHttp" }); lines.push("posted a prompt message"); } catch (e) { lines.push(failure(e)); }
+            const info = { callbackId: "9", pluginId: "Device", methodName: "getInfo", success: true, save: false, data: { model: "m", isVirtual: false, memUsed: 1 } };
+            lines.push(JSON.stringify(validateFromNative(info)));
+            lines.push(JSON.stringify(validateFromNative({ ...info, success: false }, { kind: "deviceInfo" })));
+            try { validateFromNative(info, { kind: "deviceGetInfo" }); lines.push("checked as a page message"); } catch (e) { lines.push(e.constructor.name + ": " + e.message); }
+            lines.push(JSON.stringify(prompts));
+            console.log(lines.join("\\n"));
+            """
+        let directory = try moduleDirectory(try LanguageContracts.capacitor.contract(), runner: runner)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try Node.run(directory.appendingPathComponent("runner.mjs")).split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "true",
+                "reply: expected String, found Null (wrong-type, native-to-page)",
+                "extra: expected no such field, found Number (unexpected-field, page-to-native)",
+                "type: expected one of: cookiesEnabled, httpEnabled, found String (unknown-kind, page-to-native)",
+                // The same rule as Swift: every discriminator field a message of that channel names must be there.
+                "pluginId: expected String, one of: pluginCall, deviceGetInfo, toastShow, jsError, found Missing (missing-field, page-to-native)",
+                #"{"valid":true,"kind":"deviceInfo","requestID":"9"}"#,
+                #"{"valid":false,"violations":[{"path":"success","rule":"constant-mismatch","expected":"Boolean true","found":"Boolean","direction":"native-to-page"}]}"#,
+                "TypeError: no native-to-page message of that kind; the contract declares: deviceInfo, deviceInfoFailed",
+                #"["{\"type\":\"CapacitorCookies.isEnabled\"}","{\"type\":\"CapacitorHttp\"}"]"#,
+            ])
+    }
+
+    @Test("a call's argument is checked as its message: Hotwire's register takes an array of strings")
+    func callArgument() throws {
+        let runner = """
+            import { validateFromNative, validate, postToNative, describeViolations } from "./contract.mjs";
+            const show = (r) => r.valid ? "valid " + r.kind + " " + r.requestID : describeViolations(r.violations);
+            const posted = [];
+            globalThis.webkit = { messageHandlers: { bridge: { postMessage: (m) => posted.push(m) } } };
+            postToNative("ready");
+            console.log([
+              show(validateFromNative(["form", "menu"], { kind: "register" })),
+              show(validateFromNative(["form", 1], { kind: "register" })),
+              show(validateFromNative({ component: "form" }, { kind: "register" })),
+              show(validateFromNative({ id: "1", component: "form", event: "connect", data: {} }, { kind: "formConnected" })),
+              show(validateFromNative({ id: "1", event: "connect", data: {} }, { kind: "formConnected" })),
+              show(validate("ready", "page-to-native")),
+              show(validate("READY", "page-to-native")),
+              JSON.stringify(posted),
+            ].join("\\n"));
+            """
+        let directory = try moduleDirectory(try LanguageContracts.hotwire.contract(), runner: runner)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try Node.run(directory.appendingPathComponent("runner.mjs")).split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "valid register null",
+                "body[1]: expected String, found Number (wrong-type, native-to-page)",
+                "body: expected Array of String, found Object (wrong-type, native-to-page)",
+                "valid formConnected 1",
+                #"component: expected String "form", found Missing (missing-field, native-to-page)"#,
+                "valid ready null",
+                #"body: expected an Object or one of: ready (String "ready"), found String (unknown-kind, page-to-native)"#,
+                #"["ready"]"#,
+            ])
+    }
+
+    @Test("contract text never becomes code: hostile names and values stay data")
+    func hostileContractStaysData() throws {
+        let hostile = [
+            #"</script><script>globalThis.pwned=1</script>"#, #"\"; globalThis.pwned = 1; //"#,
+            "`${globalThis.pwned=1}`", "\u{2028}globalThis.pwned=1", "\u{FEFF}x", "__proto__", "constructor",
+            #"\u0000"#,
+        ]
+        var messages: [MessageSpec] = []
+        for (index, text) in hostile.enumerated() {
+            messages.append(
+                MessageSpec(
+                    kind: text, direction: .pageToNative,
+                    fields: [text + "f": FieldSpec(.constant(.string(text))), "__proto__": FieldSpec(.string, optional: true)],
+                    match: ["type": .string(text)], handler: index.isMultiple(of: 2) ? text : nil))
+        }
+        let contract = BridgeContract(
+            version: 1, handler: "bridge", receiver: "window.bridgeReceive", messages: messages,
+            discriminator: ["type"])
+        #expect(try BridgeContract(jsonData: contract.jsonData()) == contract)
+        let runner = """
+            import { CONTRACT, MESSAGES, HANDLERS, validate } from "./contract.mjs";
+            const kinds = Object.keys(MESSAGES);
+            const valid = CONTRACT.messages.map((m) => validate({ type: m.kind, [m.kind + "f"]: m.kind }, "page-to-native", { handler: MESSAGES[m.kind].handler }).kind);
+            const fields = CONTRACT.messages[0].fields;
+            // U+FEFF escaped: swift-corelibs JSONSerialization drops it raw, even inside a string.
+            console.log(JSON.stringify({ pwned: globalThis.pwned ?? null, kinds, handlers: HANDLERS, valid,
+              proto: Object.getPrototypeOf(fields) === Object.prototype && Object.keys(fields).includes("__proto__") }).replaceAll("\\ufeff", "\\\\ufeff"));
+            """
+        let directory = try moduleDirectory(contract, runner: runner)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try Node.run(directory.appendingPathComponent("runner.mjs"))
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(result["pwned"] is NSNull)
+        #expect(result["kinds"] as? [String] == hostile)
+        #expect(result["valid"] as? [String] == hostile)
+        let handlers = ["bridge"] + hostile.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element)
+        #expect(result["handlers"] as? [String] == handlers)
+        #expect(result["proto"] as? Bool == true)
+    }
+
     @Test("postToNative posts a valid message and throws, showing structure only, on an invalid one")
     func postToNative() throws {
         let runner = """

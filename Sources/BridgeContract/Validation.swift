@@ -215,9 +215,11 @@ extension BridgeContract {
         guard case .object(let object) = value else {
             // A bare message: a constant names it; otherwise the first whose type fits.
             let bare = candidates.filter { !$0.isObject }
-            let ordered = bare.filter { if case .constant = $0.body { true } else { false } } + bare.filter {
-                if case .constant = $0.body { false } else { true }
-            }
+            let ordered =
+                bare.filter { if case .constant = $0.body { true } else { false } }
+                + bare.filter {
+                    if case .constant = $0.body { false } else { true }
+                }
             for spec in ordered {
                 // A nested object's violations don't make its check return nil: count them.
                 var fits = true

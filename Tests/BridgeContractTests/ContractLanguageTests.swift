@@ -4,7 +4,9 @@ import Testing
 
 @Suite("The contract language")
 struct ContractLanguageTests {
-    @Test("each bridge's contract loads from its file and round-trips through jsonData() unchanged", arguments: LanguageContracts.all)
+    @Test(
+        "each bridge's contract loads from its file and round-trips through jsonData() unchanged",
+        arguments: LanguageContracts.all)
     func roundTrip(_ example: LanguageContracts.Example) throws {
         let contract = try example.contract()
         let text = contract.jsonData()
@@ -54,7 +56,9 @@ struct ContractLanguageTests {
         let custom = try LanguageContracts.custom.contract()
         #expect(custom.discriminator == ["type"])
         #expect(custom.frames?.origins == ["https://widgets.example.com", "http://localhost:8080"])
-        #expect(custom.functionPath(of: try #require(custom.message("update", direction: .nativeToPage))) == custom.receiver)
+        #expect(
+            custom.functionPath(of: try #require(custom.message("update", direction: .nativeToPage))) == custom.receiver
+        )
     }
 
     @Test("a file written for today's format loads and means the same; the default contract writes no new keys")
@@ -178,7 +182,8 @@ struct ContractLanguageTests {
                 extra: #", "requestID": {"field": "id"}"#),
             path: "messages[1].acknowledges"),
         BadDefinition(
-            name: "an origin with a path", json: file("", extra: #", "frames": {"origins": ["https://a.example/app"]}"#),
+            name: "an origin with a path",
+            json: file("", extra: #", "frames": {"origins": ["https://a.example/app"]}"#),
             path: "frames.origins[0]"),
         BadDefinition(
             name: "an origin without a scheme", json: file("", extra: #", "frames": {"origins": ["*", "a.example"]}"#),
@@ -207,7 +212,8 @@ struct ContractLanguageTests {
         BadDefinition(
             name: "a check step replying to a message without a reply",
             json: file(
-                #"{"kind": "ready", \#(toNative)}"#, extra: #", "check": {"steps": [{"after": "ready", "reply": true}]}"#),
+                #"{"kind": "ready", \#(toNative)}"#,
+                extra: #", "check": {"steps": [{"after": "ready", "reply": true}]}"#),
             path: "check.steps[0].reply"),
         BadDefinition(
             name: "a check step whose reply breaks the reply type",
@@ -235,7 +241,8 @@ struct ContractLanguageTests {
             name: "a user script with both file and source",
             json: file(
                 #"{"kind": "sync", \#(toPage)}"#,
-                extra: #", "check": {"userScripts": [{"file": "a.js", "source": "x"}], "steps": [{"after": "didFinish", "send": "sync"}]}"#
+                extra:
+                    #", "check": {"userScripts": [{"file": "a.js", "source": "x"}], "steps": [{"after": "didFinish", "send": "sync"}]}"#
             ),
             path: "check.userScripts[0]"),
         BadDefinition(
@@ -362,7 +369,9 @@ struct ContractLanguageTests {
         #expect(violation.found == "a frame of https://evil.example")
         #expect(violation.expected == "the main frame or a frame of https://widgets.example.com, http://localhost:8080")
         #expect(custom.frameViolation(isMainFrame: false, origin: "")?.found == "a frame with an opaque origin")
-        #expect(BridgeContract.default.frameViolation(isMainFrame: false, origin: "http://127.0.0.1")?.expected == "the main frame")
+        #expect(
+            BridgeContract.default.frameViolation(isMainFrame: false, origin: "http://127.0.0.1")?.expected
+                == "the main frame")
         #expect(FrameRule.origin(scheme: "HTTPS", host: "A.example", port: 443) == "https://a.example")
     }
 }

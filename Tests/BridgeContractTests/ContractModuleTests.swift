@@ -264,7 +264,8 @@ struct ContractModuleTests {
             let casesFile = directory.appendingPathComponent("cases.json")
             let resultsFile = directory.appendingPathComponent("results.json")
             try JSONEncoder().encode(cases).write(to: casesFile)
-            _ = try Node.run(directory.appendingPathComponent("runner.mjs"), arguments: [casesFile.path, resultsFile.path])
+            _ = try Node.run(
+                directory.appendingPathComponent("runner.mjs"), arguments: [casesFile.path, resultsFile.path])
             let results = try JSONDecoder().decode([ParityResult].self, from: Data(contentsOf: resultsFile))
             try #require(results.count == cases.count, "\(example): node gave \(results.count) of \(cases.count)")
             var mismatches: [String] = []
@@ -274,7 +275,8 @@ struct ContractModuleTests {
                 if swift != js {
                     mismatches.append(
                         "\(testCase.op) \(testCase.direction ?? testCase.kind ?? "") \(testCase.handler ?? "") "
-                            + "\(testCase.transport ?? "") \(testCase.mode) \(testCase.body)\n  swift: \(swift)\n  js:    \(js)")
+                            + "\(testCase.transport ?? "") \(testCase.mode) \(testCase.body)\n  swift: \(swift)\n  js:    \(js)"
+                    )
                 }
                 if swift.valid, testCase.op == "validate", let kind = swift.kind { validKinds.insert(kind) }
                 for violation in swift.violations ?? [] { rulesSeen.insert(violation["rule"]!) }
@@ -521,7 +523,10 @@ struct ContractModuleTests {
             messages.append(
                 MessageSpec(
                     kind: text, direction: .pageToNative,
-                    fields: [text + "f": FieldSpec(.constant(.string(text))), "__proto__": FieldSpec(.string, optional: true)],
+                    fields: [
+                        text + "f": FieldSpec(.constant(.string(text))),
+                        "__proto__": FieldSpec(.string, optional: true),
+                    ],
                     match: ["type": .string(text)], handler: index.isMultiple(of: 2) ? text : nil))
         }
         let contract = BridgeContract(

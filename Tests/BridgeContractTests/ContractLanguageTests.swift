@@ -358,6 +358,34 @@ struct ContractLanguageTests {
             ])
     }
 
+    @Test("lock and diff see the new keys: a changed match, body, handler or call breaks; the check section never does")
+    func diffOfTheLanguage() throws {
+        let hotwire = try LanguageContracts.hotwire.contract()
+        var changed = hotwire
+        changed.messages[4].body = .array(.integer)
+        changed.messages[1].match = ["component": .string("form"), "event": .string("open")]
+        changed.messages[5].call = "window.nativeBridge.answer"
+        changed.check = nil
+        changed.frames = FrameRule(origins: ["https://a.example"])
+        let diff = ContractDiff(locked: hotwire, current: changed)
+        #expect(
+            diff.changes.map { "\($0.compatibility) \($0.path)" } == [
+                "compatible frames.origins", "incompatible formConnect.match", "incompatible register.body",
+                "incompatible formConnected.call",
+            ])
+        #expect(!diff.passes)
+        var replayed = hotwire
+        replayed.check?.steps.removeLast()
+        #expect(ContractDiff(locked: hotwire, current: replayed).changes.isEmpty)
+        #expect(ContractLock(contract: hotwire).contract.check == nil)
+        let replies = try LanguageContracts.replyHandler.contract()
+        var moved = replies
+        moved.messages[1].handler = "bridge"
+        moved.messages[2].reply = .string
+        #expect(
+            ContractDiff(locked: replies, current: moved).changes.map(\.path) == ["getUser.handler", "save.reply"])
+    }
+
     @Test("a frame rule accepts the main frame and declared origins, and names any other frame")
     func frames() throws {
         let custom = try LanguageContracts.custom.contract()

@@ -403,3 +403,78 @@ struct ContractLanguageTests {
         #expect(FrameRule.origin(scheme: "HTTPS", host: "A.example", port: 443) == "https://a.example")
     }
 }
+
+@Suite("Docs/CONTRACT.md's examples")
+struct ContractDocumentationTests {
+    static let document: String? = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Docs/CONTRACT.md").standardizedFileURL
+        return (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) }
+    }()
+
+    /// The text of the first fenced block of `language` after `heading`.
+    static func block(after heading: String, language: String = "json") throws -> String {
+        let text = try #require(document, "Docs/CONTRACT.md is not beside the tests")
+        let section = try #require(text.range(of: heading), "no heading \(heading)")
+        let fence = try #require(text.range(of: "```\(language)\n", range: section.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "```", range: fence.upperBound..<text.endIndex))
+        return String(text[fence.upperBound..<end.lowerBound])
+    }
+
+    @Test("the default contract shown is the bundled file, byte for byte")
+    func defaultContract() throws {
+        let url = try #require(BridgeContract.defaultContractURL)
+        #expect(
+            try Self.block(after: "## The contract file") == String(decoding: try Data(contentsOf: url), as: UTF8.self))
+    }
+
+    @Test("the complete Hotwire-style contract loads and means what the text says")
+    func hotwireExample() throws {
+        let contract = try BridgeContract(
+            jsonData: Data(try Self.block(after: "### A complete Hotwire-style contract").utf8))
+        #expect(contract.discriminator == ["component", "event"])
+        #expect(contract.validate("ready").message?.kind == "ready")
+        let connect: [String: Any] = [
+            "id": "1", "component": "form", "event": "connect",
+            "data": ["submitTitle": "Save", "metadata": ["url": "https://a.example"]],
+        ]
+        #expect(contract.validate(connect).message?.requestID == "1")
+        let menu: [String: Any] = [
+            "id": "2", "component": "menu", "event": "display",
+            "data": ["title": "T", "items": [["title": "a", "index": JS.number(0)]], "metadata": ["url": "u"]],
+        ]
+        #expect(contract.validate(menu).message?.kind == "menuDisplay")
+        let register = try #require(contract.message("register", direction: .nativeToPage))
+        #expect(
+            contract.validate(["form", JS.number(1)], as: register).violations == [
+                ContractViolation(
+                    path: "body[1]", rule: .wrongType, expected: "String", found: "Number", direction: .nativeToPage)
+            ])
+        #expect(contract.check?.expectedMessages == ["ready", "formConnect"])
+    }
+
+    @Test("the violations and errors shown are the library's own text")
+    func shownTexts() throws {
+        let text = try #require(Self.document)
+        let custom = try LanguageContracts.custom.contract()
+        let frame = try #require(custom.frameViolation(isMainFrame: false, origin: "https://evil.example"))
+        #expect(text.contains("\n\(frame.description)\n"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("bridge.json")
+        try Data(
+            ContractLanguageTests.file(
+                #"{"kind": "a", "direction": "page-to-native", "match": {"type": "x"}}, {"kind": "b", "direction": "page-to-native", "match": {"type": "x"}}"#,
+                extra: #", "discriminator": "type""#
+            ).utf8
+        ).write(to: url)
+        do {
+            _ = try BridgeContract.load(contentsOf: url)
+            Issue.record("accepted two messages with the same match")
+        } catch {
+            let shown = error.description.replacingOccurrences(of: directory.path + "/", with: "")
+            #expect(text.contains("\n\(shown)\n"), "\(shown)")
+        }
+    }
+}

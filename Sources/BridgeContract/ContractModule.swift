@@ -393,8 +393,8 @@ public struct ContractModule: Sendable, Equatable {
          * A page-to-native message is matched among those posted to `handler` (HANDLER by default) through `transport`
          * ("postMessage", the default, or "prompt").
          */
-        export function validate(message, direction, { mode = "strict", handler = HANDLER, transport = "postMessage" } = {}) {
-          return outcome(identify(message, direction, mode, handler, transport));
+        export function validate(message, direction, { mode = "strict", handler, transport } = {}) {
+          return outcome(identify(message, direction, mode, handler ?? HANDLER, transport ?? "postMessage"));
         }
 
         /**

@@ -155,7 +155,7 @@ private let languageParityRunner = """
     const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
     const results = cases.map((c) => {
       const body = JSON.parse(c.body);
-      const r = c.op === "validate" ? validate(body, c.direction, { mode: c.mode, handler: c.handler ?? undefined, transport: c.transport })
+      const r = c.op === "validate" ? validate(body, c.direction, { mode: c.mode, handler: c.handler, transport: c.transport })
         : c.op === "as" ? validateFromNative(body, { kind: c.kind, mode: c.mode })
         : validateReply(c.kind, body);
       return r.valid ? { valid: true, kind: r.kind, requestID: r.requestID ?? undefined } : { valid: false, violations: r.violations };

@@ -196,8 +196,20 @@ public struct ContractModule: Sendable, Equatable {
           return name;
         }
 
+        // A number as the native library writes a constant: an integer's digits, else Swift's shortest form
+        // (an exponent below 1e-4 and from 2^63 up, two digits at least: 1e-05, 1e+20).
+        function numberText(value) {
+          const limit = 2 ** 63;
+          if (Number.isInteger(value) && value >= -limit && value < limit) return BigInt(value).toString();
+          if (Math.abs(value) >= limit || Math.abs(value) < 1e-4) {
+            const [mantissa, exponent] = value.toExponential().split("e");
+            return mantissa + "e" + exponent[0] + exponent.slice(1).padStart(2, "0");
+          }
+          return String(value);
+        }
+
         function constantText(value) {
-          return typeName(value) + " " + JSON.stringify(value);
+          return typeName(value) + " " + (typeof value === "number" ? numberText(value) : JSON.stringify(value));
         }
 
         function expectedType(spec) {

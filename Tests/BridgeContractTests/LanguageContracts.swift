@@ -165,7 +165,10 @@ enum LanguageContracts {
                   "appVersion": {"type": "string"}, "features": {"type": "array", "items": {"type": "string"}}}}}},
                 {"kind": "track", "direction": "page-to-native", "fields": {"payload": {"type": "object", "fields": {
                   "event": {"type": "string"}, "count": {"type": "integer"}, "ratio": {"type": "number", "optional": true},
-                  "level": {"type": "constant", "value": 2, "optional": true}}}}},
+                  "level": {"type": "constant", "value": 2, "optional": true},
+                  "scale": {"type": "constant", "value": 0.00001, "optional": true},
+                  "big": {"type": "constant", "value": 1e20, "optional": true},
+                  "third": {"type": "constant", "value": 0.3333333333333333, "optional": true}}}}},
                 {"kind": "log", "direction": "page-to-native", "body": {"type": "string"}},
                 {"kind": "ready", "direction": "page-to-native", "body": {"type": "constant", "value": "ready"}},
                 {"kind": "update", "direction": "native-to-page", "fields": {"payload": {"type": "object", "fields": {
@@ -180,7 +183,7 @@ enum LanguageContracts {
         valid: [
             "hello": [#"{"type": "hello", "payload": {"appVersion": "2.1", "features": ["a", "b"]}}"#],
             "track": [
-                #"{"type": "track", "payload": {"event": "open", "count": 3, "ratio": 0.5, "level": 2}}"#,
+                #"{"type": "track", "payload": {"event": "open", "count": 3, "ratio": 0.5, "level": 2, "scale": 0.00001, "big": 1e20, "third": 0.3333333333333333}}"#,
                 #"{"type": "track", "payload": {"event": "open", "count": 9007199254740991}}"#,
             ],
             "log": [#""anything""#, #""""#],

@@ -141,16 +141,22 @@ public struct ContractModule: Sendable, Equatable {
           }
         }
 
-        // Names in the native library's order: Unicode scalars of the NFC form, not UTF-16 code units.
-        function compareNames(a, b) {
-          const left = Array.from(a.normalize("NFC"), (c) => c.codePointAt(0));
-          const right = Array.from(b.normalize("NFC"), (c) => c.codePointAt(0));
+        // Names in the native library's order: Unicode scalars of the NFC form, not UTF-16 code units. Without
+        // surrogates the two orders agree, so only names beyond the BMP pay for a scalar-by-scalar comparison.
+        function sortKey(name) {
+          const nfc = name.normalize("NFC");
+          return { name, nfc, astral: /[\ud800-\udfff]/.test(nfc) };
+        }
+        function compareKeys(a, b) {
+          if (!a.astral && !b.astral) return a.nfc < b.nfc ? -1 : a.nfc > b.nfc ? 1 : 0;
+          const left = Array.from(a.nfc, (c) => c.codePointAt(0));
+          const right = Array.from(b.nfc, (c) => c.codePointAt(0));
           for (let index = 0; index < Math.min(left.length, right.length); index++) {
             if (left[index] !== right[index]) return left[index] - right[index];
           }
           return left.length - right.length;
         }
-        const sortedNames = (names) => [...names].sort(compareNames);
+        const sortedNames = (names) => names.map(sortKey).sort(compareKeys).map((key) => key.name);
 
         /** A field name fit for a log line: shortened past 64 characters, control characters escaped. */
         function displayKey(key) {

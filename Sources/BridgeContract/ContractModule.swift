@@ -313,8 +313,10 @@ public struct ContractModule: Sendable, Equatable {
           const names = used.length ? used : [DISCRIMINATOR[0]];
           for (const name of names) {
             const path = displayKey(name);
-            if (!present(object, name)) return add(path, "missing-field", "String, " + expectedKind(), "Missing");
             const declared = candidates.filter((entry) => hasOwn(entry.match, name)).map((entry) => entry.match[name]);
+            if (!present(object, name)) {
+              return add(path, "missing-field", (declared.length ? typeName(declared[0]) : "String") + ", " + expectedKind(), "Missing");
+            }
             const found = typeName(object[name]);
             if (declared.length && !declared.some((value) => typeName(value) === found)) {
               return add(path, "wrong-type", typeName(declared[0]) + ", " + expectedKind(), found);

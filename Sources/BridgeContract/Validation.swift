@@ -269,11 +269,11 @@ extension BridgeContract {
         let used = fields.filter { name in candidates.contains { matchValues(of: $0)[name] != nil } }
         for name in used.isEmpty ? [discriminator[0]] : used {
             let path = BodyValue.displayKey(name)
+            let declared = candidates.compactMap { matchValues(of: $0)[name] }
             guard let value = object[name] else {
-                violation(path, .missingField, "String, \(expectedKind())", "Missing")
+                violation(path, .missingField, "\(declared.first?.typeName ?? "String"), \(expectedKind())", "Missing")
                 return
             }
-            let declared = candidates.compactMap { matchValues(of: $0)[name] }
             if !declared.isEmpty, !declared.contains(where: { $0.typeName == value.typeName }) {
                 violation(path, .wrongType, "\(declared[0].typeName), \(expectedKind())", value.typeName)
                 return

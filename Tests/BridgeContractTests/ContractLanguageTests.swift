@@ -324,6 +324,10 @@ struct ContractLanguageTests {
             contract.validate(["v": "1"]).violations == [
                 ContractViolation(path: "v", rule: .wrongType, expected: "Number, one of: v1", found: "String")
             ])
+        #expect(
+            contract.validate([String: Any]()).violations == [
+                ContractViolation(path: "v", rule: .missingField, expected: "Number, one of: v1", found: "Missing")
+            ])
         let v2 = try #require(contract.message("v2", direction: .nativeToPage))
         #expect(
             contract.validate([String: Any](), as: v2).violations == [

@@ -474,7 +474,12 @@ public struct ContractModule: Sendable, Equatable {
             if (attempt.entry !== null) break;
           }
           if (result.violations.length) throw new BridgeContractError(result.violations);
-          const posted = globalThis.webkit.messageHandlers[result.entry.handler].postMessage(message);
+          const target = globalThis.webkit?.messageHandlers?.[result.entry.handler];
+          if (!target) {
+            throw new Error(`window.webkit.messageHandlers.${result.entry.handler} is missing: `
+              + "the page is not in a web view whose native side registers the contract's handlers");
+          }
+          const posted = target.postMessage(message);
           if (result.entry.spec.reply === undefined) return posted;
           return Promise.resolve(posted).then((reply) => checkedReply(result.entry, reply));
         }

@@ -414,6 +414,8 @@ struct ContractModuleTests {
             try { postToNative({ kind: "getUser", userId: 7 }, { handler: "bridge" }); lines.push("posted to the wrong handler"); } catch (e) { lines.push(failure(e)); }
             try { postToNative({ kind: "S3CR3T" }); lines.push("posted an unknown kind"); } catch (e) { lines.push(failure(e)); }
             lines.push(JSON.stringify(posted));
+            delete globalThis.webkit.messageHandlers.native;
+            try { postToNative({ kind: "save", text: "S3CR3T" }); lines.push("posted to no handler"); } catch (e) { lines.push(e.message); }
             console.log(lines.join("\\n"));
             """
         let directory = try moduleDirectory(try LanguageContracts.replyHandler.contract(), runner: runner)
@@ -430,6 +432,7 @@ struct ContractModuleTests {
                 "kind: expected one of: ready, found String (unknown-kind, page-to-native)",
                 "kind: expected one of: ready, found String (unknown-kind, page-to-native)",
                 #"[["bridge","ready"],["native","getUser"],["native","getUser"],["native","save"]]"#,
+                "window.webkit.messageHandlers.native is missing: the page is not in a web view whose native side registers the contract's handlers",
             ])
         // The only secret shown is the valid reply, handed back to the page that asked for it.
         #expect(output.components(separatedBy: "S3CR3T").count == 2)

@@ -255,6 +255,18 @@ public struct BridgeContract: Codable, Sendable, Equatable {
                         "the discriminator and the request-id field are implicit; don't declare them as fields")
                 }
             }
+            if case .constant(let constant)? = message.body {
+                // Two bare messages with the same value could never be told apart either.
+                let signature =
+                    "\(message.direction.rawValue) \(handlerName(of: message)) \(message.transport ?? .postMessage) "
+                    + "body=\(constant.typeName) \(constant)"
+                if let other = named[signature] {
+                    throw invalid(
+                        "\(path).body", "\"\(message.kind)\" is the same constant as \"\(other)\"",
+                        "give each bare message its own value")
+                }
+                named[signature] = message.kind
+            }
             try FieldSpec.check(message.fields, path: "\(path).fields")
             if let target = message.acknowledges {
                 guard requestID != nil else {
@@ -338,6 +350,11 @@ public struct BridgeContract: Codable, Sendable, Equatable {
             throw invalid(
                 "\(path).transport", "a prompt message is JSON text of an object",
                 "declare it with fields (and match), not body")
+        }
+        if message.transport == .prompt, message.handler != nil {
+            throw invalid(
+                "\(path).handler", "a prompt message is not posted to a handler",
+                "remove handler; native answers prompts through WKUIDelegate")
         }
     }
 

@@ -163,7 +163,9 @@ public struct CheckPlay: Codable, Sendable, Equatable {
                 "use one of: \(toNative.joined(separator: ", "))")
         }
         for spec in contract.messages where spec.reply != nil && (spec.transport ?? .postMessage) == .postMessage {
-            if expectedMessages.contains(spec.kind) && !steps.contains(where: { $0.after == spec.kind && ($0.reply != nil || $0.replyError != nil) }) {
+            if expectedMessages.contains(spec.kind)
+                && !steps.contains(where: { $0.after == spec.kind && ($0.reply != nil || $0.replyError != nil) })
+            {
                 throw invalid(
                     "check.steps", "\"\(spec.kind)\" expects a reply and no step gives one",
                     "add {\"after\": \"\(spec.kind)\", \"reply\": …}; the page's promise never settles otherwise")

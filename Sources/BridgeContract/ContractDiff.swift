@@ -103,17 +103,21 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
         if old.discriminator != new.discriminator {
             breaking(
                 "discriminator",
-                "discriminator changed from \(old.discriminator.joined(separator: "+")) to \(new.discriminator.joined(separator: "+"))")
+                "discriminator changed from \(old.discriminator.joined(separator: "+")) to \(new.discriminator.joined(separator: "+"))"
+            )
         }
         switch (old.frames?.origins ?? [], new.frames?.origins ?? []) {
         case let (before, after) where before == after: break
         case let (before, after) where Set(before).isSubset(of: Set(after)):
             changes.append(
                 ContractChange(
-                    path: "frames.origins", summary: "frame origins added (\(after.filter { !before.contains($0) }.joined(separator: ", ")))",
+                    path: "frames.origins",
+                    summary: "frame origins added (\(after.filter { !before.contains($0) }.joined(separator: ", ")))",
                     compatibility: .compatible))
         case let (before, after):
-            breaking("frames.origins", "frame origins removed (\(before.filter { !after.contains($0) }.joined(separator: ", ")))")
+            breaking(
+                "frames.origins",
+                "frame origins removed (\(before.filter { !after.contains($0) }.joined(separator: ", ")))")
         }
         for message in old.messages {
             guard let updated = new.messages.first(where: { $0.kind == message.kind }) else {
@@ -159,16 +163,22 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
             "{" + match.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         }
         if before.isObject && after.isObject {
-            breaking("match", "discriminator values", describe(old.matchValues(of: before)), describe(new.matchValues(of: after)))
+            breaking(
+                "match", "discriminator values", describe(old.matchValues(of: before)),
+                describe(new.matchValues(of: after)))
         }
         breaking("body", "body type", before.body.map { "\($0)" } ?? "Object", after.body.map { "\($0)" } ?? "Object")
-        if before.direction == .pageToNative {
+        // A message that inherits the contract's handler or receiver follows its rename, reported once above.
+        if before.direction == .pageToNative, before.handler != nil || after.handler != nil {
             breaking("handler", "handler", quoted(old.handlerName(of: before)), quoted(new.handlerName(of: after)))
+        }
+        if before.direction == .pageToNative {
             breaking(
                 "transport", "transport", (before.transport ?? .postMessage).rawValue,
                 (after.transport ?? .postMessage).rawValue)
-            breaking("reply", "reply type", before.reply.map { "\($0)" } ?? "none", after.reply.map { "\($0)" } ?? "none")
-        } else {
+            breaking(
+                "reply", "reply type", before.reply.map { "\($0)" } ?? "none", after.reply.map { "\($0)" } ?? "none")
+        } else if before.call != nil || after.call != nil {
             breaking("call", "page function", old.functionPath(of: before), new.functionPath(of: after))
         }
     }

@@ -51,7 +51,8 @@ extension BridgeContract {
         let allowed = frames?.origins ?? []
         if allowed.contains("*") { return nil }
         if !origin.isEmpty, allowed.contains(where: { FrameRule.normalized($0) == origin }) { return nil }
-        let expected = allowed.isEmpty ? "the main frame" : "the main frame or a frame of \(allowed.joined(separator: ", "))"
+        let expected =
+            allowed.isEmpty ? "the main frame" : "the main frame or a frame of \(allowed.joined(separator: ", "))"
         return ContractViolation(
             path: "frame", rule: .wrongFrame, expected: expected,
             found: origin.isEmpty ? "a frame with an opaque origin" : "a frame of \(origin)")

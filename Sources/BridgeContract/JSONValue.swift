@@ -32,7 +32,11 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
         case .null: try container.encodeNil()
         case .boolean(let flag): try container.encode(flag)
         case .number(let number):
-            if let integer = Int(exactly: number) { try container.encode(integer) } else { try container.encode(number) }
+            if let integer = Int(exactly: number) {
+                try container.encode(integer)
+            } else {
+                try container.encode(number)
+            }
         case .string(let text): try container.encode(text)
         case .array(let items): try container.encode(items)
         case .object(let fields): try container.encode(fields)

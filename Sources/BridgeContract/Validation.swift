@@ -172,8 +172,13 @@ extension BridgeContract {
             return .invalid(violations)
         }
         for (name, expected) in matchValues(of: spec).sorted(by: { $0.key < $1.key }) {
+            guard let field = object[name] else {
+                let type = FieldType.constant(expected)
+                violation(BodyValue.displayKey(name), .missingField, type.description, "Missing")
+                continue
+            }
             _ = FieldChecker(mode: mode, record: violation).check(
-                object[name] ?? .undefined, as: .constant(expected), path: BodyValue.displayKey(name))
+                field, as: .constant(expected), path: BodyValue.displayKey(name))
         }
         return checkFields(object, of: spec, violations: violations, mode: mode)
     }
@@ -232,12 +237,17 @@ extension BridgeContract {
         guard case .object(let object) = value else {
             // A bare message: a constant names it; otherwise the first whose type fits.
             let bare = candidates.filter { !$0.isObject }
-            let checker = FieldChecker(mode: mode) { _, _, _, _ in }
-            let ordered = bare.filter { if case .constant = $0.body { true } else { false } } + bare.filter {
-                if case .constant = $0.body { false } else { true }
-            }
+            let ordered =
+                bare.filter { if case .constant = $0.body { true } else { false } }
+                + bare.filter {
+                    if case .constant = $0.body { false } else { true }
+                }
             for spec in ordered {
-                if let typed = checker.check(value, as: spec.body!, path: "body") {
+                // A nested object's violations don't make its check return nil: count them.
+                var fits = true
+                let typed = FieldChecker(mode: mode) { _, _, _, _ in fits = false }
+                    .check(value, as: spec.body!, path: "body")
+                if fits, let typed {
                     return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:], body: typed))
                 }
             }
@@ -281,11 +291,11 @@ extension BridgeContract {
         let used = fields.filter { name in candidates.contains { matchValues(of: $0)[name] != nil } }
         for name in used.isEmpty ? [discriminator[0]] : used {
             let path = BodyValue.displayKey(name)
+            let declared = candidates.compactMap { matchValues(of: $0)[name] }
             guard let value = object[name] else {
-                violation(path, .missingField, "String, \(expectedKind())", "Missing")
+                violation(path, .missingField, "\(declared.first?.typeName ?? "String"), \(expectedKind())", "Missing")
                 return
             }
-            let declared = candidates.compactMap { matchValues(of: $0)[name] }
             if !declared.isEmpty, !declared.contains(where: { $0.typeName == value.typeName }) {
                 violation(path, .wrongType, "\(declared[0].typeName), \(expectedKind())", value.typeName)
                 return
@@ -293,12 +303,14 @@ extension BridgeContract {
         }
         // Every discriminator field is there with the right type: the combination names nothing. The values are
         // message data: name the rule and the known kinds, not what came.
-        let path = BodyValue.displayKey(used.first ?? discriminator[0])
+        let name = used.first ?? discriminator[0]
         let otherWay = messages.contains { spec in
             spec.direction != direction && spec.isObject
                 && matchesAll(matchValues(of: spec), object)
         }
-        violation(path, otherWay ? .wrongDirection : .unknownKind, expectedKind(), "String")
+        violation(
+            BodyValue.displayKey(name), otherWay ? .wrongDirection : .unknownKind, expectedKind(),
+            object[name]?.typeName ?? "Missing")
     }
 
     /// Checks the fields of an object message named `spec`.

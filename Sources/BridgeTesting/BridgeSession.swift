@@ -77,6 +77,9 @@ public final class BridgeSession: NSObject {
     /// The first 100 messages the contract refused; `rejectedCount` counts them all.
     public private(set) var rejections: [BridgeRejection] = []
     public private(set) var rejectedCount = 0
+    /// Refused messages grouped by what was wrong with them (up to 100 groups), with how often each came.
+    public private(set) var rejectionTally: [(rejection: BridgeRejection, count: Int)] = []
+    private var tallyIndex: [String: Int] = [:]
     /// Valid page → native messages in order of arrival, the first 10,000; `counts` counts them all by kind.
     public private(set) var messages: [ValidatedMessage] = []
     /// How many valid messages of each kind arrived.
@@ -265,6 +268,13 @@ public final class BridgeSession: NSObject {
 
     private func reject(_ rejection: BridgeRejection) {
         rejectedCount += 1
+        let key = rejection.description
+        if let index = tallyIndex[key] {
+            rejectionTally[index].count += 1
+        } else if rejectionTally.count < 100 {
+            tallyIndex[key] = rejectionTally.count
+            rejectionTally.append((rejection, 1))
+        }
         // The first hundred are kept and the first three timed; a flood is counted, not stored.
         if rejections.count < 100 { rejections.append(rejection) }
         if rejectedCount <= 3 { record(.messageRejected, rejection.description) }

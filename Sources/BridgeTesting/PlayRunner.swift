@@ -250,9 +250,11 @@ final class PlayRunner {
 
     /// Structure of what arrived besides the expected messages: refusals, duplicates, dialogs.
     private func extras() -> [String] {
-        var extra = session.rejections.map { "rejected \($0.description)" }
-        if session.rejectedCount > session.rejections.count {
-            extra.append("rejected × \(session.rejectedCount - session.rejections.count) more")
+        // Grouped: a page that posts the same wrong message 50,000 times is one line with its count.
+        var extra = session.rejectionTally.map { "rejected \($0.rejection.description)" + ($0.count > 1 ? " × \($0.count)" : "") }
+        let tallied = session.rejectionTally.reduce(0) { $0 + $1.count }
+        if session.rejectedCount > tallied {
+            extra.append("rejected × \(session.rejectedCount - tallied) more, of other structures")
         }
         for name in play.expectedMessages where session.counts[name, default: 0] > 1 {
             extra.append("duplicate \(name) × \(session.counts[name]! - 1)")

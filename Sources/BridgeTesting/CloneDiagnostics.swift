@@ -59,7 +59,9 @@ enum CloneDiagnostics {
               const target = handlers && handlers[\(name)];
               const report = handlers && handlers.\(handlerName);
               if (!target || !report || typeof structuredClone !== "function") return;
-              const post = target.postMessage;
+              // Looked up at each call, not captured: a page that breaks the prototype's postMessage must suffer
+              // what it would suffer in the app, not be rescued by this wrapper.
+              const proto = Object.getPrototypeOf(target);
               const clones = (value) => { try { structuredClone(value); return true; } catch (e) { return false; } };
               const typeName = (value) => {
                 const type = typeof value;
@@ -98,7 +100,7 @@ enum CloneDiagnostics {
                       report.postMessage({ problem: "not-cloneable", path: found.path, type: found.type });
                     } catch (e) {}
                   }
-                  return post.apply(this, arguments);
+                  return proto.postMessage.apply(this, arguments);
                 },
               });
             })();

@@ -68,7 +68,6 @@ public enum HTMLReport {
             \(body.joined(separator: "\n"))
             </body>
             </html>
-
             """
     }
 
@@ -87,7 +86,8 @@ public enum HTMLReport {
                 + "<td class=\"num\">\(tally.count)</td><td class=\"num\">\(tally.count - tally.failedCount)</td>"
                 + "<td class=\"num\(tally.failedCount > 0 ? " bad" : "")\">\(tally.failedCount)</td>"
             for category in categories {
-                row += "<td class=\"num\" data-category=\"\(escape(category.rawValue))\">\(count(category, in: tally))</td>"
+                row +=
+                    "<td class=\"num\" data-category=\"\(escape(category.rawValue))\">\(count(category, in: tally))</td>"
             }
             rows.append(row + "</tr>")
         }
@@ -154,7 +154,9 @@ public enum HTMLReport {
             parts.append("<ul class=\"also-seen\">")
             for group in ReportRendering.groupedAnywhere(report.extraMessages) {
                 let times = group.count > 1 ? " × \(group.count)" : ""
-                parts.append("<li>also seen: \(escape(TerminalText.line(group.value, limit: TerminalText.noteLimit)))\(times)</li>")
+                parts.append(
+                    "<li>also seen: \(escape(TerminalText.line(group.value, limit: TerminalText.noteLimit)))\(times)</li>"
+                )
             }
             parts.append("</ul>")
         }
@@ -237,7 +239,9 @@ public enum HTMLReport {
 
     private static func step(_ entry: TimelineEntry, index: Int, failing: BridgeFailure?) -> String {
         let time = "<span class=\"time\">\(String(format: "%.1f", entry.milliseconds)) ms</span>"
-        let note = entry.note.isEmpty ? "" : " <span class=\"note\">\(escape(TerminalText.line(entry.note, limit: labelLimit)))</span>"
+        let note =
+            entry.note.isEmpty
+            ? "" : " <span class=\"note\">\(escape(TerminalText.line(entry.note, limit: labelLimit)))</span>"
         let label = "<span class=\"label\"><b>\(escape(entry.event.rawValue))</b>\(note)</span>"
         var classes = ["step"]
         var attributes = "data-event=\"\(escape(entry.event.rawValue))\" data-index=\"\(index)\""
@@ -278,7 +282,8 @@ public enum HTMLReport {
             shape = "<span class=\"line from-native\"></span>"
         }
         let lane = direction == .load ? "mark" : "arrow"
-        return "<div class=\"step missing failing \(lane)-like\" data-event=\"missing\" data-direction=\"\(direction.rawValue)\""
+        return
+            "<div class=\"step missing failing \(lane)-like\" data-event=\"missing\" data-direction=\"\(direction.rawValue)\""
             + " data-failure=\"\(escape(failure.category.rawValue))\"><span class=\"time\">—</span>"
             + (direction == .load ? shape : "") + "<span class=\"label\"><b>\(text)</b></span>"
             + (direction == .load ? "" : shape) + "</div>"
@@ -286,7 +291,8 @@ public enum HTMLReport {
 
     private static func failureBox(_ direction: Direction, _ failure: BridgeFailure) -> String {
         let detail = ReportRendering.collapsingRepeats(failure.detail)
-        return "<div class=\"failure\" data-category=\"\(escape(failure.category.rawValue))\" data-direction=\"\(direction.rawValue)\">"
+        return
+            "<div class=\"failure\" data-category=\"\(escape(failure.category.rawValue))\" data-direction=\"\(direction.rawValue)\">"
             + "<span class=\"category\">\(escape(failure.category.rawValue))</span>"
             + "<span class=\"remedy\">\(escape(TerminalText.line(detail)))</span></div>"
     }
@@ -313,7 +319,7 @@ public enum HTMLReport {
     private static let style = """
         :root{--page:150px;--native:70px;--ink:#1d2733;--muted:#5b6876;--bad:#c0392b;--ok:#1e8449;--lane:#9aa7b4}
         *{box-sizing:border-box}
-        body{margin:24px;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--ink);background:#fff;max-width:1100px}
+        body{margin:24px;min-width:680px;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--ink);background:#fff;max-width:1100px}
         h1{font-size:20px;margin:0 12px 0 0;display:inline-block}
         header{margin-bottom:12px}
         .verdict{display:inline-block;margin:0;padding:2px 10px;border-radius:4px;font-weight:700;color:#fff}
@@ -356,7 +362,7 @@ public enum HTMLReport {
         .failure .category{display:block;font-weight:700;color:var(--bad);text-transform:uppercase;letter-spacing:.02em;font-size:11px}
         .failure .remedy{display:block;overflow-wrap:anywhere;white-space:pre-wrap}
         .verdicts{margin:8px 0;font-size:12px}
-        .verdicts th{text-align:left;padding:2px 12px 2px 0;white-space:nowrap;font-weight:600}
+        .verdicts th{text-align:left;padding:2px 12px 2px 0;white-space:nowrap;font-weight:600;vertical-align:top}
         .verdicts td{padding:2px 10px 2px 0;vertical-align:top;overflow-wrap:anywhere}
         .status{font-weight:700;white-space:nowrap}.status.pass{color:var(--ok)}.status.fail{color:var(--bad)}.status.not-run{color:var(--muted)}
         .also-seen,.omitted,.empty{color:var(--muted);font-size:12px}

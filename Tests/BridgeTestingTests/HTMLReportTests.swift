@@ -102,7 +102,9 @@ final class HTMLReportTests: XCTestCase {
     func assertArrowsFollowTheTimeline(
         _ diagram: Diagram, _ report: SessionReport, file: StaticString = #filePath, line: UInt = #line
     ) {
-        XCTAssertEqual(diagram.steps, report.timeline.map(\.event.rawValue), "every timeline entry, in order", file: file, line: line)
+        XCTAssertEqual(
+            diagram.steps, report.timeline.map(\.event.rawValue), "every timeline entry, in order", file: file,
+            line: line)
         let pageToNative: Set<TimelineEntry.Event> = [
             .readyReceived, .messageReceived, .messageRejected, .messageDropped, .acknowledged,
         ]
@@ -117,8 +119,12 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(tops, tops.sorted(), "arrows are drawn top to bottom in timeline order", file: file, line: line)
         XCTAssertEqual(Set(tops).count, tops.count, "two arrows overlap", file: file, line: line)
         for arrow in diagram.arrows {
-            XCTAssertEqual(arrow.lineLeft, diagram.pageLane, accuracy: 2, "\(arrow.event) starts at the page lane", file: file, line: line)
-            XCTAssertEqual(arrow.lineRight, diagram.nativeLane, accuracy: 2, "\(arrow.event) ends at the native lane", file: file, line: line)
+            XCTAssertEqual(
+                arrow.lineLeft, diagram.pageLane, accuracy: 2, "\(arrow.event) starts at the page lane", file: file,
+                line: line)
+            XCTAssertEqual(
+                arrow.lineRight, diagram.nativeLane, accuracy: 2, "\(arrow.event) ends at the native lane", file: file,
+                line: line)
         }
     }
 
@@ -143,7 +149,8 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(diagram.failing, ["message rejected"])
         XCTAssertEqual(diagram.failures.map(\.category), [FailureCategory.nativeDidNotReceive.rawValue])
         XCTAssertEqual(diagram.failures.map(\.direction), ["page-to-native"])
-        XCTAssertEqual(diagram.failures.first?.remedy, TerminalText.line(ReportRendering.collapsingRepeats(failure.detail)))
+        XCTAssertEqual(
+            diagram.failures.first?.remedy, TerminalText.line(ReportRendering.collapsingRepeats(failure.detail)))
     }
 
     func testThrowingReceiverMarksNotAcceptedAsTheFailingStep() async throws {
@@ -170,7 +177,8 @@ final class HTMLReportTests: XCTestCase {
     func testMarkupInAPageErrorStaysText() async throws {
         // The page throws an error whose message is markup: the report shows it, the engine never parses it.
         let html = try FixtureVariant.throwingReceiver().replacingOccurrences(
-            of: "Receiver refused", with: #"\u003cimg src=x\u003e\u003cscript\u003edocument.title='pwned'\u003c/script\u003e"#)
+            of: "Receiver refused",
+            with: #"\u003cimg src=x\u003e\u003cscript\u003edocument.title='pwned'\u003c/script\u003e"#)
         let report = await check(html)
         let detail = try XCTUnwrap(report.nativeToPage.failure?.detail)
         XCTAssertTrue(detail.contains("<img src=x>"), "the check should carry the page's error text: \(detail)")
@@ -205,7 +213,9 @@ final class HTMLReportTests: XCTestCase {
         for _ in 0..<(SessionTally.keptFirst + SessionTally.keptFailures + 5) { tally.add(failed) }
         let rendered = HTMLReport.render(page: "p.html", tally)
         XCTAssertTrue(
-            rendered.contains("data-category=\"\(FailureCategory.nativeDidNotReceive.rawValue)\">≥ \(tally.kept.count)<"),
+            rendered.contains(
+                "data-category=\"\(HTMLReport.escape(FailureCategory.nativeDidNotReceive.rawValue))\">≥ \(tally.kept.count)<"
+            ),
             "the count of kept failures is a lower bound when some were omitted")
         XCTAssertTrue(rendered.contains("5 further sessions are counted above"), "omitted sessions are said")
     }

@@ -20,14 +20,17 @@ final class HTMLReportCommandTests: XCTestCase {
 
     /// Asserts `output` is exactly one HTML document and nothing else.
     func assertOneDocument(_ output: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(output.hasPrefix("<!DOCTYPE html>\n"), "stdout does not start the document", file: file, line: line)
-        XCTAssertTrue(output.hasSuffix("</html>\n\n") || output.hasSuffix("</html>\n"), "stdout does not end with it", file: file, line: line)
-        XCTAssertEqual(output.components(separatedBy: "<html").count - 1, 1, "one <html> element", file: file, line: line)
+        XCTAssertTrue(
+            output.hasPrefix("<!DOCTYPE html>\n"), "stdout does not start the document", file: file, line: line)
+        XCTAssertTrue(output.hasSuffix("</html>\n"), "stdout does not end with it", file: file, line: line)
+        XCTAssertEqual(
+            output.components(separatedBy: "<html").count - 1, 1, "one <html> element", file: file, line: line)
         XCTAssertEqual(output.components(separatedBy: "</html>").count - 1, 1, "one </html>", file: file, line: line)
         XCTAssertTrue(
             output.contains("content=\"default-src 'none'; style-src 'unsafe-inline'\""),
             "the report forbids every load", file: file, line: line)
-        XCTAssertFalse(output.contains("webbridge check:"), "the text transcript leaked into the report", file: file, line: line)
+        XCTAssertFalse(
+            output.contains("webbridge check:"), "the text transcript leaked into the report", file: file, line: line)
     }
 
     func testPassingFixtureWritesOneReportAndExitsZero() throws {
@@ -45,12 +48,12 @@ final class HTMLReportCommandTests: XCTestCase {
         let page = scratch.appendingPathComponent("throws.html")
         try html.replacingOccurrences(of: start, with: start + "\n  throw new Error(\"Receiver refused\");")
             .write(to: page, atomically: true, encoding: .utf8)
-        let result = try CLI.run(["check", "--page", page.path, "--timeout", "2", "--format", "html"])
+        let result = try CLI.run(["check", "--page", page.path, "--timeout", "10", "--format", "html"])
         XCTAssertEqual(result.status, 1, result.stderr)
         assertOneDocument(result.stdout)
         XCTAssertTrue(
             result.stdout.contains(#"<div class="failure" data-category="page did not accept the native message""#),
-            "the failure is not marked")
+            "the failure is not marked:\n\(result.stdout)")
         XCTAssertTrue(result.stdout.contains(#"data-page="throws.html""#), "the page is not named")
     }
 }

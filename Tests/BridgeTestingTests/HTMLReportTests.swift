@@ -1,4 +1,5 @@
 import BridgeContract
+import EngineTestSupport
 import XCTest
 
 @testable import BridgeTesting
@@ -174,6 +175,24 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(diagram.failures.map(\.category), [FailureCategory.nativeDidNotReceive.rawValue])
     }
 
+    func testARefusedConnectionMarksTheLoadFailure() async throws {
+        let refused = try LoopbackHTTPServer.refusedPort()
+        let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(refused.port)/"))
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(url), timeout: 5))
+        XCTAssertEqual(report.load.failure?.category, .pageUnreachable, "\(report.failures)")
+        let diagram = try await diagram(of: HTMLReport.render(page: "page at 127.0.0.1", [report]))
+        assertSelfContained(diagram)
+        assertArrowsFollowTheTimeline(diagram, report)
+        XCTAssertEqual(diagram.failing, ["load failed"])
+        XCTAssertEqual(diagram.failures.map(\.direction), ["load"])
+        XCTAssertEqual(diagram.failures.map(\.category), [FailureCategory.pageUnreachable.rawValue])
+    }
+
+    nonisolated func testANoticeIsShownAboveTheSummaryAsText() {
+        let rendered = HTMLReport.render(page: "p.html", [SessionReport](), notice: "interrupted <by> SIGINT")
+        XCTAssertTrue(rendered.contains("<p class=\"notice\">interrupted &lt;by&gt; SIGINT</p>"), rendered)
+    }
+
     func testMarkupInAPageErrorStaysText() async throws {
         // The page throws an error whose message is markup: the report shows it, the engine never parses it.
         let html = try FixtureVariant.throwingReceiver().replacingOccurrences(
@@ -205,7 +224,7 @@ final class HTMLReportTests: XCTestCase {
                 "<td class=\"num\" data-category=\"\(FailureCategory.pageDidNotAccept.rawValue)\">1</td>"), rendered)
     }
 
-    func testATallyThatOmittedFailuresShowsALowerBound() {
+    nonisolated func testATallyThatOmittedFailuresShowsALowerBound() {
         let failed = SessionReport(
             load: .pass("didFinish"), pageToNative: .fail(BridgeFailure(.nativeDidNotReceive, "no ready")),
             nativeToPage: .notRun("no ready"), timeline: [], extraMessages: [])

@@ -51,8 +51,10 @@ public enum HTMLReport {
         )
         if let notice { body.append("<p class=\"notice\">\(escape(notice))</p>") }
         body.append(summaryTable(pages))
+        // With more than one session, passing ones start folded so the failures stand out.
+        let foldPassing = pages.reduce(0) { $0 + $1.tally.kept.count } > 1
         for (index, page) in pages.enumerated() {
-            body.append(pageSection(page, number: index + 1))
+            body.append(pageSection(page, number: index + 1, foldPassing: foldPassing))
         }
         return """
             <!DOCTYPE html>
@@ -115,7 +117,7 @@ public enum HTMLReport {
 
     // MARK: Pages and sessions
 
-    private static func pageSection(_ page: Page, number: Int) -> String {
+    private static func pageSection(_ page: Page, number: Int, foldPassing: Bool) -> String {
         let tally = page.tally
         var parts = [
             "<section class=\"page\" data-page=\"\(escape(page.name))\" data-passed=\"\(tally.passed)\">",
@@ -123,7 +125,7 @@ public enum HTMLReport {
             "<p class=\"page-summary\">\(escape(ReportRendering.summary(tally)))</p>",
         ]
         for kept in tally.kept {
-            parts.append(sessionSection(kept.report, number: kept.session))
+            parts.append(sessionSection(kept.report, number: kept.session, folded: foldPassing && kept.report.passed))
         }
         if tally.omitted > 0 {
             parts.append(
@@ -133,10 +135,10 @@ public enum HTMLReport {
         return parts.joined(separator: "\n")
     }
 
-    private static func sessionSection(_ report: SessionReport, number: Int) -> String {
+    private static func sessionSection(_ report: SessionReport, number: Int, folded: Bool) -> String {
         var parts = [
-            "<section class=\"session\" data-session=\"\(number)\" data-passed=\"\(report.passed)\">",
-            "<h3>session \(number) <span class=\"badge \(report.passed ? "pass" : "fail")\">\(report.passed ? "PASS" : "FAIL")</span></h3>",
+            "<details class=\"session\" data-session=\"\(number)\" data-passed=\"\(report.passed)\"\(folded ? "" : " open")>",
+            "<summary>session \(number) <span class=\"badge \(report.passed ? "pass" : "fail")\">\(report.passed ? "PASS" : "FAIL")</span></summary>",
             diagram(report),
             "<table class=\"verdicts\">",
         ]
@@ -160,7 +162,7 @@ public enum HTMLReport {
             }
             parts.append("</ul>")
         }
-        parts.append("</section>")
+        parts.append("</details>")
         return parts.joined(separator: "\n")
     }
 
@@ -333,7 +335,7 @@ public enum HTMLReport {
         .num{text-align:right!important;font-variant-numeric:tabular-nums}.bad{color:var(--bad);font-weight:700}
         .total td{font-weight:600;background:#f7f9fb}
         h2{font-size:17px;border-bottom:2px solid #d5dbe1;padding-bottom:4px;margin-top:28px;overflow-wrap:anywhere}
-        h3{font-size:15px;margin:18px 0 6px}
+        summary{font-size:15px;font-weight:700;margin:18px 0 6px;cursor:pointer}
         .page-summary{color:var(--muted);margin:4px 0 8px;overflow-wrap:anywhere}
         .diagram{position:relative;padding:36px 0 10px;border:1px solid #e3e8ed;border-radius:6px;background:#fbfcfd}
         .diagram::before,.diagram::after{content:"";position:absolute;top:30px;bottom:0;width:2px;background:var(--lane)}

@@ -31,6 +31,8 @@ final class HTMLReportTests: XCTestCase {
         let pageLane: Double
         let nativeLane: Double
         let summaryPages: [String]
+        /// Each session's verdict and whether it starts unfolded, in document order.
+        let sessions: [String]
         let csp: String?
         let resources: Int
         let external: Int
@@ -38,7 +40,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     /// Runs the real check on `html` (the bundled fixture or a broken variant).
-    func check(_ html: String, timeout: TimeInterval = 5) async -> SessionReport {
+    func check(_ html: String, timeout: TimeInterval = 10) async -> SessionReport {
         await BridgeCheck.run(CheckConfiguration(page: .html(html, baseURL: nil), timeout: timeout))
     }
 
@@ -67,6 +69,8 @@ final class HTMLReportTests: XCTestCase {
                 pageLane: center(session.querySelector('.head.page')),
                 nativeLane: center(session.querySelector('.head.native')),
                 summaryPages: [...document.querySelectorAll('.summary .page-row')].map((el) => el.dataset.page),
+                sessions: [...document.querySelectorAll('details.session')].map((el) =>
+                  (el.dataset.passed === 'true' ? 'pass' : 'fail') + (el.open ? ' open' : ' folded')),
                 csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content ?? null,
                 resources: performance.getEntriesByType('resource').length,
                 external: document.querySelectorAll('[src],[href],link,img,iframe,object,embed,svg image').length,
@@ -139,10 +143,12 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(diagram.arrows.map(\.from), ["page", "native"])
         XCTAssertEqual(diagram.failures.count, 0)
         XCTAssertEqual(diagram.failing, [])
+        XCTAssertEqual(diagram.sessions, ["pass open"], "a report's only session is shown unfolded")
     }
 
     func testRejectedReadyIsTheFailingStepWithItsCategoryAndRemedy() async throws {
-        let report = await check(try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#))
+        // The check waits its whole timeout for a valid ready that never comes.
+        let report = await check(try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#), timeout: 5)
         let failure = try XCTUnwrap(report.pageToNative.failure, "the broken ready must fail page → native")
         let diagram = try await diagram(of: HTMLReport.render(page: "broken.html", [report]))
         assertSelfContained(diagram)
@@ -166,7 +172,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testAMessageThatNeverArrivedGetsAMissingStepAfterTheTimeline() async throws {
-        let report = await check(try FixtureVariant.replacingReady(with: ""), timeout: 1)
+        let report = await check(try FixtureVariant.replacingReady(with: ""), timeout: 5)
         XCTAssertNotNil(report.pageToNative.failure, "a page without a ready must fail page → native")
         let diagram = try await diagram(of: HTMLReport.render(page: "silent.html", [report]))
         assertArrowsFollowTheTimeline(diagram, report)
@@ -218,7 +224,8 @@ final class HTMLReportTests: XCTestCase {
         let diagram = try await diagram(of: rendered)
         assertSelfContained(diagram)
         XCTAssertEqual(diagram.summaryPages, ["a.html", "b.html"])
-        XCTAssertEqual(rendered.components(separatedBy: "<section class=\"session\"").count - 1, 3)
+        XCTAssertEqual(diagram.sessions, ["pass folded", "pass folded", "fail open"], "failures stand out")
+        XCTAssertEqual(rendered.components(separatedBy: "<details class=\"session\"").count - 1, 3)
         XCTAssertTrue(
             rendered.contains(
                 "<td class=\"num\" data-category=\"\(FailureCategory.pageDidNotAccept.rawValue)\">1</td>"), rendered)

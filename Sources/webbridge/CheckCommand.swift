@@ -6,7 +6,7 @@ import Foundation
 enum CheckCommand {
     static let usage = """
         USAGE: webbridge check [--page FILE | --url URL] [--contract FILE] [--play FILE] [--user-script SCRIPT]...
-                               [--value TEXT] [--lenient] [--timeout SECONDS] [--repeat N] [--format text|json|junit]
+                               [--value TEXT] [--lenient] [--timeout SECONDS] [--repeat N] [--format text|json|junit|html]
 
         Loads the page in the real WebKit engine and checks both directions of the bridge: the page's
         messages reach native code with the contract's fields, and the page accepts what native sends.
@@ -29,7 +29,8 @@ enum CheckCommand {
           --timeout SECONDS   wait for each event at most this long (default: 10, at most 86400)
           --repeat N          run N fresh sessions (default: 1, at most 1000000000); the report keeps
                               the counts, the first sessions and the first failures in full
-          --format FORMAT     text (default), json, or junit (JUnit XML, one test case per direction)
+          --format FORMAT     text (default), json, junit (JUnit XML, one test case per direction), or html
+                              (one self-contained file: a summary and each session's sequence diagram)
 
         EXIT CODES:
           0 pass, 1 contract failure, 2 usage (also a --page or --contract file that is missing or
@@ -102,7 +103,7 @@ enum CheckCommand {
 
 /// The check's options, validated with errors that name the option and the remedy.
 struct CheckOptions {
-    enum Format: String { case text, json, junit }
+    enum Format: String { case text, json, junit, html }
 
     let page: String?
     let url: URL?
@@ -126,7 +127,7 @@ struct CheckOptions {
         repeatCount = try arguments.positiveInt("--repeat") ?? 1
         let formatText = arguments.value("--format") ?? "text"
         guard let format = Format(rawValue: formatText) else {
-            throw UsageError("--format must be text, json or junit")
+            throw UsageError("--format must be text, json, junit or html")
         }
         self.format = format
         if let text = arguments.value("--url") {

@@ -26,6 +26,7 @@ struct CheckReporter {
         case .text: Output.out(ReportRendering.summary(tally))
         case .json: Output.out(ReportRendering.json(tally))
         case .junit: Output.out(ReportRendering.junit(tally))
+        case .html: Output.out(ReportRendering.html(page: pageName, tally))
         }
     }
 
@@ -39,6 +40,7 @@ struct CheckReporter {
         case .junit:
             Output.out(ReportRendering.junit(tally))
             printError("webbridge check: \(note); the report holds the sessions that finished")
+        case .html: Output.out(ReportRendering.html(page: pageName, tally, notice: note))
         }
     }
 }

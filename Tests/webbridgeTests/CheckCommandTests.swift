@@ -91,7 +91,7 @@ final class CheckCommandTests: XCTestCase {
 
     func testValueRoundTripsAndNeverAppearsInTheOutput() throws {
         let secret = "SECRET-\u{2028}-'\"</script>-\(UUID().uuidString)"
-        for format in ["text", "json", "junit"] {
+        for format in ["text", "json", "junit", "html"] {
             let result = try CLI.run(["check", "--value", secret, "--format", format])
             XCTAssertEqual(result.status, 0, "\(format): \(result.stdout)\(result.stderr)")
             XCTAssertFalse(
@@ -105,7 +105,7 @@ final class CheckCommandTests: XCTestCase {
             (["check", "--bogus"], "unknown option --bogus"),
             (["check", "--timeout", "-1"], "--timeout must be a positive number of seconds"),
             (["check", "--repeat", "0"], "--repeat must be a positive integer"),
-            (["check", "--format", "xml"], "--format must be text, json or junit"),
+            (["check", "--format", "xml"], "--format must be text, json, junit or html"),
             (["check", "--page", "/nonexistent/page.html"], "--page /nonexistent/page.html: no such file"),
             (["check", "--url", "ftp://example.com/"], "--url must be an absolute http:// or https:// URL"),
             (["check", "stray"], "unexpected argument 'stray'"),

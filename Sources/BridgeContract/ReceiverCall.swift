@@ -2,9 +2,10 @@ import Foundation
 
 /// The script that delivers one native → page message: `window.bridgeReceive(<json>)`, as a pure value.
 ///
-/// The message is encoded with `JSONSerialization` and inserted as the call's only argument; U+2028 and
-/// U+2029, which `JSONSerialization` leaves raw, are escaped too. No text is ever concatenated into code:
-/// the receiver must be a dotted JavaScript name, checked before use.
+/// The message is encoded as JSON (by `JSONSerialization`, or by the faster `JSONWriter` whose text differential
+/// tests prove JavaScript parses to the same value) and inserted as the call's only argument; U+2028, U+2029
+/// and U+FEFF are escaped too. No text is ever concatenated into code: the receiver must be a dotted
+/// JavaScript name, checked before use.
 public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The JavaScript to evaluate in the page.
     public let script: String
@@ -18,38 +19,46 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     /// The structure of the message, for logs.
     public var structure: String { body.structure() }
 
+    /// Which JSON encoder writes the argument.
+    public enum Encoder: Sendable, Equatable {
+        /// Foundation's `JSONSerialization` with sorted keys, plus the script escapes (the source document's).
+        case jsonSerialization
+        /// `JSONWriter`: the same text but for key order (code-point order), written about ten times faster.
+        case jsonWriter
+    }
+
     /// Renders a message after checking it against the contract's native → page messages.
-    public init(contract: BridgeContract = .default, message: [String: any Sendable]) throws(ReceiverCallError) {
+    public init(
+        contract: BridgeContract = .default, message: [String: any Sendable], encoder: Encoder = .jsonSerialization
+    ) throws(ReceiverCallError) {
         let body = BodyValue(message)
         let violations = contract.validate(body, direction: .nativeToPage, mode: .strict).violations
         guard violations.isEmpty else { throw ReceiverCallError(code: .violatesContract, violations: violations) }
-        try self.init(receiver: contract.receiver, body: body)
+        try self.init(receiver: contract.receiver, body: body, encoder: encoder)
     }
 
     /// Renders any JSON-encodable message without checking the contract (for tests that send broken messages).
-    public init(receiver: String, json: [String: any Sendable]) throws(ReceiverCallError) {
-        try self.init(receiver: receiver, body: BodyValue(json))
+    public init(receiver: String, json: [String: any Sendable], encoder: Encoder = .jsonSerialization)
+        throws(ReceiverCallError)
+    {
+        try self.init(receiver: receiver, body: BodyValue(json), encoder: encoder)
     }
 
-    private init(receiver: String, body: BodyValue) throws(ReceiverCallError) {
+    private init(receiver: String, body: BodyValue, encoder: Encoder) throws(ReceiverCallError) {
         guard BridgeContract.isScriptPath(receiver) else {
             throw ReceiverCallError(code: .invalidReceiver, path: "receiver", found: "String")
         }
-        let object: Any
+        let argument: String
         do {
-            object = try ReceiverCall.jsonObject(body)
+            switch encoder {
+            case .jsonSerialization: argument = try ReceiverCall.serializedArgument(body)
+            case .jsonWriter: argument = try JSONWriter.text(body)
+            }
         } catch {
             var error = error
             if error.path.isEmpty { error.path = "body" }
             throw error
         }
-        let data: Data
-        do {
-            data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        } catch {
-            throw ReceiverCallError(code: .notEncodable, path: "body", found: "Object")
-        }
-        let argument = ReceiverCall.escapeForScript(String(decoding: data, as: UTF8.self))
         self.receiver = receiver
         self.argument = argument
         self.script = "\(receiver)(\(argument))"
@@ -64,6 +73,18 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     /// for any other script that must carry text without it ever becoming code.
     public static func stringLiteral(_ text: String) -> String {
         escapeForScript(ConstantValue.string(text).description)
+    }
+
+    /// The argument as `JSONSerialization` writes it, with the script escapes.
+    private static func serializedArgument(_ body: BodyValue) throws(ReceiverCallError) -> String {
+        let object = try jsonObject(body)
+        let data: Data
+        do {
+            data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        } catch {
+            throw ReceiverCallError(code: .notEncodable, path: "body", found: "Object")
+        }
+        return escapeForScript(String(decoding: data, as: UTF8.self))
     }
 
     /// Escapes U+2028 and U+2029, line terminators in older JavaScript left raw by `JSONSerialization`, and

@@ -91,12 +91,22 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     /// U+FEFF, which some decoders (swift-corelibs `JSONSerialization`) drop even inside a string.
     ///
     /// In JSON text these can only occur inside strings, so the `\u` escapes decode to the same string.
+    ///
+    /// Replaced by scalar, not by `replacingOccurrences`: that compares characters, so it misses a U+2028
+    /// followed by a combining mark (one grapheme with it) and left it raw.
     static func escapeForScript(_ json: String) -> String {
-        // All three start with a lead byte 0xE2 or 0xEF in UTF-8: skip the replacing passes for most messages.
+        // All three start with a lead byte 0xE2 or 0xEF in UTF-8: skip the rewrite for most messages.
         guard json.utf8.contains(where: { $0 == 0xE2 || $0 == 0xEF }) else { return json }
-        return json.replacingOccurrences(of: "\u{2028}", with: "\\u2028")
-            .replacingOccurrences(of: "\u{2029}", with: "\\u2029")
-            .replacingOccurrences(of: "\u{FEFF}", with: "\\ufeff")
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "\u{2028}": escaped.append(contentsOf: "\\u2028".unicodeScalars)
+            case "\u{2029}": escaped.append(contentsOf: "\\u2029".unicodeScalars)
+            case "\u{FEFF}": escaped.append(contentsOf: "\\ufeff".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     /// Rebuilds the message from JSON types only, refusing what JSON can't carry (and what would make

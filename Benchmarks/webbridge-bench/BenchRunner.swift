@@ -33,10 +33,13 @@ final class BenchRunner {
         }
 
         if options.runs("contract") {
-            progress("contract: encoder and validator alone, 20,000 each")
+            progress("contract: encoders and validator alone, 20,000 each")
             await measure("contract cost") {
                 _ = try ContractCost.encoderMicroseconds(count: 1_000)
                 report["encoder_us_per_call"] = try ContractCost.encoderMicroseconds(count: 20_000)
+                _ = try ContractCost.encoderMicroseconds(count: 1_000, encoder: .jsonSerialization)
+                report["encoder_json_serialization_us_per_call"] = try ContractCost.encoderMicroseconds(
+                    count: 20_000, encoder: .jsonSerialization)
                 _ = try ContractCost.jsonSerializationMicroseconds(count: 1_000)
                 report["json_serialization_us_per_call"] = try ContractCost.jsonSerializationMicroseconds(count: 20_000)
                 _ = try ContractCost.validatorMicroseconds(count: 1_000)
@@ -227,6 +230,7 @@ final class BenchRunner {
             report["page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
         report["native_to_page_calls_ratio"] = ratio(
             report["native_to_page_calls_per_s"], report["raw_native_to_page_calls_per_s"])
+        report["session_vs_raw"] = ratio(report["session_ms_p50"], report["raw_session_ms_p50"])
         // Throughput of sequential calls: the raw loop's round trip over ours.
         report["native_to_page_rtt_ratio"] = ratio(
             report["raw_native_to_page_rtt_ms_p50"], report["native_to_page_rtt_ms_p50"])

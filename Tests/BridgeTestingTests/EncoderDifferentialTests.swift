@@ -25,7 +25,9 @@ final class EncoderDifferentialTests: XCTestCase {
         let loaded = await session.wait(timeout: timeout) { session.loadResult != nil }
         XCTAssertTrue(loaded, "the differential page did not finish loading within \(timeout) s")
         let comparer = await session.evaluate(Self.comparer, timeout: timeout)
-        guard case .value = comparer else { return XCTFail("the comparison function could not be defined: \(comparer)") }
+        guard case .value = comparer else {
+            return XCTFail("the comparison function could not be defined: \(comparer)")
+        }
 
         var generator = BodyGenerator(seed: 0x5EED_2026_1130)
         var swiftSide = SwiftSide()
@@ -90,7 +92,6 @@ final class EncoderDifferentialTests: XCTestCase {
         XCTAssertGreaterThan(comparedInEngine, 95_000)
         XCTAssertGreaterThan(swiftSide.refusedAlike, 1_000)
         XCTAssertGreaterThan(swiftSide.byteIdentical, 30_000)
-        print("COUNTS \(swiftSide) engine \(comparedInEngine)")
     }
 
     /// Same bytes in a different key order only: equal length and byte counts always, equal text when every
@@ -257,7 +258,8 @@ struct BodyGenerator {
     mutating func chain(_ levels: Int, plainKeys: Bool) -> any Sendable {
         var inner: any Sendable = string()
         for level in 0..<levels {
-            inner = level % 2 == 0 ? [inner] as [any Sendable] : [key(plain: plainKeys): inner] as [String: any Sendable]
+            inner =
+                level % 2 == 0 ? [inner] as [any Sendable] : [key(plain: plainKeys): inner] as [String: any Sendable]
         }
         return inner
     }

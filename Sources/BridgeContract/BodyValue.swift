@@ -21,6 +21,11 @@ indirect enum BodyValue: Equatable, Sendable {
     /// How deep a body may nest; deeper values are not walked, so a hostile body can't exhaust the stack.
     static let maxDepth = 64
 
+    /// A message the native side built: its fields sorted directly, without bridging the dictionary to `Any`.
+    init(message: [String: any Sendable]) {
+        self = .object(message.mapValues { BodyValue($0, depth: 1) })
+    }
+
     init(_ value: Any?, depth: Int = 0) {
         guard let value else {
             self = .undefined

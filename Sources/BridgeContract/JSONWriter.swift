@@ -1,7 +1,7 @@
 /// JSON text for a message body, written byte by byte: the receiver call's fast encoder.
 ///
 /// Its text is the text `JSONSerialization` writes plus the receiver call's escapes, except that object keys
-/// come in code-point order rather than Foundation's locale-aware order. Differential tests prove JavaScript
+/// come in Swift's string order rather than Foundation's locale-aware order. Differential tests prove JavaScript
 /// parses both to the same value. Like the `JSONSerialization` path, it refuses what JSON can't carry (NaN,
 /// Infinity, dates, non-JSON types, bodies nested too deep), naming the path and the type, never the value.
 struct JSONWriter {
@@ -13,7 +13,19 @@ struct JSONWriter {
     static func text(_ value: BodyValue) throws(ReceiverCallError) -> String {
         var writer = JSONWriter()
         try writer.write(value)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.text
+    }
+
+    /// What was written so far.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Appends text as it is: only for text already checked to be code (a receiver name), never message data.
+    mutating func append(_ code: String) {
+        bytes.append(contentsOf: code.utf8)
+    }
+
+    mutating func append(_ byte: UInt8) {
+        bytes.append(byte)
     }
 
     mutating func write(_ value: BodyValue) throws(ReceiverCallError) {
@@ -33,15 +45,16 @@ struct JSONWriter {
             bytes.append(UInt8(ascii: "]"))
         case .object(let fields):
             bytes.append(UInt8(ascii: "{"))
-            // Code-point order: deterministic, and cheap next to Foundation's locale-aware comparison.
-            let names =
-                fields.count > 1
-                ? fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } : Array(fields.keys)
-            for (index, name) in names.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            // Sorted by Swift's string order (code-point order for ASCII): deterministic, and cheap next to
+            // Foundation's locale-aware comparison. Distinct keys never compare equal: a Swift dictionary
+            // already merges canonically equivalent ones.
+            var first = true
+            for (name, field) in fields.count > 1 ? fields.sorted(by: { $0.key < $1.key }) : Array(fields) {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
                 write(string: name)
                 bytes.append(UInt8(ascii: ":"))
-                do { try write(fields[name]!) } catch { throw JSONWriter.inside(BodyValue.displayKey(name), error) }
+                do { try write(field) } catch { throw JSONWriter.inside(BodyValue.displayKey(name), error) }
             }
             bytes.append(UInt8(ascii: "}"))
         case .date, .undefined, .unsupported, .tooDeep:

@@ -10,7 +10,11 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     /// The JavaScript to evaluate in the page.
     public let script: String
     /// The JSON text of the argument, as it appears in `script`.
-    public let argument: String
+    public var argument: String {
+        let utf8 = script.utf8
+        return String(
+            utf8[utf8.index(utf8.startIndex, offsetBy: receiver.utf8.count + 1)..<utf8.index(before: utf8.endIndex)])!
+    }
     /// The receiver function called, e.g. `window.bridgeReceive`.
     public let receiver: String
     /// The message as JS types, kept so its structure is built only when a log asks for it.
@@ -31,7 +35,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     public init(
         contract: BridgeContract = .default, message: [String: any Sendable], encoder: Encoder = .jsonSerialization
     ) throws(ReceiverCallError) {
-        let body = BodyValue(message)
+        let body = BodyValue(message: message)
         let violations = contract.validate(body, direction: .nativeToPage, mode: .strict).violations
         guard violations.isEmpty else { throw ReceiverCallError(code: .violatesContract, violations: violations) }
         try self.init(receiver: contract.receiver, body: body, encoder: encoder)
@@ -41,18 +45,25 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     public init(receiver: String, json: [String: any Sendable], encoder: Encoder = .jsonSerialization)
         throws(ReceiverCallError)
     {
-        try self.init(receiver: receiver, body: BodyValue(json), encoder: encoder)
+        try self.init(receiver: receiver, body: BodyValue(message: json), encoder: encoder)
     }
 
     private init(receiver: String, body: BodyValue, encoder: Encoder) throws(ReceiverCallError) {
         guard BridgeContract.isScriptPath(receiver) else {
             throw ReceiverCallError(code: .invalidReceiver, path: "receiver", found: "String")
         }
-        let argument: String
         do {
             switch encoder {
-            case .jsonSerialization: argument = try ReceiverCall.serializedArgument(body)
-            case .jsonWriter: argument = try JSONWriter.text(body)
+            case .jsonSerialization:
+                script = "\(receiver)(\(try ReceiverCall.serializedArgument(body)))"
+            case .jsonWriter:
+                // The call written whole into one buffer: the receiver is checked above, the argument is JSON.
+                var writer = JSONWriter(capacity: receiver.utf8.count + 96)
+                writer.append(receiver)
+                writer.append(UInt8(ascii: "("))
+                try writer.write(body)
+                writer.append(UInt8(ascii: ")"))
+                script = writer.text
             }
         } catch {
             var error = error
@@ -60,8 +71,6 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
             throw error
         }
         self.receiver = receiver
-        self.argument = argument
-        self.script = "\(receiver)(\(argument))"
         self.body = body
     }
 

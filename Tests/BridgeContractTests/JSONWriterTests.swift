@@ -62,7 +62,7 @@ struct JSONWriterTests {
         }
     }
 
-    @Test("keys come in code-point order, where JSONSerialization's order is locale-aware")
+    @Test("keys come in Swift's string order (code points for ASCII), where JSONSerialization's order is locale-aware")
     func keyOrder() throws {
         let (writer, serialization) = try arguments(["b": 1, "B": 2, "a10": 3, "a9": 4])
         #expect(writer == #"{"B":2,"a10":3,"a9":4,"b":1}"#)

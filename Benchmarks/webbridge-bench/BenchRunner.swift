@@ -163,7 +163,7 @@ final class BenchRunner {
             }
         }
 
-        var bursts: (raw: [BurstFigure], ours: [BurstFigure]) = ([], [])
+        var bursts: (raw: [BurstFigure], ours: [BurstFigure], floor: [BurstFigure]) = ([], [], [])
         var trips: (raw: [Double], ours: [Double]) = ([], [])
         var pipes: (raw: [PipelineFigure], ours: [PipelineFigure]) = ([], [])
         for round in 1...options.rounds {
@@ -172,6 +172,14 @@ final class BenchRunner {
             if options.runs("burst", side: "raw") {
                 await measure("raw page → native") {
                     bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout))
+                }
+            }
+            if options.runs("burst", side: "raw") {
+                await measure("raw page → native, every field read") {
+                    bursts.floor.append(
+                        try RawBench.pageToNative(
+                            engine, ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout,
+                            readEveryField: true))
                 }
             }
             if options.runs("burst", side: "webbridge") {
@@ -206,6 +214,9 @@ final class BenchRunner {
         }
         record(bursts: bursts.raw, prefix: "raw_")
         record(bursts: bursts.ours, prefix: "")
+        report["raw_validating_page_to_native_msgs_per_s"] = Statistics.median(bursts.floor.map(\.messagesPerSecond))
+        report["page_to_native_floor_ratio"] = ratio(
+            report["raw_validating_page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
         report["raw_native_to_page_rtt_ms_p50"] = Statistics.percentile(trips.raw, 50)
         report["native_to_page_rtt_ms_p50"] = Statistics.percentile(trips.ours, 50)
         report["raw_native_to_page_rtt_ms_p95"] = Statistics.percentile(trips.raw, 95)

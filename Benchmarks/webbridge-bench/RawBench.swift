@@ -4,12 +4,15 @@ import Foundation
 /// The engine's own figures, from `RawEngine`: the ceiling for WebBridge's.
 @MainActor
 enum RawBench {
-    /// Posts `ids.count` messages in one burst and counts them in the signal handler.
-    static func pageToNative(_ engine: RawEngine, ids: [String], timeout: Double) throws -> BurstFigure {
+    /// Posts `ids.count` messages in one burst and counts them in the signal handler; with `readEveryField`,
+    /// the handler also reads every field as a validator must (`raw_validating_page_to_native_msgs_per_s`).
+    static func pageToNative(_ engine: RawEngine, ids: [String], timeout: Double, readEveryField: Bool = false) throws
+        -> BurstFigure
+    {
         let page = try engine.openPage(html: BenchPage.html, timeout: timeout)
         defer { page.close() }
         try page.evaluateAndWait(try BenchPage.idsScript(ids), timeout: timeout)
-        page.expectBurst(ids: ids)
+        page.expectBurst(ids: ids, readEveryField: readEveryField)
         let clock = Stopwatch()
         page.evaluate(BenchPage.burstScript)
         try engine.iterate(timeout: timeout, what: "\(ids.count) script-message-received signals") {

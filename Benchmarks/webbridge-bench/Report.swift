@@ -33,7 +33,12 @@ struct BenchReport {
     static let targets: [Target] = [
         Target(
             name: "page → native vs raw", key: "page_to_native_ratio", bound: { _ in 0.8 }, atMost: false,
-            text: "≥ 0.80"),
+            text: "≥ 0.80",
+            whose: { report in
+                report["page_to_native_floor_ratio"].map {
+                    String(format: "the raw engine reading every field a validator must: %.2f of raw", $0)
+                }
+            }),
         Target(
             name: "native → page vs raw", key: "native_to_page_calls_ratio", bound: { _ in 0.8 }, atMost: false,
             text: "≥ 0.80",
@@ -120,6 +125,11 @@ struct BenchReport {
             row([
                 "page → native msgs/s (10,000 burst)", cell(self["page_to_native_msgs_per_s"], 0),
                 cell(self["raw_page_to_native_msgs_per_s"], 0), cell(self["page_to_native_ratio"]),
+            ]))
+        lines.append(
+            row([
+                "  raw, reading every field (the floor)", "", cell(self["raw_validating_page_to_native_msgs_per_s"], 0),
+                cell(self["page_to_native_floor_ratio"]),
             ]))
         lines.append(
             row([

@@ -113,6 +113,10 @@ final class BenchRunner {
                     phases[event.rawValue] = Statistics.median(samples).map(BenchReport.rounded)
                 }
                 report.details["session_phase_ms_p50"] = phases
+                // From the session's start (before the view is made), as the raw phases are measured.
+                report.details["session_phase_from_start_ms_p50"] = figures.phasesFromStart.mapValues {
+                    Statistics.median($0).map(BenchReport.rounded) as Any
+                }
                 report.details["sessions_run"] = figures.sessions
                 report.details["rss_curve_mb"] = figures.rssCurve.map(BenchReport.rounded)
             }
@@ -137,15 +141,19 @@ final class BenchRunner {
             await measure("raw sessions") {
                 // The same schedule as WebBridge's sessions, so the RSS growth of the engine alone can be told apart.
                 var samples: [Double] = []
+                var phases: [String: [Double]] = [:]
                 var rssAfterFirst: Double?
                 var curve: [Double] = []
                 for index in 1...options.sessionsTotal {
                     if options.rawRecycle > 0 && index % options.rawRecycle == 0 {
                         try engine.recycle(timeout: options.timeout)
                     }
-                    let milliseconds = try RawBench.session(engine, html: fixture, timeout: options.timeout)
+                    let session = try RawBench.session(engine, html: fixture, timeout: options.timeout)
                     if index > options.sessionsWarmUp && index <= options.sessionsWarmUp + options.rawSessions {
-                        samples.append(milliseconds)
+                        samples.append(session.total)
+                        phases["didFinish", default: []].append(session.didFinish)
+                        phases["sync done", default: []].append(session.syncDone)
+                        phases["accepted", default: []].append(session.accepted)
                     }
                     if index == options.rssFrom { rssAfterFirst = ResidentMemory.megabytes() }
                     if index % max(options.sessionsTotal / 10, 1) == 0, let rss = ResidentMemory.megabytes() {
@@ -155,6 +163,9 @@ final class BenchRunner {
                 report.details["raw_rss_curve_mb"] = curve.map(BenchReport.rounded)
                 report.details["raw_views_and_managers_finalized"] =
                     "\(Finalization.finalized) of \(Finalization.watched)"
+                report.details["raw_session_phase_ms_p50"] = phases.mapValues {
+                    Statistics.median($0).map(BenchReport.rounded) as Any
+                }
                 report["raw_session_ms_p50"] = Statistics.percentile(samples, 50)
                 report["raw_session_ms_p95"] = Statistics.percentile(samples, 95)
                 if let first = rssAfterFirst, let all = ResidentMemory.megabytes() {

@@ -48,17 +48,31 @@ enum RawBench {
         return PipelineFigure(count: count, seconds: clock.seconds, errors: page.errors)
     }
 
+    /// One session's milliseconds from its start: to FINISHED (view made and page loaded), to the sync's
+    /// completion, to the read-back (accepted), and to the end of the teardown.
+    struct SessionPhases {
+        var didFinish = 0.0
+        var syncDone = 0.0
+        var accepted = 0.0
+        var total = 0.0
+    }
+
     /// A fresh raw session on `html`: manager, handler, view, load, ready, FINISHED, sync, read-back, teardown.
-    static func session(_ engine: RawEngine, html: String, timeout: Double) throws -> Double {
+    static func session(_ engine: RawEngine, html: String, timeout: Double) throws -> SessionPhases {
         let clock = Stopwatch()
+        var phases = SessionPhases()
         let page = try engine.openPage(html: html, timeout: timeout)
         defer { page.close() }
+        phases.didFinish = clock.milliseconds
         try engine.iterate(timeout: timeout, what: "the fixture's ready") { page.messages >= 1 }
         try page.evaluateAndWait(#"window.bridgeReceive({"kind":"sync","value":"ok"})"#, timeout: timeout)
+        phases.syncDone = clock.milliseconds
         let shown = try page.evaluateAndWait("document.body.dataset.received", timeout: timeout, keepString: true)
         guard shown == "ok" else { throw BenchFailure("raw engine: the fixture did not show the sync value") }
+        phases.accepted = clock.milliseconds
         page.close()
-        return clock.milliseconds
+        phases.total = clock.milliseconds
+        return phases
     }
 
     /// The same message WebBridge's encoder renders (kind, value, a request id shaped like the correlator's),

@@ -9,13 +9,6 @@ struct JSONWriter {
 
     init(capacity: Int = 128) { bytes.reserveCapacity(capacity) }
 
-    /// The body's JSON text, or the refusal of the first value JSON can't carry (its path built outward).
-    static func text(_ value: BodyValue) throws(ReceiverCallError) -> String {
-        var writer = JSONWriter()
-        try writer.write(value)
-        return writer.text
-    }
-
     /// What was written so far.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -28,6 +21,7 @@ struct JSONWriter {
         bytes.append(byte)
     }
 
+    /// Writes the value's JSON text, or refuses the first value JSON can't carry (its path built outward).
     mutating func write(_ value: BodyValue) throws(ReceiverCallError) {
         switch value {
         case .string(let text): write(string: text)

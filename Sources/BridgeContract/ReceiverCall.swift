@@ -27,7 +27,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     public enum Encoder: Sendable, Equatable {
         /// Foundation's `JSONSerialization` with sorted keys, plus the script escapes (the source document's).
         case jsonSerialization
-        /// `JSONWriter`: the same text but for key order (code-point order), written about ten times faster.
+        /// `JSONWriter`: the same text but for key order (Swift's string order), written about ten times faster.
         case jsonWriter
     }
 

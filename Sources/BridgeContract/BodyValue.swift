@@ -33,7 +33,10 @@ indirect enum BodyValue: Equatable, Sendable {
         }
         // The common JS types first, by cheap metatype tests: `value is NSNull` would bridge a dictionary.
         let dynamicType = type(of: value)
-        if dynamicType == Bool.self, let flag = value as? Bool {
+        if dynamicType == String.self, let string = value as? String {
+            // The commonest field type, told by one metatype comparison.
+            self = .string(string)
+        } else if dynamicType == Bool.self, let flag = value as? Bool {
             self = .boolean(flag)
         } else if dynamicType is NSNumber.Type, let number = value as? NSNumber {
             self = Platform.isBoolean(number) ? .boolean(number.boolValue) : .number(number.doubleValue)

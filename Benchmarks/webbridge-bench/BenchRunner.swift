@@ -33,10 +33,13 @@ final class BenchRunner {
         }
 
         if options.runs("contract") {
-            progress("contract: encoder and validator alone, 20,000 each")
+            progress("contract: encoders and validator alone, 20,000 each")
             await measure("contract cost") {
                 _ = try ContractCost.encoderMicroseconds(count: 1_000)
                 report["encoder_us_per_call"] = try ContractCost.encoderMicroseconds(count: 20_000)
+                _ = try ContractCost.encoderMicroseconds(count: 1_000, encoder: .jsonSerialization)
+                report["encoder_json_serialization_us_per_call"] = try ContractCost.encoderMicroseconds(
+                    count: 20_000, encoder: .jsonSerialization)
                 _ = try ContractCost.jsonSerializationMicroseconds(count: 1_000)
                 report["json_serialization_us_per_call"] = try ContractCost.jsonSerializationMicroseconds(count: 20_000)
                 _ = try ContractCost.validatorMicroseconds(count: 1_000)
@@ -110,6 +113,10 @@ final class BenchRunner {
                     phases[event.rawValue] = Statistics.median(samples).map(BenchReport.rounded)
                 }
                 report.details["session_phase_ms_p50"] = phases
+                // From the session's start (before the view is made), as the raw phases are measured.
+                report.details["session_phase_from_start_ms_p50"] = figures.phasesFromStart.mapValues {
+                    Statistics.median($0).map(BenchReport.rounded) as Any
+                }
                 report.details["sessions_run"] = figures.sessions
                 report.details["rss_curve_mb"] = figures.rssCurve.map(BenchReport.rounded)
             }
@@ -134,15 +141,19 @@ final class BenchRunner {
             await measure("raw sessions") {
                 // The same schedule as WebBridge's sessions, so the RSS growth of the engine alone can be told apart.
                 var samples: [Double] = []
+                var phases: [String: [Double]] = [:]
                 var rssAfterFirst: Double?
                 var curve: [Double] = []
                 for index in 1...options.sessionsTotal {
                     if options.rawRecycle > 0 && index % options.rawRecycle == 0 {
                         try engine.recycle(timeout: options.timeout)
                     }
-                    let milliseconds = try RawBench.session(engine, html: fixture, timeout: options.timeout)
+                    let session = try RawBench.session(engine, html: fixture, timeout: options.timeout)
                     if index > options.sessionsWarmUp && index <= options.sessionsWarmUp + options.rawSessions {
-                        samples.append(milliseconds)
+                        samples.append(session.total)
+                        phases["didFinish", default: []].append(session.didFinish)
+                        phases["sync done", default: []].append(session.syncDone)
+                        phases["accepted", default: []].append(session.accepted)
                     }
                     if index == options.rssFrom { rssAfterFirst = ResidentMemory.megabytes() }
                     if index % max(options.sessionsTotal / 10, 1) == 0, let rss = ResidentMemory.megabytes() {
@@ -152,6 +163,9 @@ final class BenchRunner {
                 report.details["raw_rss_curve_mb"] = curve.map(BenchReport.rounded)
                 report.details["raw_views_and_managers_finalized"] =
                     "\(Finalization.finalized) of \(Finalization.watched)"
+                report.details["raw_session_phase_ms_p50"] = phases.mapValues {
+                    Statistics.median($0).map(BenchReport.rounded) as Any
+                }
                 report["raw_session_ms_p50"] = Statistics.percentile(samples, 50)
                 report["raw_session_ms_p95"] = Statistics.percentile(samples, 95)
                 if let first = rssAfterFirst, let all = ResidentMemory.megabytes() {
@@ -160,7 +174,7 @@ final class BenchRunner {
             }
         }
 
-        var bursts: (raw: [BurstFigure], ours: [BurstFigure]) = ([], [])
+        var bursts: (raw: [BurstFigure], ours: [BurstFigure], floor: [BurstFigure]) = ([], [], [])
         var trips: (raw: [Double], ours: [Double]) = ([], [])
         var pipes: (raw: [PipelineFigure], ours: [PipelineFigure]) = ([], [])
         for round in 1...options.rounds {
@@ -169,6 +183,14 @@ final class BenchRunner {
             if options.runs("burst", side: "raw") {
                 await measure("raw page → native") {
                     bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout))
+                }
+            }
+            if options.runs("burst", side: "raw") {
+                await measure("raw page → native, every field read") {
+                    bursts.floor.append(
+                        try RawBench.pageToNative(
+                            engine, ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout,
+                            readEveryField: true))
                 }
             }
             if options.runs("burst", side: "webbridge") {
@@ -203,6 +225,9 @@ final class BenchRunner {
         }
         record(bursts: bursts.raw, prefix: "raw_")
         record(bursts: bursts.ours, prefix: "")
+        report["raw_validating_page_to_native_msgs_per_s"] = Statistics.median(bursts.floor.map(\.messagesPerSecond))
+        report["page_to_native_floor_ratio"] = ratio(
+            report["raw_validating_page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
         report["raw_native_to_page_rtt_ms_p50"] = Statistics.percentile(trips.raw, 50)
         report["native_to_page_rtt_ms_p50"] = Statistics.percentile(trips.ours, 50)
         report["raw_native_to_page_rtt_ms_p95"] = Statistics.percentile(trips.raw, 95)
@@ -227,6 +252,7 @@ final class BenchRunner {
             report["page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
         report["native_to_page_calls_ratio"] = ratio(
             report["native_to_page_calls_per_s"], report["raw_native_to_page_calls_per_s"])
+        report["session_vs_raw"] = ratio(report["session_ms_p50"], report["raw_session_ms_p50"])
         // Throughput of sequential calls: the raw loop's round trip over ours.
         report["native_to_page_rtt_ratio"] = ratio(
             report["raw_native_to_page_rtt_ms_p50"], report["native_to_page_rtt_ms_p50"])

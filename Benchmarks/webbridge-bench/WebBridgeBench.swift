@@ -63,7 +63,8 @@ enum WebBridgeBench {
         return BurstFigure(count: ids.count, seconds: seconds, tally: burst.tally, rejected: burst.rejected)
     }
 
-    /// Sequential round trips: encode with the contract (`ReceiverCall`), deliver, wait for the completion.
+    /// Sequential round trips: encode with the contract (`ReceiverCall`, the library's writer), deliver, wait for
+    /// the completion.
     static func roundTrips(count: Int, timeout: Double) async throws -> [Double] {
         let session = try await openSession(timeout: timeout)
         defer { session.tearDown() }
@@ -73,7 +74,8 @@ enum WebBridgeBench {
             let clock = Stopwatch()
             let id = session.correlator.begin()
             let call = try ReceiverCall(
-                contract: session.contract, message: ["kind": "sync", "value": "v\(index)", "id": id.rawValue])
+                contract: session.contract, message: ["kind": "sync", "value": "v\(index)", "id": id.rawValue],
+                encoder: .jsonWriter)
             if let failure = await session.deliver(call, expecting: nil, timeout: timeout) {
                 throw BenchFailure("WebBridge: round trip \(index) failed: \(failure)")
             }
@@ -92,7 +94,8 @@ enum WebBridgeBench {
         for index in 0..<count {
             let id = session.correlator.begin()
             let call = try ReceiverCall(
-                contract: session.contract, message: ["kind": "sync", "value": "v\(index)", "id": id.rawValue])
+                contract: session.contract, message: ["kind": "sync", "value": "v\(index)", "id": id.rawValue],
+                encoder: .jsonWriter)
             webView.evaluateJavaScript(call.script) { _, error in
                 pipeline.completions += 1
                 if error != nil { pipeline.errors += 1 }

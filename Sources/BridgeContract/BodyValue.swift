@@ -21,6 +21,11 @@ indirect enum BodyValue: Equatable, Sendable {
     /// How deep a body may nest; deeper values are not walked, so a hostile body can't exhaust the stack.
     static let maxDepth = 64
 
+    /// A message the native side built: its fields sorted directly, without bridging the dictionary to `Any`.
+    init(message: [String: any Sendable]) {
+        self = .object(message.mapValues { BodyValue($0, depth: 1) })
+    }
+
     init(_ value: Any?, depth: Int = 0) {
         guard let value else {
             self = .undefined
@@ -28,7 +33,10 @@ indirect enum BodyValue: Equatable, Sendable {
         }
         // The common JS types first, by cheap metatype tests: `value is NSNull` would bridge a dictionary.
         let dynamicType = type(of: value)
-        if dynamicType == Bool.self, let flag = value as? Bool {
+        if dynamicType == String.self, let string = value as? String {
+            // The commonest field type, told by one metatype comparison.
+            self = .string(string)
+        } else if dynamicType == Bool.self, let flag = value as? Bool {
             self = .boolean(flag)
         } else if dynamicType is NSNumber.Type, let number = value as? NSNumber {
             self = Platform.isBoolean(number) ? .boolean(number.boolValue) : .number(number.doubleValue)

@@ -326,9 +326,9 @@ extension BridgeContract {
         }
         let match = matchValues(of: spec)
         var requestIDValue: String?
-        var reserved = Set(match.keys)
+        var reserved = ReservedNames(match: match)
         if let idField = requestID?.field, carriesRequestID(spec) {
-            reserved.insert(idField)
+            reserved.requestID = idField
             switch object[idField] {
             case nil:
                 violation(idField, .missingField, "String (request id)", "Missing")
@@ -372,12 +372,28 @@ extension ConstantValue {
     }
 }
 
+/// The names a message's top level may carry besides its declared fields: `kind` and the request id.
+///
+/// Two names at most: a plain pair spares every message a `Set`'s allocation and hashing.
+private struct ReservedNames {
+    /// The discriminator fields that named the message (the contract's dictionary: no set is built).
+    var match: [String: ConstantValue] = [:]
+    var requestID: String?
+
+    /// None: nested objects reserve nothing.
+    static let none = ReservedNames()
+
+    func contains(_ name: String) -> Bool { name == requestID || match[name] != nil }
+}
+
 /// Checks fields recursively, recording violations with their full path.
 private struct FieldChecker {
     let mode: ValidationMode
     let record: (String, ContractViolation.Rule, String, String) -> Void
 
-    func check(_ object: [String: BodyValue], against specs: [String: FieldSpec], reserved: Set<String>, prefix: String)
+    func check(
+        _ object: [String: BodyValue], against specs: [String: FieldSpec], reserved: ReservedNames, prefix: String
+    )
         -> [String: FieldValue]
     {
         var typed: [String: FieldValue] = [:]
@@ -455,7 +471,7 @@ private struct FieldChecker {
             }
             return complete ? .array(typed) : nil
         case (.object(let specs), .object(let fields)):
-            return .object(check(fields, against: specs, reserved: [], prefix: path + "."))
+            return .object(check(fields, against: specs, reserved: .none, prefix: path + "."))
         default:
             record(path, .wrongType, type.description, value.typeName)
             return nil

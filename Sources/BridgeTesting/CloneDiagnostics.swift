@@ -46,8 +46,12 @@ enum CloneDiagnostics {
     /// WebKit's own result. The one trace it leaves: getters on the body run once more, for the clone test.
     @MainActor
     static func userScript(handler: String) -> WKUserScript {
-        WKUserScript(source: source(handler: handler), injectionTime: .atDocumentStart, forMainFrameOnly: false)
+        // Every session of a run uses the same handler: its script text is built once, not per session.
+        if lastSource?.handler != handler { lastSource = (handler, source(handler: handler)) }
+        return WKUserScript(source: lastSource!.text, injectionTime: .atDocumentStart, forMainFrameOnly: false)
     }
+
+    @MainActor private static var lastSource: (handler: String, text: String)?
 
     static func source(handler: String) -> String {
         // The name goes in as a string literal, never as code.

@@ -20,24 +20,36 @@ enum JSValueConversion {
 
     /// The Foundation value for `value`, or nil for `undefined`.
     static func foundationValue(_ value: JSValueRef) throws(Failure) -> Any? {
-        var visiting: Set<JSValueRef> = []
+        // The objects being walked, innermost last; reused from call to call so a message allocates no set.
+        var visiting = reusableStack
+        reusableStack = []
+        defer {
+            visiting.removeAll(keepingCapacity: true)
+            reusableStack = visiting
+        }
         return try convert(value, depth: 0, visiting: &visiting)
     }
 
-    private static func convert(_ value: JSValueRef, depth: Int, visiting: inout Set<JSValueRef>) throws(Failure)
+    private static var reusableStack: [JSValueRef] = []
+
+    private static func convert(_ value: JSValueRef, depth: Int, visiting: inout [JSValueRef]) throws(Failure)
         -> Any?
     {
+        // The types exclude each other: script results (mostly undefined) and message fields (mostly strings
+        // and numbers) are told apart in the fewest engine calls.
         if jsc_value_is_undefined(value) != 0 { return nil }
-        if jsc_value_is_null(value) != 0 { return NSNull() }
-        if jsc_value_is_boolean(value) != 0 { return NSNumber(value: jsc_value_to_boolean(value) != 0) }
-        if jsc_value_is_number(value) != 0 { return NSNumber(value: jsc_value_to_double(value)) }
         if jsc_value_is_string(value) != 0 { return string(value) }
+        if jsc_value_is_number(value) != 0 { return NSNumber(value: jsc_value_to_double(value)) }
+        if jsc_value_is_boolean(value) != 0 { return NSNumber(value: jsc_value_to_boolean(value) != 0) }
+        if jsc_value_is_null(value) != 0 { return NSNull() }
         if jsc_value_is_function(value) != 0 { throw .unsupportedType("function") }
         guard jsc_value_is_object(value) != 0 else { throw .unsupportedType(typeName(value)) }
         guard depth < maximumDepth else { throw .tooDeep }
-        // A cycle cannot be represented by Swift values; the back-reference becomes NSNull.
-        guard visiting.insert(value).inserted else { return NSNull() }
-        defer { visiting.remove(value) }
+        // A cycle cannot be represented by Swift values; the back-reference becomes NSNull. The stack is as
+        // deep as the nesting, so a linear search costs less than hashing.
+        guard !visiting.contains(value) else { return NSNull() }
+        visiting.append(value)
+        defer { visiting.removeLast() }
         if jsc_value_is_array(value) != 0 {
             let length = arrayLength(value)
             var array: [Any] = []
@@ -60,7 +72,7 @@ enum JSValueConversion {
             defer { g_object_unref(UnsafeMutableRawPointer(time)) }
             return Date(timeIntervalSince1970: jsc_value_to_double(time) / 1000)
         }
-        var dictionary: [String: Any] = [:]
+        var dictionary: [String: Any] = Dictionary(minimumCapacity: keys.count)
         for key in keys {
             guard let member = jsc_value_object_get_property(value, key) else { continue }
             defer { g_object_unref(UnsafeMutableRawPointer(member)) }

@@ -20,6 +20,8 @@ open class WKWebView: NSObject {
     /// The engine's view; nil when the environment could not be prepared.
     private(set) var view: ViewRef?
     private let environmentError: EngineEnvironmentFailure?
+    /// Whether the view runs in the shared web process (the default data store) rather than its own.
+    private let sharesProcess: Bool
     private var signalIDs: [gulong] = []
     private var route: Unmanaged<ViewRoute>?
 
@@ -45,13 +47,15 @@ open class WKWebView: NSObject {
         } catch {
             environmentError = error
             view = nil
+            sharesProcess = true
             super.init()
             Self.liveCount += 1
             return
         }
         let store = configurationCopy.websiteDataStore
+        sharesProcess = store === WKWebsiteDataStore.default()
         let view = SharedWebProcess.shared.makeView(
-            manager: controller.manager, context: store === WKWebsiteDataStore.default() ? nil : store.context)
+            manager: controller.manager, context: sharesProcess ? nil : store.context)
         self.view = view
         super.init()
         applyPreferences(configurationCopy.preferences)
@@ -69,7 +73,8 @@ open class WKWebView: NSObject {
         for id in signalIDs { g_signal_handler_disconnect(UnsafeMutableRawPointer(view), id) }
         route?.release()
         // A process stuck in a script (or past its memory) would stay behind and hang the next view that shares it.
-        if webkit_web_view_get_is_web_process_responsive(view) == 0 { terminateEngineProcess() }
+        // A view with its own process (a non-persistent store) takes it down with it.
+        if !sharesProcess || webkit_web_view_get_is_web_process_responsive(view) == 0 { terminateEngineProcess() }
         webkit_web_view_stop_loading(view)
         gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))
         g_object_unref(UnsafeMutableRawPointer(view))
@@ -151,7 +156,7 @@ open class WKWebView: NSObject {
     /// Ends the view's web process now (WebKitGTK's `terminate_web_process`); views sharing it see it terminate.
     package func terminateEngineProcess() {
         guard let view else { return }
-        SharedWebProcess.shared.retire(sharingWith: view)
+        if sharesProcess { SharedWebProcess.shared.retire(sharingWith: view) }
         webkit_web_view_terminate_web_process(view)
         MainContextDriver.shared.scheduleService()
     }

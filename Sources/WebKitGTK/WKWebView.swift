@@ -98,6 +98,16 @@ open class WKWebView: NSObject {
     open func load(_ request: URLRequest) -> WKNavigation? {
         let navigation = begin()
         guard let view, let url = request.url else { return navigation }
+        if let refusal = LoadErrorMapping.restrictedPortError(url) {
+            // WebKitGTK 2.50 silently commits about:blank for a blocked port; Apple fails the navigation.
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.navigationDelegate?.webView(self, didFailProvisionalNavigation: navigation, withError: refusal)
+                }
+            }
+            return navigation
+        }
         let engineRequest = webkit_uri_request_new(url.absoluteString)!
         defer { g_object_unref(UnsafeMutableRawPointer(engineRequest)) }
         if let headers = webkit_uri_request_get_http_headers(engineRequest) {

@@ -78,7 +78,9 @@ package enum EngineHost {
             code: .addressSpaceLimited, field: "ulimit -v",
             rule:
                 "the address space is limited to \(limitKB) KB and WebKitGTK's JavaScript engine reserves more (it needs at least \(minimumAddressSpaceKB) KB); it would abort",
-            remedy: "raise the limit with `ulimit -v unlimited` (or at least `ulimit -v \(minimumAddressSpaceKB)`) before running")
+            remedy:
+                "raise the limit with `ulimit -v unlimited` (or at least `ulimit -v \(minimumAddressSpaceKB)`) before running"
+        )
     }
 
     /// The process's address-space limit in KB, or nil when unlimited.

@@ -333,7 +333,8 @@ final class FrameTagging {
 
     init(controller: WKUserContentController, world: String?) {
         // One hidden handler per world, named apart, so the signal tells which world a tag came from.
-        handlerName = Self.reservedPrefix + (world.map { "_" + String($0.unicodeScalars.count) + "_" + Self.slug($0) } ?? "")
+        handlerName =
+            Self.reservedPrefix + (world.map { "_" + String($0.unicodeScalars.count) + "_" + Self.slug($0) } ?? "")
         let source = Self.source(handlerName: handlerName, wrapsMainFrame: world != nil)
         script =
             world.map {

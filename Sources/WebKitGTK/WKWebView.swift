@@ -147,7 +147,11 @@ open class WKWebView: NSObject {
 
     /// Whether the page can be inspected (WebKitGTK's developer extras).
     open var isInspectable: Bool {
-        get { view.flatMap { webkit_web_view_get_settings($0) }.map { webkit_settings_get_enable_developer_extras($0) != 0 } ?? false }
+        get {
+            view.flatMap { webkit_web_view_get_settings($0) }.map {
+                webkit_settings_get_enable_developer_extras($0) != 0
+            } ?? false
+        }
         set {
             guard let view, let settings = webkit_web_view_get_settings(view) else { return }
             webkit_settings_set_enable_developer_extras(settings, newValue ? 1 : 0)
@@ -375,7 +379,8 @@ open class WKWebView: NSObject {
     private func decidePolicy(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>, type: WebKitPolicyDecisionType)
         -> Bool
     {
-        if type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION
+        if type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION
+            || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION
         {
             return decideNavigationAction(decision, newWindow: type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
         }

@@ -35,7 +35,8 @@ final class WKWebViewMembersTests: XCTestCase {
         XCTAssertNil(session.webView.url)
         let finished = expectation(description: "didFinish")
         session.recorder.finished = finished
-        session.webView.loadHTMLString("<title>Bridge page</title><p>x</p>", baseURL: URL(string: "https://app.example/a"))
+        session.webView.loadHTMLString(
+            "<title>Bridge page</title><p>x</p>", baseURL: URL(string: "https://app.example/a"))
         XCTAssertTrue(session.webView.isLoading, "a load was just started")
         await fulfillment(of: [finished], timeout: 10)
         XCTAssertFalse(session.webView.isLoading)

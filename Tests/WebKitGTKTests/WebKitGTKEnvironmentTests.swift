@@ -17,9 +17,10 @@ final class WebKitGTKEnvironmentTests: XCTestCase {
     }
 
     func testMissingXvfbErrorNamesTheDebianPackage() async {
-        let error = WebKitGTKEnvironmentError(EngineEnvironmentFailure(
-            code: .xvfbMissing, field: "Xvfb", rule: "no DISPLAY is set and Xvfb is not on PATH",
-            remedy: "install it with `sudo apt-get install xvfb`"))
+        let error = WebKitGTKEnvironmentError(
+            EngineEnvironmentFailure(
+                code: .xvfbMissing, field: "Xvfb", rule: "no DISPLAY is set and Xvfb is not on PATH",
+                remedy: "install it with `sudo apt-get install xvfb`"))
         XCTAssertTrue(error.description.contains("Xvfb"))
         XCTAssertTrue(error.description.contains("apt-get install xvfb"))
         XCTAssertEqual(error.localizedDescription, error.description)
@@ -38,7 +39,9 @@ final class WebKitGTKEnvironmentTests: XCTestCase {
     }
 
     func testXvfbIsFoundOnAnyPathEntryNotOnlyUsrBin() async throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else { throw XCTSkip("Xvfb is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
+            throw XCTSkip("Xvfb is not installed")
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xvfb-path-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -22,6 +22,8 @@ open class WKWebView: NSObject {
     private let environmentError: EngineEnvironmentFailure?
     /// Whether the view runs in the shared web process (the default data store) rather than its own.
     private let sharesProcess: Bool
+    /// The views sharing this view's process, when it is the shared one.
+    private var generation: SharedWebProcess.Generation?
     private var signalIDs: [gulong] = []
     private var route: Unmanaged<ViewRoute>?
 
@@ -54,8 +56,9 @@ open class WKWebView: NSObject {
         }
         let store = configurationCopy.websiteDataStore
         sharesProcess = store === WKWebsiteDataStore.default()
-        let view = SharedWebProcess.shared.makeView(
+        let (view, generation) = SharedWebProcess.shared.makeView(
             manager: controller.manager, context: sharesProcess ? nil : store.context)
+        self.generation = generation
         self.view = view
         super.init()
         applyPreferences(configurationCopy.preferences)
@@ -78,6 +81,7 @@ open class WKWebView: NSObject {
         webkit_web_view_stop_loading(view)
         gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))
         g_object_unref(UnsafeMutableRawPointer(view))
+        if let generation { SharedWebProcess.shared.released(from: generation) }
         MainContextDriver.shared.scheduleService()
     }
 
@@ -167,11 +171,15 @@ open class WKWebView: NSObject {
         webkit_web_view_set_settings(view, settings)
     }
 
-    /// Ends the view's web process now (WebKitGTK's `terminate_web_process`); views sharing it see it terminate.
+    /// Ends the view's web process (WebKitGTK's `terminate_web_process`): now, or when the last live view that
+    /// shares it is released; no view created afterwards shares it.
     package func terminateEngineProcess() {
         guard let view else { return }
-        if sharesProcess { SharedWebProcess.shared.retire(sharingWith: view) }
-        webkit_web_view_terminate_web_process(view)
+        if let generation {
+            SharedWebProcess.shared.terminate(view, in: generation)
+        } else {
+            webkit_web_view_terminate_web_process(view)
+        }
         MainContextDriver.shared.scheduleService()
     }
 

@@ -29,6 +29,29 @@ final class EngineProcessTests: XCTestCase {
         XCTAssertEqual(next.collector.bodies.first as? String, "fresh", "the next session gets a working process")
     }
 
+    func testEndingASharedProcessWaitsForTheOtherSessionsSharingIt() async throws {
+        var timedOut: Session? = Session()
+        var concurrent: Session? = Session()
+        await timedOut!.load("<p>timed out</p>", in: self)
+        await concurrent!.load("<p>still running</p>", in: self)
+        let shared = WebProcesses.descendants()
+        timedOut!.webView.terminateWebProcess()
+        timedOut!.tearDown()
+        timedOut = nil
+        let alive = try await concurrent!.webView.evaluateJavaScript("document.body.textContent") as? String
+        XCTAssertEqual(alive, "still running", "a concurrent session must not lose its process")
+        XCTAssertFalse(concurrent!.recorder.events.contains("terminated"))
+        let next = Session()
+        await next.load("<p>fresh</p>", in: self)
+        let fresh = Set(WebProcesses.descendants()).subtracting(shared)
+        XCTAssertFalse(fresh.isEmpty, "a view created after the termination request gets a new process")
+        concurrent!.tearDown()
+        concurrent = nil
+        XCTAssertEqual(
+            WebProcesses.waitForExit(of: shared, timeout: 10), [],
+            "the condemned process did not exit within 10 s of its last session's end")
+    }
+
     func testViewWithItsOwnProcessTakesItDownWhenReleased() async throws {
         let before = Set(WebProcesses.descendants())
         var session: Session? = Session(store: .nonPersistent())

@@ -40,6 +40,10 @@ final class WKWebViewMembersTests: XCTestCase {
         XCTAssertTrue(session.webView.isLoading, "a load was just started")
         await fulfillment(of: [finished], timeout: 10)
         XCTAssertFalse(session.webView.isLoading)
+        // The title comes in its own message from the web process, which may trail didFinish: a round trip
+        // through the same process orders it before the check.
+        let pageTitle = try await session.webView.evaluateJavaScript("document.title") as? String
+        XCTAssertEqual(pageTitle, "Bridge page")
         XCTAssertEqual(session.webView.title, "Bridge page")
         XCTAssertEqual(session.webView.url?.absoluteString, "https://app.example/a")
     }

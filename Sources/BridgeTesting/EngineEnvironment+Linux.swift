@@ -17,11 +17,14 @@ public enum EngineEnvironment {
         try WebKitGTKEnvironment.prepare()
     }
 
-    /// Lets go of a session's web view; after a timeout its web process is ended, so a page stuck in a script or
-    /// allocating without bound neither outlives the session nor hangs the next one (they share the process).
+    /// Lets go of a session's web view; after a timeout, or when its web process does not answer within 0.5 s,
+    /// the process is ended, so a page stuck in a script or allocating without bound neither outlives the
+    /// session nor hangs the next one (sessions share the process).
     @MainActor
     public static func release(_ webView: WKWebView, sessionTimedOut: Bool) {
-        if sessionTimedOut || !webView.isWebProcessResponsive { webView.terminateWebProcess() }
+        if sessionTimedOut || !webView.isWebProcessResponsive || !webView.webProcessAnswers(within: 0.5) {
+            webView.terminateWebProcess()
+        }
     }
 
     /// Stops every engine process the tool started (also done at exit); for a signal handler before exiting.

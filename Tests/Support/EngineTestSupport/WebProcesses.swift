@@ -41,6 +41,18 @@ public enum WebProcesses {
         return pids.count
     }
 
+    /// Process ids of every process (of any parent) whose environment holds `name=value`: how a test finds what
+    /// a child it ran left behind, after the child itself has exited.
+    public static func carrying(_ name: String, _ value: String) -> [pid_t] {
+        let entry = Array("\(name)=\(value)".utf8)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { item in
+            guard let pid = pid_t(item), pid != getpid(),
+                let environ = FileManager.default.contents(atPath: "/proc/\(item)/environ")
+            else { return nil }
+            return environ.split(separator: 0).contains { Array($0) == entry } ? pid : nil
+        }
+    }
+
     /// Waits for the exit of each of `pids` (a pidfd event, no polling of /proc), for at most `timeout` seconds in
     /// all; returns the pids still running at the deadline.
     public static func waitForExit(of pids: [pid_t], timeout: TimeInterval) -> [pid_t] {

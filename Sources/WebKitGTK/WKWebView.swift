@@ -28,6 +28,8 @@ open class WKWebView: NSObject {
     private var route: Unmanaged<ViewRoute>?
 
     private var pendingNavigation: WKNavigation?
+    /// Whether a document was ever committed in this view.
+    private var hasCommittedDocument = false
     private var activeNavigation: WKNavigation?
     private var activeNavigationFailed = false
     private var timeoutItem: DispatchWorkItem?
@@ -174,7 +176,8 @@ open class WKWebView: NSObject {
     /// Ends the view's web process (WebKitGTK's `terminate_web_process`): now, or when the last live view that
     /// shares it is released; no view created afterwards shares it.
     package func terminateEngineProcess() {
-        guard let view else { return }
+        // Without a committed document no page code ran, so there is nothing to stop (and a shared process to keep).
+        guard let view, hasCommittedDocument || !sharesProcess else { return }
         if let generation {
             SharedWebProcess.shared.terminate(view, in: generation)
         } else {
@@ -188,7 +191,8 @@ open class WKWebView: NSObject {
     /// Runs GLib's main context until the answer or the deadline (a round trip takes about a millisecond), so
     /// other views' callbacks may run meanwhile. A page stuck in a loop never answers.
     package func engineProcessAnswers(within timeout: TimeInterval) -> Bool {
-        guard let view else { return true }
+        // No committed document, no page code that could be stuck (and a view that never loaded has no process).
+        guard let view, hasCommittedDocument else { return true }
         let answered = AnswerFlag()
         run(.evaluate("0"), world: .page) { _ in answered.value = true }
         let deadline = Date().addingTimeInterval(timeout)
@@ -346,6 +350,7 @@ open class WKWebView: NSObject {
             activeNavigationFailed = false
             navigationDelegate?.webView(self, didStartProvisionalNavigation: activeNavigation)
         case WEBKIT_LOAD_COMMITTED:
+            hasCommittedDocument = true
             timeoutItem?.cancel()
             navigationDelegate?.webView(self, didCommit: activeNavigation)
         case WEBKIT_LOAD_FINISHED:

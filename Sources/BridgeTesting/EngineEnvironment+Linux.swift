@@ -17,14 +17,12 @@ public enum EngineEnvironment {
         try WebKitGTKEnvironment.prepare()
     }
 
-    /// Lets go of a session's web view; after a timeout, or when its web process does not answer within 0.5 s,
-    /// the process is ended, so a page stuck in a script or allocating without bound neither outlives the
-    /// session nor hangs the next one (sessions share the process).
+    /// Lets go of a session's web view; after a timeout (or when WebKit reports its process unresponsive) the
+    /// process is ended, so a page stuck in a script or allocating without bound neither outlives the session
+    /// nor hangs the next one (sessions share the process).
     @MainActor
     public static func release(_ webView: WKWebView, sessionTimedOut: Bool) {
-        if sessionTimedOut || !webView.isWebProcessResponsive || !webView.webProcessAnswers(within: 0.5) {
-            webView.terminateWebProcess()
-        }
+        if sessionTimedOut || !webView.isWebProcessResponsive { webView.terminateWebProcess() }
     }
 
     /// Stops every engine process the tool started (also done at exit); for a signal handler before exiting.

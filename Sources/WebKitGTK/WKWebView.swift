@@ -186,30 +186,6 @@ open class WKWebView: NSObject {
         MainContextDriver.shared.scheduleService()
     }
 
-    /// Whether the view's web process answers a trivial script within `timeout` seconds.
-    ///
-    /// Runs GLib's main context until the answer or the deadline (a round trip takes about a millisecond), so
-    /// other views' callbacks may run meanwhile. A page stuck in a loop never answers.
-    package func engineProcessAnswers(within timeout: TimeInterval) -> Bool {
-        // No committed document, no page code that could be stuck (and a view that never loaded has no process).
-        guard let view, hasCommittedDocument else { return true }
-        let answered = AnswerFlag()
-        run(.evaluate("0"), world: .page) { _ in answered.value = true }
-        let deadline = Date().addingTimeInterval(timeout)
-        // Wakes the blocking iteration at the deadline.
-        let wake = g_timeout_source_new(guint(max(1, timeout * 1000)))!
-        g_source_set_callback(wake, { _ in 0 }, nil, nil)
-        g_source_attach(wake, nil)
-        defer {
-            g_source_destroy(wake)
-            g_source_unref(wake)
-        }
-        _ = view
-        while !answered.value && Date() < deadline { g_main_context_iteration(nil, 1) }
-        MainContextDriver.shared.scheduleService()
-        return answered.value
-    }
-
     /// Whether the view's web process answers; WebKit decides it from its own responsiveness checks.
     package var isEngineProcessResponsive: Bool {
         view.map { webkit_web_view_get_is_web_process_responsive($0) != 0 } ?? true
@@ -596,12 +572,6 @@ open class WKWebView: NSObject {
         }
         MainContextDriver.shared.scheduleService()
     }
-}
-
-/// Set when a probe script answers.
-@MainActor
-final class AnswerFlag {
-    var value = false
 }
 
 /// A script result, boxed so it can cross a continuation (it is only ever used on the main actor).

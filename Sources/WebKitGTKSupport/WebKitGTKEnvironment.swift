@@ -68,10 +68,6 @@ extension WKWebView {
     /// not taken down with it.
     public func terminateWebProcess() { terminateEngineProcess() }
 
-    /// Whether the view's web process answers a trivial script within `timeout` seconds (runs the main context
-    /// meanwhile; normally about a millisecond). A page stuck in a loop never answers.
-    public func webProcessAnswers(within timeout: TimeInterval) -> Bool { engineProcessAnswers(within: timeout) }
-
     /// Whether WebKit considers the view's web process responsive.
     public var isWebProcessResponsive: Bool { isEngineProcessResponsive }
 }

@@ -19,22 +19,22 @@ final class EngineLifetimeCommandTests: XCTestCase {
         try """
         <!doctype html><script>
         window.webkit.messageHandlers.bridge.postMessage({ kind: 'ready', version: 1 });
-        setTimeout(() => { while (true) {} }, 0);
+        while (true) {}
         </script>
         """.write(to: page, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: page) }
         let marker = UUID().uuidString
         let result = try CLI.run(
             ["check", "--page", page.path, "--timeout", "2", "--repeat", "3"], environment: environment(marker: marker))
-        XCTAssertEqual(result.status, 1, "a page that never accepts the sync message is a contract failure")
+        XCTAssertEqual(result.status, 1, "a page that never finishes loading is a contract failure")
         XCTAssertEqual(
-            result.stdout.components(separatedBy: "didFinish").count - 1, 3,
-            "every session's page must load although the first page is stuck in a loop")
-        XCTAssertFalse(result.stdout.contains("page load did not finish"))
+            result.stdout.components(separatedBy: "ready received").count - 1, 3,
+            "every session's page must run although the previous session's page is stuck in a loop")
         let left = WebProcesses.carrying("WEBBRIDGE_LIFETIME_PROBE", marker)
         XCTAssertEqual(
             WebProcesses.waitForExit(of: left, timeout: 3), [],
-            "processes started by webbridge (web, network, Xvfb) still run 3 s after it exited (a stuck web process, left alone, runs on for 10–15 s)")
+            "processes started by webbridge (web, network, Xvfb) still run 3 s after it exited (a stuck web process, left alone, runs on for 10–15 s)"
+        )
     }
 
     func testAnAddressSpaceLimitTooSmallForTheEngineIsAnEnvironmentError() throws {

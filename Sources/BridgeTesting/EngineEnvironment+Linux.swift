@@ -17,8 +17,9 @@ public enum EngineEnvironment {
         try WebKitGTKEnvironment.prepare()
     }
 
-    /// Lets go of a session's web view; after a timeout its web process is ended, so a page stuck in a script or
-    /// allocating without bound neither outlives the session nor hangs the next one (they share the process).
+    /// Lets go of a session's web view; after a timeout (or when WebKit reports its process unresponsive) the
+    /// process is ended, so a page stuck in a script or allocating without bound neither outlives the session
+    /// nor hangs the next one (sessions share the process).
     @MainActor
     public static func release(_ webView: WKWebView, sessionTimedOut: Bool) {
         if sessionTimedOut || !webView.isWebProcessResponsive { webView.terminateWebProcess() }

@@ -12,12 +12,15 @@ public enum LoadError {
         case redirectLoop = "too many redirects"
         case connectionLost = "connection closed without a response"
         case badResponse = "the reply is not HTTP"
+        case restrictedPort = "restricted port"
         case other = "load failed"
     }
 
     /// Classifies a load error by its `NSURLErrorDomain` code (the engine maps its network errors there).
     public static func cause(of error: any Error) -> Cause {
         let error = error as NSError
+        // WebKitErrorCannotUseRestrictedPort: WebKit refuses the Fetch standard's bad ports (1, 25, 6000, …).
+        if error.domain == "WebKitErrorDomain" && error.code == 103 { return .restrictedPort }
         guard error.domain == NSURLErrorDomain else { return .other }
         switch error.code {
         case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:

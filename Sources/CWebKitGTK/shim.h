@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 /* Helpers for what Swift cannot import: GObject macros, variadic constructors, typed signal callbacks. */
 
@@ -99,6 +100,9 @@ static inline GQuark cwk_tls_error_quark(void) { return G_TLS_ERROR; }
 static inline GQuark cwk_io_error_quark(void) { return G_IO_ERROR; }
 static inline GQuark cwk_resolver_error_quark(void) { return G_RESOLVER_ERROR; }
 
+
+/* A descriptor that becomes readable when process `pid` exits (pidfd_open), or -1. */
+static inline int cwk_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
 /* Starts `path` with `argv`, its fd 3 being `fd`, stdout/stderr on /dev/null, and SIGTERM when the
    forking thread dies, so a crashed test run does not leave the display server behind.

@@ -25,6 +25,27 @@ enum LoadErrorMapping {
         return NSError(domain: mappedDomain, code: mappedCode, userInfo: info)
     }
 
+    /// The ports the Fetch standard blocks ("bad ports"), which WebKit refuses to load from.
+    static let restrictedPorts: Set<Int> = [
+        1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109,
+        110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530,
+        531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045,
+        4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+    ]
+
+    /// Apple's error for a load from a restricted port (WebKitErrorCannotUseRestrictedPort, 103), or nil.
+    static func restrictedPortError(_ url: URL) -> NSError? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let port = url.port, restrictedPorts.contains(port)
+        else { return nil }
+        return NSError(
+            domain: webKitErrorDomain, code: 103,
+            userInfo: [
+                NSLocalizedDescriptionKey: "Not allowed to use restricted network port",
+                "NSErrorFailingURLStringKey": url.absoluteString, NSURLErrorFailingURLErrorKey: url,
+            ])
+    }
+
     static func map(domain: GQuark, code: Int32, message: String) -> (String, Int) {
         if domain == cwk_resolver_error_quark() {
             return (

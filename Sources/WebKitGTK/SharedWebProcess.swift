@@ -15,21 +15,54 @@ final class SharedWebProcess {
     private var anchor: ViewRef?
     private var anchorManager: ManagerRef?
     private var anchorSignal: gulong = 0
+    /// The views related to the current anchor.
+    private var generation: Generation?
+
+    /// The views that share one anchor's process, and the processes to end once the last of them is released.
+    @MainActor
+    final class Generation {
+        fileprivate(set) var liveViews = 0
+        fileprivate var condemned: [ViewRef] = []
+    }
 
     /// Creates a web view for `manager`: in the shared web process, or in `isolated` (a non-persistent data
     /// store's own context) when given; the caller owns the returned reference.
-    func makeView(manager: ManagerRef, context isolated: UnsafeMutablePointer<WebKitWebContext>? = nil) -> ViewRef {
+    func makeView(manager: ManagerRef, context isolated: UnsafeMutablePointer<WebKitWebContext>? = nil)
+        -> (view: ViewRef, generation: Generation?)
+    {
         EngineProcesses.stopAtExit()
-        if let isolated { return cwk_web_view_new(nil, manager, isolated)! }
+        if let isolated { return (cwk_web_view_new(nil, manager, isolated)!, nil) }
         if context == nil { context = webkit_web_context_new_ephemeral() }
         if anchor == nil { makeAnchor() }
-        return cwk_web_view_new(anchor, manager, context)!
+        let current = generation ?? Generation()
+        generation = current
+        current.liveViews += 1
+        return (cwk_web_view_new(anchor, manager, context)!, current)
     }
 
-    /// Stops sharing the anchor's process when `view`'s process is about to be terminated: the next view gets a new one.
-    func retire(sharingWith view: ViewRef) {
-        guard anchor != nil else { return }
-        anchorTerminated()
+    /// Ends `view`'s process: at once when no other live view shares it, else when the last of them is released
+    /// (ending it now would take concurrent sessions down with it). No new view shares it either way.
+    func terminate(_ view: ViewRef, in shared: Generation) {
+        if shared === generation { anchorTerminated() }
+        if shared.liveViews <= 1 {
+            webkit_web_view_terminate_web_process(view)
+        } else {
+            g_object_ref(UnsafeMutableRawPointer(view))
+            shared.condemned.append(view)
+        }
+    }
+
+    /// Counts a released view; the last one out ends the processes condemned meanwhile.
+    func released(from shared: Generation) {
+        shared.liveViews -= 1
+        guard shared.liveViews == 0 else { return }
+        let condemned = shared.condemned
+        shared.condemned = []
+        for view in condemned {
+            webkit_web_view_terminate_web_process(view)
+            gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))
+            g_object_unref(UnsafeMutableRawPointer(view))
+        }
     }
 
     private func makeAnchor() {
@@ -51,6 +84,7 @@ final class SharedWebProcess {
         guard let view = anchor else { return }
         g_signal_handler_disconnect(UnsafeMutableRawPointer(view), anchorSignal)
         anchor = nil
+        generation = nil
         // Release after the signal returns: the emitter still holds the view.
         DispatchQueue.main.async {
             gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))

@@ -250,10 +250,13 @@ open class WKUserContentController: NSObject {
         // The world comes from the frame tag when there is one; an untagged message is from the page world's main frame.
         let tagged = pendingFrame
         let expectsReply = reply != nil
-        let candidates = registrations.filter { $0.key.name == name && $0.value.handler.expectsReply == expectsReply }
+        func matching(_ key: Key) -> Key? {
+            registrations[key].flatMap { $0.handler.expectsReply == expectsReply ? key : nil }
+        }
+        // Tagged world first, then the page world; a name registered only elsewhere gets an untagged message too.
         let key =
-            tagged.map { Key(world: $0.world, name: name) }.flatMap { candidates[$0] == nil ? nil : $0 }
-            ?? (candidates[Key(world: nil, name: name)] != nil ? Key(world: nil, name: name) : candidates.keys.first)
+            tagged.flatMap { matching(Key(world: $0.world, name: name)) } ?? matching(Key(world: nil, name: name))
+            ?? registrations.keys.first { $0.name == name && matching($0) != nil }
         guard let key, let registration = registrations[key] else { return }
         let body: Any
         do { body = try JSValueConversion.foundationValue(value) as Any } catch {
@@ -333,7 +336,8 @@ final class FrameTagging {
 
     init(controller: WKUserContentController, world: String?) {
         // One hidden handler per world, named apart, so the signal tells which world a tag came from.
-        handlerName = Self.reservedPrefix + (world.map { "_" + String($0.unicodeScalars.count) + "_" + Self.slug($0) } ?? "")
+        handlerName =
+            Self.reservedPrefix + (world.map { "_" + String($0.unicodeScalars.count) + "_" + Self.slug($0) } ?? "")
         let source = Self.source(handlerName: handlerName, wrapsMainFrame: world != nil)
         script =
             world.map {

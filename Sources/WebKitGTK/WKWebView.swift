@@ -20,10 +20,16 @@ open class WKWebView: NSObject {
     /// The engine's view; nil when the environment could not be prepared.
     private(set) var view: ViewRef?
     private let environmentError: EngineEnvironmentFailure?
+    /// Whether the view runs in the shared web process (the default data store) rather than its own.
+    private let sharesProcess: Bool
+    /// The views sharing this view's process, when it is the shared one.
+    private var generation: SharedWebProcess.Generation?
     private var signalIDs: [gulong] = []
     private var route: Unmanaged<ViewRoute>?
 
     private var pendingNavigation: WKNavigation?
+    /// Whether a document was ever committed in this view.
+    private var hasCommittedDocument = false
     private var activeNavigation: WKNavigation?
     private var activeNavigationFailed = false
     private var timeoutItem: DispatchWorkItem?
@@ -45,13 +51,16 @@ open class WKWebView: NSObject {
         } catch {
             environmentError = error
             view = nil
+            sharesProcess = true
             super.init()
             Self.liveCount += 1
             return
         }
         let store = configurationCopy.websiteDataStore
-        let view = SharedWebProcess.shared.makeView(
-            manager: controller.manager, context: store === WKWebsiteDataStore.default() ? nil : store.context)
+        sharesProcess = store === WKWebsiteDataStore.default()
+        let (view, generation) = SharedWebProcess.shared.makeView(
+            manager: controller.manager, context: sharesProcess ? nil : store.context)
+        self.generation = generation
         self.view = view
         super.init()
         applyPreferences(configurationCopy.preferences)
@@ -69,10 +78,12 @@ open class WKWebView: NSObject {
         for id in signalIDs { g_signal_handler_disconnect(UnsafeMutableRawPointer(view), id) }
         route?.release()
         // A process stuck in a script (or past its memory) would stay behind and hang the next view that shares it.
-        if webkit_web_view_get_is_web_process_responsive(view) == 0 { terminateEngineProcess() }
+        // A view with its own process (a non-persistent store) takes it down with it.
+        if !sharesProcess || webkit_web_view_get_is_web_process_responsive(view) == 0 { terminateEngineProcess() }
         webkit_web_view_stop_loading(view)
         gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))
         g_object_unref(UnsafeMutableRawPointer(view))
+        if let generation { SharedWebProcess.shared.released(from: generation) }
         MainContextDriver.shared.scheduleService()
     }
 
@@ -93,6 +104,16 @@ open class WKWebView: NSObject {
     open func load(_ request: URLRequest) -> WKNavigation? {
         let navigation = begin()
         guard let view, let url = request.url else { return navigation }
+        if let refusal = LoadErrorMapping.restrictedPortError(url) {
+            // WebKitGTK 2.50 silently commits about:blank for a blocked port; Apple fails the navigation.
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.navigationDelegate?.webView(self, didFailProvisionalNavigation: navigation, withError: refusal)
+                }
+            }
+            return navigation
+        }
         let engineRequest = webkit_uri_request_new(url.absoluteString)!
         defer { g_object_unref(UnsafeMutableRawPointer(engineRequest)) }
         if let headers = webkit_uri_request_get_http_headers(engineRequest) {
@@ -132,7 +153,11 @@ open class WKWebView: NSObject {
 
     /// Whether the page can be inspected (WebKitGTK's developer extras).
     open var isInspectable: Bool {
-        get { view.flatMap { webkit_web_view_get_settings($0) }.map { webkit_settings_get_enable_developer_extras($0) != 0 } ?? false }
+        get {
+            view.flatMap { webkit_web_view_get_settings($0) }.map {
+                webkit_settings_get_enable_developer_extras($0) != 0
+            } ?? false
+        }
         set {
             guard let view, let settings = webkit_web_view_get_settings(view) else { return }
             webkit_settings_set_enable_developer_extras(settings, newValue ? 1 : 0)
@@ -148,11 +173,16 @@ open class WKWebView: NSObject {
         webkit_web_view_set_settings(view, settings)
     }
 
-    /// Ends the view's web process now (WebKitGTK's `terminate_web_process`); views sharing it see it terminate.
+    /// Ends the view's web process (WebKitGTK's `terminate_web_process`): now, or when the last live view that
+    /// shares it is released; no view created afterwards shares it.
     package func terminateEngineProcess() {
-        guard let view else { return }
-        SharedWebProcess.shared.retire(sharingWith: view)
-        webkit_web_view_terminate_web_process(view)
+        // Without a committed document no page code ran, so there is nothing to stop (and a shared process to keep).
+        guard let view, hasCommittedDocument || !sharesProcess else { return }
+        if let generation {
+            SharedWebProcess.shared.terminate(view, in: generation)
+        } else {
+            webkit_web_view_terminate_web_process(view)
+        }
         MainContextDriver.shared.scheduleService()
     }
 
@@ -296,6 +326,7 @@ open class WKWebView: NSObject {
             activeNavigationFailed = false
             navigationDelegate?.webView(self, didStartProvisionalNavigation: activeNavigation)
         case WEBKIT_LOAD_COMMITTED:
+            hasCommittedDocument = true
             timeoutItem?.cancel()
             navigationDelegate?.webView(self, didCommit: activeNavigation)
         case WEBKIT_LOAD_FINISHED:
@@ -360,7 +391,8 @@ open class WKWebView: NSObject {
     private func decidePolicy(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>, type: WebKitPolicyDecisionType)
         -> Bool
     {
-        if type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION
+        if type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION
+            || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION
         {
             return decideNavigationAction(decision, newWindow: type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
         }

@@ -61,9 +61,11 @@ public enum WebKitGTKEnvironment {
 }
 
 extension WKWebView {
-    /// Ends the view's web process now, so no later view shares it (WebKitGTK's `terminate_web_process`).
+    /// Ends the view's web process (WebKitGTK's `terminate_web_process`) and makes sure no later view shares it.
     ///
-    /// For a session that timed out: its page may be stuck in a script or allocating without bound.
+    /// For a session that timed out: its page may be stuck in a script or allocating without bound. When other
+    /// live views share the process, it ends as soon as the last of them is released, so concurrent sessions are
+    /// not taken down with it.
     public func terminateWebProcess() { terminateEngineProcess() }
 
     /// Whether WebKit considers the view's web process responsive.

@@ -100,9 +100,9 @@ final class RealPageCheckTests: XCTestCase {
     }
 
     func testAPortTheEngineRefusesIsAFailedRequestNotAContractFailure() async throws {
-        // Port 1 is on WebKit's restricted list: the engine "finishes" an empty load and never sends a request.
+        // Port 1 is on WebKit's restricted list: the load fails with Apple's WebKitErrorDomain 103 on both engines.
         let report = await check(URL(string: "http://127.0.0.1:1/")!)
-        assertUnreachable(report, host: "127.0.0.1:1", cause: "no HTTP response")
+        assertUnreachable(report, host: "127.0.0.1:1", cause: "restricted port")
     }
 
     func testAnUnresolvableHostIsADNSFailure() async throws {

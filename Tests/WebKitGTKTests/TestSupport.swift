@@ -116,10 +116,11 @@ final class Session {
     let recorder = NavigationRecorder()
     let webView: WKWebView
 
-    init(handlerName: String? = "bridge") {
+    init(handlerName: String? = "bridge", store: WKWebsiteDataStore = .default()) {
         if let handlerName { controller.add(collector, name: handlerName) }
         let configuration = WKWebViewConfiguration()
         configuration.userContentController = controller
+        configuration.websiteDataStore = store
         webView = WKWebView(frame: .zero, configuration: configuration)
         webView.navigationDelegate = recorder
         collector.recorder = recorder

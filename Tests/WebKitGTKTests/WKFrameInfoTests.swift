@@ -33,7 +33,8 @@ final class WKFrameInfoTests: XCTestCase {
         session.collector.received = received
         var frames: [WKFrameInfo] = []
         session.collector.onMessage = { frames.append($0.frameInfo) }
-        let inner = "<script>window.webkit.messageHandlers.bridge.postMessage({kind:'ready',list:[1,'x',null]})</script>"
+        let inner =
+            "<script>window.webkit.messageHandlers.bridge.postMessage({kind:'ready',list:[1,'x',null]})</script>"
         session.webView.loadHTMLString(
             """
             <iframe srcdoc="\(inner.replacingOccurrences(of: "\"", with: "&quot;"))"
@@ -77,7 +78,8 @@ final class WKFrameInfoTests: XCTestCase {
         session.collector.received = received
         var frames: [WKFrameInfo] = []
         session.collector.onMessage = { frames.append($0.frameInfo) }
-        let inner = "<script>try { window.webkit.messageHandlers.bridge.postMessage({f: () => 1}) } catch (e) {}</script>"
+        let inner =
+            "<script>try { window.webkit.messageHandlers.bridge.postMessage({f: () => 1}) } catch (e) {}</script>"
         session.webView.loadHTMLString(
             """
             <iframe srcdoc="\(inner)" onload="window.webkit.messageHandlers.bridge.postMessage('top')"></iframe>
@@ -92,7 +94,8 @@ final class WKFrameInfoTests: XCTestCase {
         let inApp = MessageCollector()
         let app = WKContentWorld.world(name: "app")
         session.controller.add(inApp, contentWorld: app, name: "bridge")
-        XCTAssertThrowsError(try session.controller.addRefusingDuplicates(MessageCollector(), contentWorld: app, name: "bridge"))
+        XCTAssertThrowsError(
+            try session.controller.addRefusingDuplicates(MessageCollector(), contentWorld: app, name: "bridge"))
         await session.load("<p>x</p>", in: self)
         let pageReceived = expectation(description: "the page world's handler got the page's message")
         session.collector.received = pageReceived
@@ -102,7 +105,8 @@ final class WKFrameInfoTests: XCTestCase {
         inApp.onMessage = { worlds.append($0.world.name) }
         _ = try await session.webView.evaluateJavaScript(
             "window.webkit.messageHandlers.bridge.postMessage('in app'), 1", in: nil, contentWorld: app)
-        _ = try await session.webView.evaluateJavaScript("window.webkit.messageHandlers.bridge.postMessage('in page'), 1")
+        _ = try await session.webView.evaluateJavaScript(
+            "window.webkit.messageHandlers.bridge.postMessage('in page'), 1")
         await fulfillment(of: [pageReceived, appReceived], timeout: 5)
         XCTAssertEqual(session.collector.bodies.map { $0 as? String }, ["in page"])
         XCTAssertEqual(inApp.bodies.map { $0 as? String }, ["in app"])

@@ -111,7 +111,8 @@ final class WKUIDelegateTests: XCTestCase {
             "<script>window.webkit.messageHandlers.bridge.postMessage(String(window.nativeAnswer))</script>", in: self)
         await fulfillment(of: [received], timeout: 5)
         XCTAssertEqual(session.collector.bodies.first as? String, "{\"platform\":\"ios\"}")
-        XCTAssertEqual(answerer.asked, ["prompt:$$CapacitorSync$$:"], "prompt() without a default passes an empty default")
+        XCTAssertEqual(
+            answerer.asked, ["prompt:$$CapacitorSync$$:"], "prompt() without a default passes an empty default")
     }
 
     func testLaterAnswerUnblocksThePageOnlyThen() async throws {

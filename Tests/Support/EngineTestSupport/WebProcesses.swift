@@ -1,10 +1,14 @@
 #if os(Linux)
+import CWebKitGTK
 import Foundation
 
 /// The engine's web processes started by this process (WebKitGTK may start them through a sandbox launcher).
 public enum WebProcesses {
     /// Process ids of `WebKitWebProcess` descendants of this process, read from /proc.
-    public static func descendants() -> [pid_t] {
+    public static func descendants() -> [pid_t] { descendants(named: ["WebKitWebProces"]) }
+
+    /// Process ids of descendants of this process whose command name starts with one of `prefixes`.
+    public static func descendants(named prefixes: [String]) -> [pid_t] {
         var parent: [pid_t: pid_t] = [:]
         var name: [pid_t: String] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
@@ -19,7 +23,7 @@ public enum WebProcesses {
         let me = getpid()
         return name.compactMap { pid, command in
             // /proc truncates command names to 15 characters.
-            guard command.hasPrefix("WebKitWebProces") else { return nil }
+            guard prefixes.contains(where: { command.hasPrefix($0) }) else { return nil }
             var ancestor = parent[pid]
             while let current = ancestor, current > 1 {
                 if current == me { return pid }
@@ -35,6 +39,37 @@ public enum WebProcesses {
         let pids = descendants()
         for pid in pids { kill(pid, SIGKILL) }
         return pids.count
+    }
+
+    /// Process ids of every process (of any parent) whose environment holds `name=value`: how a test finds what
+    /// a child it ran left behind, after the child itself has exited.
+    public static func carrying(_ name: String, _ value: String) -> [pid_t] {
+        let entry = Array("\(name)=\(value)".utf8)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { item in
+            guard let pid = pid_t(item), pid != getpid(),
+                let environ = FileManager.default.contents(atPath: "/proc/\(item)/environ")
+            else { return nil }
+            return environ.split(separator: 0).contains { Array($0) == entry } ? pid : nil
+        }
+    }
+
+    /// Waits for the exit of each of `pids` (a pidfd event, no polling of /proc), for at most `timeout` seconds in
+    /// all; returns the pids still running at the deadline.
+    public static func waitForExit(of pids: [pid_t], timeout: TimeInterval) -> [pid_t] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var running: [pid_t] = []
+        for pid in pids {
+            let fd = cwk_pidfd_open(pid)
+            guard fd >= 0 else { continue }  // already gone
+            defer { close(fd) }
+            var ready: Int32 = -1
+            repeat {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                ready = poll(&entry, 1, Int32(max(0, deadline.timeIntervalSinceNow * 1000)))
+            } while ready < 0 && errno == EINTR
+            if ready <= 0 { running.append(pid) }
+        }
+        return running
     }
 
     /// CPU seconds (user + system) this process has used.

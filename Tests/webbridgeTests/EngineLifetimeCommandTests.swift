@@ -1,0 +1,50 @@
+#if os(Linux)
+import EngineTestSupport
+import Foundation
+import XCTest
+
+/// The engine's processes end with their session and with the tool; a limit the engine cannot live with is an
+/// environment error, not a crash.
+final class EngineLifetimeCommandTests: XCTestCase {
+    /// The environment of a child run: no DISPLAY (so it starts its own Xvfb too) and a marker its children inherit.
+    private func environment(marker: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WEBBRIDGE_LIFETIME_PROBE"] = marker
+        return environment
+    }
+
+    func testAStuckPageDoesNotHangLaterSessionsAndNothingOutlivesTheTool() throws {
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("stuck-\(UUID().uuidString).html")
+        try """
+        <!doctype html><script>
+        window.webkit.messageHandlers.bridge.postMessage({ kind: 'ready', version: 1 });
+        while (true) {}
+        </script>
+        """.write(to: page, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: page) }
+        let marker = UUID().uuidString
+        let result = try CLI.run(
+            ["check", "--page", page.path, "--timeout", "2", "--repeat", "3"], environment: environment(marker: marker))
+        XCTAssertEqual(result.status, 1, "a page that never finishes loading is a contract failure")
+        XCTAssertEqual(
+            result.stdout.components(separatedBy: "ready received").count - 1, 3,
+            "every session's page must run although the previous session's page is stuck in a loop")
+        let left = WebProcesses.carrying("WEBBRIDGE_LIFETIME_PROBE", marker)
+        XCTAssertEqual(
+            WebProcesses.waitForExit(of: left, timeout: 3), [],
+            "processes started by webbridge (web, network, Xvfb) still run 3 s after it exited (a stuck web process, left alone, runs on for 10–15 s)"
+        )
+    }
+
+    func testAnAddressSpaceLimitTooSmallForTheEngineIsAnEnvironmentError() throws {
+        let result = try CLI.runWrapped(
+            ["/bin/sh", "-c", "ulimit -v 4000000 && exec \"$0\" \"$@\""], ["check"],
+            environment: environment(marker: UUID().uuidString))
+        XCTAssertEqual(result.status, 3, "exit 3 (environment), not an abort; stderr: \(result.stderr.prefix(300))")
+        XCTAssertTrue(result.stderr.contains("ulimit -v"), "the error names the limit")
+        XCTAssertTrue(result.stderr.contains("ulimit -v unlimited"), "and the remedy")
+        XCTAssertFalse(result.stderr.contains("Backtrac"), "no crash report")
+    }
+}
+#endif

@@ -22,7 +22,8 @@ test: setup
 	scripts/apple-shape/check.sh --self-test
 	scripts/apple-shape/check.sh
 	$(SWIFT) test --skip-build --filter 'BridgeTestingTests.BridgeContractTests/'
-	$(SWIFT) test --skip-build
+	# After the whole suite, no process it started (web processes, Xvfb, servers, stand-ins) may be left.
+	scripts/check-no-leftover-processes.sh $(SWIFT) test --skip-build
 	# The adoption path: a team's package that depends on WebBridge by path and tests its own bridge.
 	cd Examples/Checkout && $(SWIFT) test
 

@@ -252,7 +252,10 @@ final class PlayRunner {
     /// Structure of what arrived besides the expected messages: refusals, duplicates, dialogs.
     private func extras() -> [String] {
         // Grouped: a page that posts the same wrong message 50,000 times is one line with its count.
-        var extra = session.rejectionTally.map { "rejected \($0.rejection.description)" + ($0.count > 1 ? " × \($0.count)" : "") }
+        // The count first, so a line cut for length keeps it.
+        var extra = session.rejectionTally.map { tally in
+            (tally.count > 1 ? "rejected × \(tally.count): " : "rejected ") + tally.rejection.description
+        }
         let tallied = session.rejectionTally.reduce(0) { $0 + $1.count }
         if session.rejectedCount > tallied {
             extra.append("rejected × \(session.rejectedCount - tallied) more, of other structures")

@@ -20,7 +20,8 @@ public func assertBridge(
     page: URL, contract: URL? = nil, mode: ValidationMode = .strict, timeout: TimeInterval = 10, sessions: Int = 1,
     file: StaticString = #filePath, line: UInt = #line
 ) async {
-    if let failure = await verifyBridge(page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions)
+    if let failure = await verifyBridge(
+        page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions)
     {
         XCTFail(failure, file: file, line: line)
     }
@@ -47,7 +48,8 @@ public func expectBridge(
     page: URL, contract: URL? = nil, mode: ValidationMode = .strict, timeout: TimeInterval = 10, sessions: Int = 1,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async {
-    if let failure = await verifyBridge(page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions)
+    if let failure = await verifyBridge(
+        page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions)
     {
         Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
     }

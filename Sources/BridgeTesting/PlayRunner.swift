@@ -49,7 +49,9 @@ final class PlayRunner {
                 didFinishQueued = true
                 // Native sends on didFinish only to a page that loaded: an HTTP 404 also "finishes".
                 if BridgeCheck.loadVerdict(session, configuration).status == .pass {
-                    queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map { Pending(step: $0, trigger: nil) }
+                    queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map {
+                        Pending(step: $0, trigger: nil)
+                    }
                 }
             }
             if !queue.isEmpty {
@@ -90,7 +92,8 @@ final class PlayRunner {
         }
         let steps = play.steps
         session.replyProvider = { [unowned self] message in
-            guard let step = steps.first(where: { $0.after == message.kind && ($0.reply != nil || $0.replyError != nil) })
+            guard
+                let step = steps.first(where: { $0.after == message.kind && ($0.reply != nil || $0.replyError != nil) })
             else { return nil }
             session.record(.replied, "\(message.kind)")
             if step.send == nil, step.accepted != nil { queue.append(Pending(step: step, trigger: message)) }
@@ -124,12 +127,14 @@ final class PlayRunner {
         let call: ReceiverCall
         do {
             guard case .valid = contract.validate(body, as: spec) else {
-                throw ReceiverCallError(code: .violatesContract, violations: contract.validate(body, as: spec).violations)
+                throw ReceiverCallError(
+                    code: .violatesContract, violations: contract.validate(body, as: spec).violations)
             }
             // The library's writer: proven to give JavaScript the same value as JSONSerialization, ten times faster.
             call = try ReceiverCall(function: contract.functionPath(of: spec), argument: body, encoder: .jsonWriter)
         } catch {
-            outcomes.append((name, BridgeFailure(.pageDidNotAccept, "the native message could not be built: \(error)"), ""))
+            outcomes.append(
+                (name, BridgeFailure(.pageDidNotAccept, "the native message could not be built: \(error)"), ""))
             return
         }
         let fixtureStyle = isFixtureStyle(step)
@@ -171,7 +176,9 @@ final class PlayRunner {
 
     /// Whether a step is the fixture's exchange, reported in the words the fixture check always used.
     private func isFixtureStyle(_ step: PlayStep) -> Bool {
-        if case .observed(BridgeCheck.observationPoint, .string)? = step.accepted { return step.after == CheckPlay.didFinish }
+        if case .observed(BridgeCheck.observationPoint, .string)? = step.accepted {
+            return step.after == CheckPlay.didFinish
+        }
         return false
     }
 
@@ -181,7 +188,8 @@ final class PlayRunner {
         switch await session.evaluate(script, timeout: configuration.timeout) {
         case .timedOut:
             return BridgeFailure(
-                .pageDidNotAccept, "reading \(expression) did not complete within \(BridgeCheck.seconds(configuration.timeout))")
+                .pageDidNotAccept,
+                "reading \(expression) did not complete within \(BridgeCheck.seconds(configuration.timeout))")
         case .error(let error):
             return BridgeFailure(.pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
         case .value(let value):
@@ -265,7 +273,9 @@ final class PlayRunner {
         }
         for kind in [DialogKind.alert, .confirm, .prompt] {
             let count = session.dialogs.filter { $0 == kind }.count
-            if count > 0 { extra.append("dialog \(kind.rawValue) × \(count) (answered as WKWebView does without a UI delegate)") }
+            if count > 0 {
+                extra.append("dialog \(kind.rawValue) × \(count) (answered as WKWebView does without a UI delegate)")
+            }
         }
         return extra
     }
@@ -280,7 +290,9 @@ final class PlayRunner {
         }
         let duplicates = expected.filter { session.counts[$0, default: 0] > 1 }
         // The page reporting its own error, or answering a request native never sent, fails in either mode.
-        let pageErrors = session.messages.filter { contract.message($0.kind, direction: .pageToNative)?.pageError == true }
+        let pageErrors = session.messages.filter {
+            contract.message($0.kind, direction: .pageToNative)?.pageError == true
+        }
         let strayAcks = session.acknowledgements.filter { $0.correlation != .matched }
         if missing.isEmpty {
             let strictProblems = configuration.mode == .strict && (!session.rejections.isEmpty || !duplicates.isEmpty)
@@ -326,12 +338,17 @@ final class PlayRunner {
                 " (the page navigated away to \(place.isEmpty ? "another document" : place))"
             }
             let handlers = contract.handlerNames.map { "'\($0)'" }.joined(separator: ", ")
-            let others = session.messages.isEmpty ? "" : "; only \(Set(session.messages.map(\.kind)).sorted().joined(separator: ", ")) came"
-            seen = "nothing arrived on \(handlers) within \(BridgeCheck.seconds(configuration.timeout))\(others)" + (away ?? "")
+            let others =
+                session.messages.isEmpty
+                ? "" : "; only \(Set(session.messages.map(\.kind)).sorted().joined(separator: ", ")) came"
+            seen =
+                "nothing arrived on \(handlers) within \(BridgeCheck.seconds(configuration.timeout))\(others)"
+                + (away ?? "")
         } else {
             let more = session.rejectedCount > 3 ? " and \(session.rejectedCount - 3) more" : ""
             seen =
-                "what arrived instead: " + session.rejections.prefix(3).map(\.description).joined(separator: " | ") + more
+                "what arrived instead: " + session.rejections.prefix(3).map(\.description).joined(separator: " | ")
+                + more
                 + (session.uncloneable.isEmpty ? "" : "; and " + BridgeCheck.uncloneableDetail(session.uncloneable))
         }
         return .fail(BridgeFailure(.nativeDidNotReceive, "no valid \(names); \(seen)"))

@@ -79,7 +79,8 @@ final class ProtocolCheckTests: XCTestCase {
         let categories = report.failures.map(\.category.rawValue)
         XCTAssertEqual(categories, [outcome], "\(label): the failure is in the wrong category:\n\(shown)")
         if let mention, let failure = report.failures.first {
-            XCTAssertTrue(failure.detail.contains(mention), "\(label): the failure does not mention '\(mention)':\n\(shown)")
+            XCTAssertTrue(
+                failure.detail.contains(mention), "\(label): the failure does not mention '\(mention)':\n\(shown)")
         }
     }
 

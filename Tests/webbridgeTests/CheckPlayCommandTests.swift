@@ -55,8 +55,10 @@ final class CheckPlayCommandTests: XCTestCase {
         XCTAssertTrue(error.stdout.contains("the page shows the reply to getUser"), error.stdout)
         // This page leaves an error reply unhandled: only the error play shows it.
         let unhandled = try CLI.run(
-            ["check", "--page", replyHandler("error-unhandled.html"), "--contract", contract, "--play", errorPlay,
-             "--timeout", "3"])
+            [
+                "check", "--page", replyHandler("error-unhandled.html"), "--contract", contract, "--play", errorPlay,
+                "--timeout", "3",
+            ])
         XCTAssertEqual(unhandled.status, 1, unhandled.stdout + unhandled.stderr)
         XCTAssertTrue(unhandled.stdout.contains("FAIL: page did not accept the native message"), unhandled.stdout)
     }

@@ -18,6 +18,7 @@ final class CheckCommandRequestIDTests: XCTestCase {
         ).write(to: contract)
         let result = try CLI.run(["check", "--contract", contract.path])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("sync sent         {id: String, kind: String, value: String}"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("sync sent         {id: String, kind: String, value: String}"), result.stdout)
     }
 }

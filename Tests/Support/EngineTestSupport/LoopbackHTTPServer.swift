@@ -30,10 +30,16 @@ public final class LoopbackHTTPServer: Sendable {
     /// Serves every file below `folder` at its relative path (`/hotwire/pass.html`), typed by its extension.
     public convenience init(folder: URL, timeout: TimeInterval = 10) throws {
         var routes: [String: Route] = [:]
-        let types = ["html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "json": "application/json"]
+        let types = [
+            "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "json": "application/json",
+        ]
         let base = folder.standardizedFileURL.path
-        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) ?? .init() {
-            guard let type = types[url.pathExtension], let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            ?? .init()
+        {
+            guard let type = types[url.pathExtension], let text = try? String(contentsOf: url, encoding: .utf8) else {
+                continue
+            }
             routes[String(url.standardizedFileURL.path.dropFirst(base.count))] = .file(contentType: type, body: text)
         }
         try self.init(routes: routes, timeout: timeout)

@@ -15,7 +15,8 @@ final class CheckoutBridgeTests: XCTestCase {
     }
 
     func testItemsSentAsTextIsCaughtAndNamedByStructure() async throws {
-        let verdict = await verifyBridge(page: fixture("checkout-items-as-text.html"), contract: contractURL(), timeout: 3)
+        let verdict = await verifyBridge(
+            page: fixture("checkout-items-as-text.html"), contract: contractURL(), timeout: 3)
         let failure = try XCTUnwrap(verdict, "the broken page passed")
         XCTAssertTrue(failure.contains("native did not receive the page's message"), failure)
         XCTAssertTrue(failure.contains("items: expected Integer, found String"), failure)

@@ -245,7 +245,8 @@ public final class BridgeSession: NSObject {
             return nil
         }
         return accept(
-            contract.validate(message.body, direction: .pageToNative, mode: mode, handler: message.name), body: message.body)
+            contract.validate(message.body, direction: .pageToNative, mode: mode, handler: message.name),
+            body: message.body)
     }
 
     /// Answers the page's `prompt(text)`: a contract message on the prompt channel gets native's reply text.
@@ -261,7 +262,8 @@ public final class BridgeSession: NSObject {
                     ]))
             return nil
         }
-        let validation = contract.validate(object, direction: .pageToNative, mode: mode, handler: nil, transport: .prompt)
+        let validation = contract.validate(
+            object, direction: .pageToNative, mode: mode, handler: nil, transport: .prompt)
         guard let validated = accept(validation, body: object) else { return nil }
         switch replyProvider?(validated) {
         case .value(.string(let text))?: return text
@@ -374,7 +376,8 @@ extension BridgeSession: WKNavigationDelegate {
         MainActor.assumeIsolated { finishLoad(.success(())) }
     }
 
-    nonisolated public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
+    nonisolated public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error)
+    {
         MainActor.assumeIsolated { failLoad(error) }
     }
 

@@ -17,8 +17,9 @@ final class SharedWebProcess {
     private var anchorSignal: gulong = 0
 
     /// Each non-persistent store's own anchor: views of one store share its process, never another store's.
-    private var storeAnchors: [UnsafeMutablePointer<WebKitWebContext>: (view: ViewRef, manager: ManagerRef, signal: gulong)] =
-        [:]
+    private var storeAnchors:
+        [UnsafeMutablePointer<WebKitWebContext>: (view: ViewRef, manager: ManagerRef, signal: gulong)] =
+            [:]
 
     /// The default store's context, created on first use.
     var sharedContext: UnsafeMutablePointer<WebKitWebContext> {

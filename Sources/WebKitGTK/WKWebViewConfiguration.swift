@@ -102,14 +102,16 @@ public final class WKWebsiteDataStore: NSObject {
         var types: UInt32 = 0
         for name in dataTypes { types |= Self.engineTypes[name]?.rawValue ?? 0 }
         // The engine takes a span back from now, 0 meaning all time.
-        let span = date <= Date(timeIntervalSince1970: 0) ? 0 : max(0, GTimeSpan(-date.timeIntervalSinceNow * 1_000_000))
+        let span =
+            date <= Date(timeIntervalSince1970: 0) ? 0 : max(0, GTimeSpan(-date.timeIntervalSinceNow * 1_000_000))
         let manager = webkit_web_context_get_website_data_manager(
             isPersistent ? SharedWebProcess.shared.sharedContext : context)!
         let box = Unmanaged.passRetained(DataRemoval(completionHandler)).toOpaque()
         let callback: GAsyncReadyCallback = { source, result, data in
             guard let data else { return }
             let removal = Unmanaged<DataRemoval>.fromOpaque(data).takeRetainedValue()
-            webkit_website_data_manager_clear_finish(OpaquePointer(source).map { UnsafeMutablePointer($0) }, result, nil)
+            webkit_website_data_manager_clear_finish(
+                OpaquePointer(source).map { UnsafeMutablePointer($0) }, result, nil)
             MainActor.assumeIsolated { removal.completion() }
         }
         webkit_website_data_manager_clear(manager, WebKitWebsiteDataTypes(types), span, nil, callback, box)

@@ -171,7 +171,8 @@ struct CheckOptions {
         }
         isSuite = given.count > 1 || folderGiven || given.contains { $0.name == "--pages" } || shard != nil
         if !isSuite, jobs != nil {
-            throw UsageError("--jobs checks several pages at once: give several --page/--url, a folder, or --pages FILE")
+            throw UsageError(
+                "--jobs checks several pages at once: give several --page/--url, a folder, or --pages FILE")
         }
     }
 
@@ -222,7 +223,10 @@ struct CheckOptions {
         let extraScripts = try userScripts.map(Self.userScript)
         if !extraScripts.isEmpty {
             // Scripts from the command line join the play's (or the fixture style's, planned from the contract).
-            var base = try play ?? BridgeCheck.plan(CheckConfiguration(page: .html("", baseURL: nil), contract: contract, value: value ?? "ok"))
+            var base =
+                try play
+                ?? BridgeCheck.plan(
+                    CheckConfiguration(page: .html("", baseURL: nil), contract: contract, value: value ?? "ok"))
             base.userScripts += extraScripts
             play = base
         }
@@ -232,7 +236,8 @@ struct CheckOptions {
         do {
             _ = try BridgeCheck.plan(configuration)
         } catch {
-            throw UsageError("\(contractPath.map { "--contract \(TerminalText.escape($0))" } ?? "the default contract"): \(error)")
+            throw UsageError(
+                "\(contractPath.map { "--contract \(TerminalText.escape($0))" } ?? "the default contract"): \(error)")
         }
         return configuration
     }
@@ -263,7 +268,8 @@ struct CheckOptions {
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(
-                "--user-script \(TerminalText.escape(path)): the script file can't be read; give FILE or start|end[,all-frames]:FILE")
+                "--user-script \(TerminalText.escape(path)): the script file can't be read; give FILE or start|end[,all-frames]:FILE"
+            )
         }
         script.source = String(decoding: data, as: UTF8.self)
         return script

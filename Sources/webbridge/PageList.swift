@@ -12,7 +12,9 @@ enum PageEntry: Equatable {
         switch self {
         case .file(let path): TerminalText.escape(path)
         case .url(let url):
-            TerminalText.escape(LoadError.host(of: url) + (url.path(percentEncoded: true).isEmpty ? "/" : url.path(percentEncoded: true)))
+            TerminalText.escape(
+                LoadError.host(of: url)
+                    + (url.path(percentEncoded: true).isEmpty ? "/" : url.path(percentEncoded: true)))
         case .bundled: "BridgeFixture.html (bundled)"
         }
     }
@@ -55,7 +57,8 @@ enum PageList {
             .filter { !isFolder($0) }
         guard !pages.isEmpty else {
             throw UsageError(
-                "\(option) \(shown): the folder holds no *.html file (subfolders are not searched); give a folder of pages or a page")
+                "\(option) \(shown): the folder holds no *.html file (subfolders are not searched); give a folder of pages or a page"
+            )
         }
         return pages.map { .file($0) }
     }
@@ -68,7 +71,8 @@ enum PageList {
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(
-                "--pages \(shown): the list file can't be read (missing or unreadable); give a file with one path or URL per line")
+                "--pages \(shown): the list file can't be read (missing or unreadable); give a file with one path or URL per line"
+            )
         }
         let folder = (path as NSString).deletingLastPathComponent
         var entries: [PageEntry] = []
@@ -82,7 +86,8 @@ enum PageList {
                 entries.append(.url(try url(line, option: option)))
             } else {
                 // Relative paths resolve against the list's folder, so the list works from any directory.
-                let resolved = line.hasPrefix("/") || folder.isEmpty ? line : (folder as NSString).appendingPathComponent(line)
+                let resolved =
+                    line.hasPrefix("/") || folder.isEmpty ? line : (folder as NSString).appendingPathComponent(line)
                 guard FileManager.default.fileExists(atPath: resolved) else {
                     throw UsageError(
                         "\(option): no such file \(TerminalText.escape(resolved)); relative paths resolve against the list file's folder"

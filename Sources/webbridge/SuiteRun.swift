@@ -115,9 +115,10 @@ final class SuiteRun {
 
     private func printBlock(_ index: Int) {
         guard options.format == .text, let tally = pages[index].tally else { return }
-        let lines = ["== page \(index + 1) of \(pages.count): \(pages[index].name)"] + pages[index].block + [
-            ReportRendering.summary(tally)
-        ]
+        let lines =
+            ["== page \(index + 1) of \(pages.count): \(pages[index].name)"] + pages[index].block + [
+                ReportRendering.summary(tally)
+            ]
         Output.out(lines.joined(separator: "\n"))
         // Printed text is not needed again: the summary uses the tally.
         pages[index].block = []

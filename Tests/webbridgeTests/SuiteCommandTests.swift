@@ -70,7 +70,7 @@ final class SuiteCommandTests: XCTestCase {
     func testOneBrokenPageAmongPassingOnesExitsOneAndIsNamedInTheSummary() throws {
         let good = try page("good.html")
         let broken = try page("broken.html", brokenHTML)
-        let result = try CLI.run(["check", "--page", good, "--page", broken, "--page", good, "--jobs", "2"])
+        let result = try CLI.run(["check", "--page", good, "--page", broken, "--page", good, "--jobs", "2", "--timeout", "2"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("== page 2 of 3: \(broken)"), result.stdout)
         XCTAssertTrue(result.stdout.contains("version: expected Number 1, found String"), result.stdout)
@@ -91,10 +91,11 @@ final class SuiteCommandTests: XCTestCase {
         let onlyUnreachable = try CLI.run(["check", "--page", good, "--url", unreachable, "--timeout", "5"])
         XCTAssertEqual(onlyUnreachable.status, 4, onlyUnreachable.stdout + onlyUnreachable.stderr)
         XCTAssertTrue(
-            onlyUnreachable.stdout.contains("  page not deployed / request failed: 1 page (127.0.0.1:\(refused.port)/index.html)"),
+            onlyUnreachable.stdout.contains(
+                "  page not deployed / request failed: 1 page (127.0.0.1:\(refused.port)/index.html)"),
             onlyUnreachable.stdout)
 
-        let both = try CLI.run(["check", "--url", unreachable, "--page", broken, "--page", good, "--timeout", "5"])
+        let both = try CLI.run(["check", "--url", unreachable, "--page", broken, "--page", good, "--timeout", "2"])
         XCTAssertEqual(both.status, 1, both.stdout + both.stderr)
         XCTAssertTrue(both.stdout.contains("pages: 1 passed, 2 failed (of 3)"), both.stdout)
         XCTAssertTrue(
@@ -136,7 +137,8 @@ final class SuiteCommandTests: XCTestCase {
         \(server.url("/served.html").absoluteString)
         """.write(to: list, atomically: true, encoding: .utf8)
         // From another directory: the list's own folder anchors its relative paths.
-        let result = try CLI.run(["check", "--pages", list.path, "--format", "json"], currentDirectory: URL(fileURLWithPath: "/"))
+        let result = try CLI.run(
+            ["check", "--pages", list.path, "--format", "json", "--timeout", "2"], currentDirectory: URL(fileURLWithPath: "/"))
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let folder = list.deletingLastPathComponent().path
         XCTAssertEqual(
@@ -156,7 +158,9 @@ final class SuiteCommandTests: XCTestCase {
         for count in [1, 2, 3, 8] {
             var seen: [String] = []
             for index in 1...count {
-                let result = try CLI.run(["check", "--page", folder, "--shard", "\(index)/\(count)", "--format", "json"])
+                let result = try CLI.run([
+                    "check", "--page", folder, "--shard", "\(index)/\(count)", "--format", "json",
+                ])
                 XCTAssertEqual(result.status, 0, "shard \(index)/\(count): \(result.stdout + result.stderr)")
                 let names = try pageNames(result.stdout)
                 XCTAssertTrue(Set(names).isDisjoint(with: seen), "shard \(index)/\(count) repeats a page: \(names)")
@@ -199,8 +203,9 @@ final class SuiteCommandTests: XCTestCase {
         defer { server.stop() }
         let urls = paths.flatMap { ["--url", server.url($0).absoluteString] }
         for jobs in ["1", "2"] {
-            let result = try CLI.run(["check"] + urls + ["--jobs", jobs])
-            XCTAssertEqual(result.status, 0, "--jobs \(jobs): a page saw another's data:\n\(result.stdout + result.stderr)")
+            let result = try CLI.run(["check"] + urls + ["--jobs", jobs, "--timeout", "5"])
+            XCTAssertEqual(
+                result.status, 0, "--jobs \(jobs): a page saw another's data:\n\(result.stdout + result.stderr)")
             XCTAssertTrue(result.stdout.contains("pages: 4 passed, 0 failed (of 4)"), result.stdout)
         }
     }
@@ -210,7 +215,7 @@ final class SuiteCommandTests: XCTestCase {
     func testJSONHasOneEntryPerPageWithItsSessions() throws {
         let good = try page("good.html")
         let broken = try page("broken.html", brokenHTML)
-        let result = try CLI.run(["check", "--page", good, "--page", broken, "--repeat", "2", "--format", "json"])
+        let result = try CLI.run(["check", "--page", good, "--page", broken, "--repeat", "2", "--format", "json", "--timeout", "2"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(document["passed"] as? Bool, false)
@@ -232,7 +237,7 @@ final class SuiteCommandTests: XCTestCase {
     func testJUnitHasOneTestSuitePerPage() throws {
         let good = try page("good.html")
         let broken = try page("broken & <odd>.html", brokenHTML)
-        let result = try CLI.run(["check", "--page", good, "--page", broken, "--format", "junit"])
+        let result = try CLI.run(["check", "--page", good, "--page", broken, "--format", "junit", "--timeout", "2"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let document = try XMLDocument(data: Data(result.stdout.utf8))
         let suites = try document.nodes(forXPath: "/testsuites/testsuite").compactMap { $0 as? XMLElement }
@@ -259,7 +264,8 @@ final class SuiteCommandTests: XCTestCase {
         run.signal(SIGINT)
         let result = try run.wait()
         XCTAssertEqual(result.status, 130, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("INTERRUPTED: interrupted by SIGINT after 1 of 2 pages; so far:\n"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("INTERRUPTED: interrupted by SIGINT after 1 of 2 pages; so far:\n"), result.stdout)
         XCTAssertTrue(result.stdout.contains("pages: 1 passed, 0 failed (of 1)"), result.stdout)
     }
 }

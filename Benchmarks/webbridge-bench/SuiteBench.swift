@@ -5,7 +5,7 @@ import Foundation
 /// against the same pages as 100 separate runs; and resident memory over the pages of one lane.
 @MainActor
 enum SuiteBench {
-    static let pages = 100
+    nonisolated static let pages = 100
 
     /// The pages: the fixture, each with its own comment so no two documents are the same text.
     static func folder(fixture: String) throws -> URL {
@@ -78,7 +78,7 @@ enum SuiteBench {
     }
 
     /// The table's rows for the suite figures.
-    static func rows(_ report: BenchReport) -> [String] {
+    nonisolated static func rows(_ report: BenchReport) -> [String] {
         func cell(_ key: String, _ digits: Int) -> String {
             report[key].map { String(format: "%.\(digits)f", $0) } ?? "—"
         }

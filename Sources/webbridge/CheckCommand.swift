@@ -75,7 +75,9 @@ enum CheckCommand {
             options = try CheckOptions(arguments)
         } catch {
             printError("webbridge check: \(error)")
-            printError("Usage: webbridge check [--page FILE | --url URL] [options]; see 'webbridge check --help'.")
+            printError(
+                "Usage: webbridge check [--page FILE|DIR | --url URL | --pages LIST]... [options]; see 'webbridge check --help'."
+            )
             return .usage
         }
 

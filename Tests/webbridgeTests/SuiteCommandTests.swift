@@ -70,7 +70,9 @@ final class SuiteCommandTests: XCTestCase {
     func testOneBrokenPageAmongPassingOnesExitsOneAndIsNamedInTheSummary() throws {
         let good = try page("good.html")
         let broken = try page("broken.html", brokenHTML)
-        let result = try CLI.run(["check", "--page", good, "--page", broken, "--page", good, "--jobs", "2", "--timeout", "2"])
+        let result = try CLI.run([
+            "check", "--page", good, "--page", broken, "--page", good, "--jobs", "2", "--timeout", "2",
+        ])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("== page 2 of 3: \(broken)"), result.stdout)
         XCTAssertTrue(result.stdout.contains("version: expected Number 1, found String"), result.stdout)
@@ -138,7 +140,8 @@ final class SuiteCommandTests: XCTestCase {
         """.write(to: list, atomically: true, encoding: .utf8)
         // From another directory: the list's own folder anchors its relative paths.
         let result = try CLI.run(
-            ["check", "--pages", list.path, "--format", "json", "--timeout", "2"], currentDirectory: URL(fileURLWithPath: "/"))
+            ["check", "--pages", list.path, "--format", "json", "--timeout", "2"],
+            currentDirectory: URL(fileURLWithPath: "/"))
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let folder = list.deletingLastPathComponent().path
         XCTAssertEqual(
@@ -218,7 +221,9 @@ final class SuiteCommandTests: XCTestCase {
     func testJSONHasOneEntryPerPageWithItsSessions() throws {
         let good = try page("good.html")
         let broken = try page("broken.html", brokenHTML)
-        let result = try CLI.run(["check", "--page", good, "--page", broken, "--repeat", "2", "--format", "json", "--timeout", "2"])
+        let result = try CLI.run([
+            "check", "--page", good, "--page", broken, "--repeat", "2", "--format", "json", "--timeout", "2",
+        ])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(document["passed"] as? Bool, false)

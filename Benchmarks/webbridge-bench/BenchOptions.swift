@@ -15,7 +15,7 @@ struct BenchOptions {
           --peer-script PATH   the peer check (default: Benchmarks/peer/peer_check.py)
           --python PATH        the Python that has selenium (default: python3)
           --quick              smaller counts, for trying the bench out (figures not comparable)
-          --only LIST          measure only these, comma-separated: contract, cold, peer, sessions, raw-sessions,
+          --only LIST          measure only these, comma-separated: contract, cold, peer, sessions, raw-sessions, suite,
                                burst, round-trips, pipelined (for profiling one of them)
           --timeout SECONDS    wait at most this long for any one event (default: 30; raise it under valgrind)
           --raw-recycle N      experiment: the raw loop replaces its web context and process every N sessions
@@ -37,7 +37,7 @@ struct BenchOptions {
     var rawRecycle = 0
 
     static let sections: Set<String> = [
-        "contract", "cold", "peer", "sessions", "raw-sessions", "burst", "round-trips", "pipelined",
+        "contract", "cold", "peer", "sessions", "raw-sessions", "burst", "round-trips", "pipelined", "suite",
     ]
 
     /// Whether `section` runs on `side` ("webbridge" or "raw"; nil for sections with one side).

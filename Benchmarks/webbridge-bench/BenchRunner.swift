@@ -74,6 +74,19 @@ final class BenchRunner {
                 report["engine_rss_growth_mb"] = perView * Double(options.sessionsTotal - options.rssFrom) / 1024
             }
         }
+        if options.runs("suite") {
+            progress(
+                "suite: \(SuiteBench.pages) pages with --jobs 1, 2 and the default, then as \(SuiteBench.pages) runs")
+            await measure("suite") {
+                let folder = try SuiteBench.folder(fixture: fixture)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                var figures = report
+                try await SuiteBench.wallTimes(
+                    webbridge: options.webbridge, folder: folder, runs: options.quick ? 1 : 3,
+                    timeout: options.timeout, into: &figures)
+                report = figures
+            }
+        }
         if !options.runs("peer") {
         } else if let missing = PeerCheck.missing(python: options.python) {
             report["peer_check_s"] = nil
@@ -119,6 +132,15 @@ final class BenchRunner {
                 }
                 report.details["sessions_run"] = figures.sessions
                 report.details["rss_curve_mb"] = figures.rssCurve.map(BenchReport.rounded)
+            }
+        }
+
+        if options.runs("suite") {
+            progress("suite memory: \(SuiteBench.pages) pages in one lane")
+            await measure("suite memory") {
+                var figures = report
+                try await SuiteBench.memory(fixture: fixture, timeout: options.timeout, into: &figures)
+                report = figures
             }
         }
 

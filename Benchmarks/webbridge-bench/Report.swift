@@ -75,6 +75,11 @@ struct BenchReport {
                 return String(
                     format: "the engine alone (the C check): %.3f s, a third of the peer: %.3f s", raw, peer / 3)
             }),
+        Target(
+            name: "100 pages, one suite", key: "suite_100_default_s", bound: { _ in 3 }, atMost: true,
+            text: "≤ 3 s launch to summary"),
+        Target(
+            name: "suite vs separate runs", key: "suite_speedup", bound: { _ in 10 }, atMost: false, text: "≥ 10×"),
     ]
 
     /// Whether a target is met; nil when a figure is missing.
@@ -194,6 +199,7 @@ struct BenchReport {
             row([
                 "  engine alone (C, no load), kB per view", "", cell(self["engine_rss_kb_per_view"], 1), "",
             ]))
+        lines += SuiteBench.rows(self)
         lines.append("")
         lines.append("targets (2 cores):")
         for target in Self.targets {

@@ -75,6 +75,21 @@ public struct SessionReport: Sendable, Equatable, Codable {
     public var passed: Bool { failures.isEmpty }
 }
 
+/// A suite's lane: checks run one after another in an in-memory store of its own, emptied before each session.
+///
+/// Lanes run side by side and share nothing: no cookie, storage or cache, and on Linux not the web process either.
+@MainActor
+public final class CheckLane {
+    private let store = WKWebsiteDataStore.nonPersistent()
+
+    public init() {}
+
+    /// Checks `configuration` in a fresh session that sees nothing an earlier session of the lane left.
+    public func run(_ configuration: CheckConfiguration) async -> SessionReport {
+        await BridgeCheck.run(configuration, websiteDataStore: store)
+    }
+}
+
 /// Runs both directions of the bridge on the real engine and names what broke.
 @MainActor
 public enum BridgeCheck {
@@ -83,9 +98,13 @@ public enum BridgeCheck {
 
     /// Loads the page in a fresh session, plays native's side, and names what broke.
     ///
-    /// - Parameter observe: sees the session before the page loads (to watch its events or inject faults).
+    /// - Parameters:
+    ///   - websiteDataStore: a store of the caller's (a suite's lane), emptied first so the session sees nothing an
+    ///     earlier one left (cookies, storage, caches); nil shares the default store.
+    ///   - observe: sees the session before the page loads (to watch its events or inject faults).
     public static func run(
-        _ configuration: CheckConfiguration, observe: (@MainActor (BridgeSession) -> Void)? = nil
+        _ configuration: CheckConfiguration, websiteDataStore: WKWebsiteDataStore? = nil,
+        observe: (@MainActor (BridgeSession) -> Void)? = nil
     ) async -> SessionReport {
         let play: CheckPlay
         do {
@@ -96,8 +115,13 @@ public enum BridgeCheck {
                 load: .notRun("the check's play is invalid"), pageToNative: .fail(failure),
                 nativeToPage: .notRun("the check's play is invalid"), timeline: [], extraMessages: [])
         }
+        if let websiteDataStore {
+            await websiteDataStore.removeData(
+                ofTypes: WKWebsiteDataStore.allWebsiteDataTypes(), modifiedSince: .distantPast)
+        }
         let session = BridgeSession(
-            contract: configuration.contract, mode: configuration.mode, userScripts: play.userScripts)
+            contract: configuration.contract, mode: configuration.mode, userScripts: play.userScripts,
+            websiteDataStore: websiteDataStore)
         observe?(session)
         return await PlayRunner(configuration: configuration, play: play, session: session).run()
     }

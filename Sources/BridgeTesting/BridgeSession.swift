@@ -113,10 +113,12 @@ public final class BridgeSession: NSObject {
 
     /// Sets the bridge up: a new controller, every handler the contract names, the app's scripts, then the view.
     ///
-    /// - Parameter userScripts: the app's native-side scripts, injected before the page's own (as the app does).
+    /// - Parameters:
+    ///   - userScripts: the app's native-side scripts, injected before the page's own (as the app does).
+    ///   - websiteDataStore: where cookies and storage live; nil shares the default store (and on Linux its process).
     public init(
         contract: BridgeContract = .default, mode: ValidationMode = .strict, readyKind: String? = nil,
-        userScripts: [UserScriptSpec] = []
+        userScripts: [UserScriptSpec] = [], websiteDataStore: WKWebsiteDataStore? = nil
     ) {
         self.contract = contract
         self.mode = mode
@@ -143,6 +145,8 @@ public final class BridgeSession: NSObject {
         }
         let configuration = WKWebViewConfiguration()
         configuration.userContentController = controller
+        // A suite's lane gives its own store, so concurrent pages share no cookies, storage, cache or process.
+        if let websiteDataStore { configuration.websiteDataStore = websiteDataStore }
         let webView = WKWebView(frame: .zero, configuration: configuration)
         webView.navigationDelegate = self
         self.webView = webView
@@ -241,7 +245,8 @@ public final class BridgeSession: NSObject {
             return nil
         }
         return accept(
-            contract.validate(message.body, direction: .pageToNative, mode: mode, handler: message.name), body: message.body)
+            contract.validate(message.body, direction: .pageToNative, mode: mode, handler: message.name),
+            body: message.body)
     }
 
     /// Answers the page's `prompt(text)`: a contract message on the prompt channel gets native's reply text.
@@ -257,7 +262,8 @@ public final class BridgeSession: NSObject {
                     ]))
             return nil
         }
-        let validation = contract.validate(object, direction: .pageToNative, mode: mode, handler: nil, transport: .prompt)
+        let validation = contract.validate(
+            object, direction: .pageToNative, mode: mode, handler: nil, transport: .prompt)
         guard let validated = accept(validation, body: object) else { return nil }
         switch replyProvider?(validated) {
         case .value(.string(let text))?: return text
@@ -370,7 +376,8 @@ extension BridgeSession: WKNavigationDelegate {
         MainActor.assumeIsolated { finishLoad(.success(())) }
     }
 
-    nonisolated public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
+    nonisolated public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error)
+    {
         MainActor.assumeIsolated { failLoad(error) }
     }
 

@@ -119,6 +119,18 @@ public enum ReportRendering {
     static func junit(
         _ reports: [(Int, SessionReport)], suite: String, totals: (tests: Int, failures: Int, skipped: Int)?
     ) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites>
+        \(junitSuite(reports, suite: suite, totals: totals))
+        </testsuites>
+        """
+    }
+
+    /// One `<testsuite>` element with the sessions' test cases, indented to sit in `<testsuites>`.
+    static func junitSuite(
+        _ reports: [(Int, SessionReport)], suite: String, totals: (tests: Int, failures: Int, skipped: Int)?
+    ) -> String {
         var cases: [String] = []
         var failures = 0
         var skipped = 0
@@ -153,12 +165,9 @@ public enum ReportRendering {
         failures = totals?.failures ?? failures
         skipped = totals?.skipped ?? skipped
         return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites>
               <testsuite name="\(xml(suite))" tests="\(tests)" failures="\(failures)" skipped="\(skipped)">
             \(cases.joined(separator: "\n"))
               </testsuite>
-            </testsuites>
             """
     }
 

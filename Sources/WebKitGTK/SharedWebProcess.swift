@@ -25,19 +25,31 @@ final class SharedWebProcess {
         fileprivate var condemned: [ViewRef] = []
     }
 
+    /// Each non-persistent store's own anchor: views of one store share its process, never another store's.
+    private var storeAnchors:
+        [UnsafeMutablePointer<WebKitWebContext>: (view: ViewRef, manager: ManagerRef, signal: gulong)] =
+            [:]
+
+    /// The default store's context, created on first use.
+    var sharedContext: UnsafeMutablePointer<WebKitWebContext> {
+        if let context { return context }
+        let created = webkit_web_context_new_ephemeral()!
+        context = created
+        return created
+    }
+
     /// Creates a web view for `manager`: in the shared web process, or in `isolated` (a non-persistent data
-    /// store's own context) when given; the caller owns the returned reference.
+    /// store's own context, whose views share a process of their own) when given; the caller owns the reference.
     func makeView(manager: ManagerRef, context isolated: UnsafeMutablePointer<WebKitWebContext>? = nil)
         -> (view: ViewRef, generation: Generation?)
     {
         EngineProcesses.stopAtExit()
-        if let isolated { return (cwk_web_view_new(nil, manager, isolated)!, nil) }
-        if context == nil { context = webkit_web_context_new_ephemeral() }
+        if let isolated { return (cwk_web_view_new(storeAnchor(isolated), manager, isolated)!, nil) }
         if anchor == nil { makeAnchor() }
         let current = generation ?? Generation()
         generation = current
         current.liveViews += 1
-        return (cwk_web_view_new(anchor, manager, context)!, current)
+        return (cwk_web_view_new(anchor, manager, sharedContext)!, current)
     }
 
     /// Ends `view`'s process: at once when no other live view shares it, else when the last of them is released
@@ -50,6 +62,12 @@ final class SharedWebProcess {
             g_object_ref(UnsafeMutableRawPointer(view))
             shared.condemned.append(view)
         }
+    }
+
+    /// Ends the process of a view of a non-persistent store: its store's next view starts a new one.
+    func terminate(storeView view: ViewRef) {
+        if let context = webkit_web_view_get_context(view), storeAnchors[context] != nil { dropAnchor(of: context) }
+        webkit_web_view_terminate_web_process(view)
     }
 
     /// Counts a released view; the last one out ends the processes condemned meanwhile.
@@ -65,9 +83,39 @@ final class SharedWebProcess {
         }
     }
 
-    private func makeAnchor() {
+    /// The anchor of a non-persistent store's context, started on first use.
+    private func storeAnchor(_ context: UnsafeMutablePointer<WebKitWebContext>) -> ViewRef {
+        if let existing = storeAnchors[context] { return existing.view }
         let manager = webkit_user_content_manager_new()!
         let view = cwk_web_view_new(nil, manager, context)!
+        let signal = cwk_connect_terminated(
+            view,
+            { _, _, data in
+                guard let data else { return }
+                let context = data.assumingMemoryBound(to: WebKitWebContext.self)
+                MainActor.assumeIsolated { SharedWebProcess.shared.dropAnchor(of: context) }
+            }, UnsafeMutableRawPointer(context), nil)
+        storeAnchors[context] = (view, manager, signal)
+        webkit_web_view_load_html(view, "", "about:blank")
+        MainContextDriver.shared.scheduleService()
+        return view
+    }
+
+    /// Releases a store's anchor (its store is gone, or its process ended): the store's next view starts a new one.
+    func dropAnchor(of context: UnsafeMutablePointer<WebKitWebContext>) {
+        guard let (view, manager, signal) = storeAnchors.removeValue(forKey: context) else { return }
+        g_signal_handler_disconnect(UnsafeMutableRawPointer(view), signal)
+        // Release after any signal being emitted returns: the emitter still holds the view.
+        DispatchQueue.main.async {
+            gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))
+            g_object_unref(UnsafeMutableRawPointer(view))
+            g_object_unref(UnsafeMutableRawPointer(manager))
+        }
+    }
+
+    private func makeAnchor() {
+        let manager = webkit_user_content_manager_new()!
+        let view = cwk_web_view_new(nil, manager, sharedContext)!
         anchorManager = manager
         anchor = view
         anchorSignal = cwk_connect_terminated(

@@ -78,8 +78,8 @@ open class WKWebView: NSObject {
         for id in signalIDs { g_signal_handler_disconnect(UnsafeMutableRawPointer(view), id) }
         route?.release()
         // A process stuck in a script (or past its memory) would stay behind and hang the next view that shares it.
-        // A view with its own process (a non-persistent store) takes it down with it.
-        if !sharesProcess || webkit_web_view_get_is_web_process_responsive(view) == 0 { terminateEngineProcess() }
+        // A non-persistent store's process ends with its store (its anchor holds it for the store's next view).
+        if webkit_web_view_get_is_web_process_responsive(view) == 0 { terminateEngineProcess() }
         webkit_web_view_stop_loading(view)
         gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))
         g_object_unref(UnsafeMutableRawPointer(view))
@@ -181,7 +181,7 @@ open class WKWebView: NSObject {
         if let generation {
             SharedWebProcess.shared.terminate(view, in: generation)
         } else {
-            webkit_web_view_terminate_web_process(view)
+            SharedWebProcess.shared.terminate(storeView: view)
         }
         MainContextDriver.shared.scheduleService()
     }

@@ -71,7 +71,58 @@ public final class WKWebsiteDataStore: NSObject {
     private init(persistent: Bool) { isPersistent = persistent }
 
     isolated deinit {
-        if let engineContext { g_object_unref(UnsafeMutableRawPointer(engineContext)) }
+        guard let engineContext else { return }
+        SharedWebProcess.shared.dropAnchor(of: engineContext)
+        g_object_unref(UnsafeMutableRawPointer(engineContext))
+    }
+
+    /// Every kind of data a store keeps (Apple's names); `removeData` with these clears the store.
+    public static func allWebsiteDataTypes() -> Set<String> { Set(engineTypes.keys) }
+
+    /// Apple's data type names and the engine's flags for them.
+    private static let engineTypes: [String: WebKitWebsiteDataTypes] = [
+        "WKWebsiteDataTypeCookies": WEBKIT_WEBSITE_DATA_COOKIES,
+        "WKWebsiteDataTypeLocalStorage": WEBKIT_WEBSITE_DATA_LOCAL_STORAGE,
+        "WKWebsiteDataTypeSessionStorage": WEBKIT_WEBSITE_DATA_SESSION_STORAGE,
+        "WKWebsiteDataTypeIndexedDBDatabases": WEBKIT_WEBSITE_DATA_INDEXEDDB_DATABASES,
+        "WKWebsiteDataTypeWebSQLDatabases": WEBKIT_WEBSITE_DATA_WEBSQL_DATABASES,
+        "WKWebsiteDataTypeMemoryCache": WEBKIT_WEBSITE_DATA_MEMORY_CACHE,
+        "WKWebsiteDataTypeDiskCache": WEBKIT_WEBSITE_DATA_DISK_CACHE,
+        "WKWebsiteDataTypeOfflineWebApplicationCache": WEBKIT_WEBSITE_DATA_OFFLINE_APPLICATION_CACHE,
+        "WKWebsiteDataTypeFetchCache": WEBKIT_WEBSITE_DATA_DOM_CACHE,
+        "WKWebsiteDataTypeServiceWorkerRegistrations": WEBKIT_WEBSITE_DATA_SERVICE_WORKER_REGISTRATIONS,
+        "WKWebsiteDataTypeHashSalt": WEBKIT_WEBSITE_DATA_DEVICE_ID_HASH_SALT,
+    ]
+
+    /// Removes the data of `dataTypes` changed since `date` (`.distantPast`: all of it), then calls `completionHandler`.
+    public func removeData(
+        ofTypes dataTypes: Set<String>, modifiedSince date: Date,
+        completionHandler: @escaping @MainActor @Sendable () -> Void
+    ) {
+        var types: UInt32 = 0
+        for name in dataTypes { types |= Self.engineTypes[name]?.rawValue ?? 0 }
+        // The engine takes a span back from now, 0 meaning all time.
+        let span =
+            date <= Date(timeIntervalSince1970: 0) ? 0 : max(0, GTimeSpan(-date.timeIntervalSinceNow * 1_000_000))
+        let manager = webkit_web_context_get_website_data_manager(
+            isPersistent ? SharedWebProcess.shared.sharedContext : context)!
+        let box = Unmanaged.passRetained(DataRemoval(completionHandler)).toOpaque()
+        let callback: GAsyncReadyCallback = { source, result, data in
+            guard let data else { return }
+            let removal = Unmanaged<DataRemoval>.fromOpaque(data).takeRetainedValue()
+            webkit_website_data_manager_clear_finish(
+                OpaquePointer(source).map { UnsafeMutablePointer($0) }, result, nil)
+            MainActor.assumeIsolated { removal.completion() }
+        }
+        webkit_website_data_manager_clear(manager, WebKitWebsiteDataTypes(types), span, nil, callback, box)
+        MainContextDriver.shared.scheduleService()
+    }
+
+    /// Removes the data of `dataTypes` changed since `date` (`.distantPast`: all of it).
+    public func removeData(ofTypes dataTypes: Set<String>, modifiedSince date: Date) async {
+        await withCheckedContinuation { continuation in
+            removeData(ofTypes: dataTypes, modifiedSince: date) { continuation.resume() }
+        }
     }
 
     /// The engine context that holds this store's data: its own ephemeral context for a non-persistent store.
@@ -81,5 +132,11 @@ public final class WKWebsiteDataStore: NSObject {
         engineContext = created
         return created
     }
+}
+
+/// A pending `removeData` completion, boxed for the engine's callback.
+private final class DataRemoval {
+    let completion: @MainActor @Sendable () -> Void
+    init(_ completion: @escaping @MainActor @Sendable () -> Void) { self.completion = completion }
 }
 #endif

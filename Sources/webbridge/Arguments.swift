@@ -5,6 +5,8 @@ import Foundation
 struct Arguments {
     private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
+    /// Every option's value in command-line order, for options whose interleaving matters (`--page`, `--url`).
+    private var ordered: [(name: String, value: String)] = []
     private var flags: Set<String> = []
     let wantsHelp: Bool
 
@@ -31,6 +33,7 @@ struct Arguments {
                         throw UsageError("option \(name) needs a value")
                     }
                     values[name, default: []].append(value)
+                    ordered.append((name, value))
                 } else if knownFlags.contains(name), inlineValue == nil {
                     flags.insert(name)
                 } else {
@@ -48,6 +51,11 @@ struct Arguments {
 
     /// Every value given for a repeatable option, in order.
     func values(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// The values of the options in `names`, in the order they were given.
+    func values(inOrder names: Set<String>) -> [(name: String, value: String)] {
+        ordered.filter { names.contains($0.name) }
+    }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 

@@ -5,8 +5,9 @@ import Foundation
 /// `webbridge check`: both directions of the bridge on the real engine, each failure named.
 enum CheckCommand {
     static let usage = """
-        USAGE: webbridge check [--page FILE | --url URL] [--contract FILE] [--play FILE] [--user-script SCRIPT]...
-                               [--value TEXT] [--lenient] [--timeout SECONDS] [--repeat N] [--format text|json|junit|html]
+        USAGE: webbridge check [--page FILE|DIR | --url URL | --pages LIST]... [--contract FILE] [--play FILE]
+                               [--user-script SCRIPT]... [--value TEXT] [--lenient] [--timeout SECONDS]
+                               [--repeat N] [--jobs N] [--shard I/N] [--format text|json|junit|html]
 
         Loads the page in the real WebKit engine and checks both directions of the bridge: the page's
         messages reach native code with the contract's fields, and the page accepts what native sends.
@@ -14,11 +15,21 @@ enum CheckCommand {
         the fixture style: the page's first message (ready), then, after didFinish, native's first message
         (sync), which the page must show in document.body.dataset.received.
 
+        Several pages (--page and --url repeated, a folder, or a list) make a suite: one process and one
+        engine, --jobs pages at once, each page in a fresh session with its own in-memory cookies, storage
+        and cache (nothing is shared between pages). The contract, the play, --user-script, --value and
+        --repeat apply to every page. The report has one block per page (in list order), then the pages
+        passed and failed by category.
+
         OPTIONS:
-          --page FILE         HTML page to load (default: the bundled BridgeFixture.html; no network)
+          --page FILE|DIR     HTML page to load (default: the bundled BridgeFixture.html; no network); a
+                              folder checks its *.html and *.htm files, sorted by name (subfolders are not
+                              searched); repeat for several
           --url URL           a deployed page to fetch instead; exit 4 when it cannot be fetched
                               (DNS, refused, TLS, no response, HTTP status >= 400), exit 1 when it
-                              loads and breaks the contract or never finishes loading
+                              loads and breaks the contract or never finishes loading; repeat for several
+          --pages LIST        a file naming one page path or http(s) URL per line; blank lines and lines
+                              starting with # are skipped; relative paths resolve against LIST's folder
           --contract FILE     contract JSON (default: the bundled default contract)
           --play FILE         how native is played (the contract's "check" section format); overrides it
           --user-script SCRIPT
@@ -29,13 +40,21 @@ enum CheckCommand {
           --timeout SECONDS   wait for each event at most this long (default: 10, at most 86400)
           --repeat N          run N fresh sessions (default: 1, at most 1000000000); the report keeps
                               the counts, the first sessions and the first failures in full
-          --format FORMAT     text (default), json, junit (JUnit XML, one test case per direction), or html
-                              (one self-contained file: a summary and each session's sequence diagram)
+          --jobs N            pages checked at once in a suite, each job with its own web process (default:
+                              \(SuiteRun.defaultJobs); on 2 cores, 2 measured no faster; at most \(SuiteRun.maximumJobs))
+          --shard I/N         check only part I of N of the page list (1-based): the pages whose position
+                              in the list, counted from 0 in command-line order with folders sorted, is
+                              I-1 modulo N; the N parts cover the list exactly once (for CI matrices)
+          --format FORMAT     text (default), json, junit (JUnit XML, one test case per direction; in a
+                              suite, one JSON entry and one JUnit <testsuite> per page), or html (one
+                              self-contained file: a summary and each session's sequence diagram)
 
         EXIT CODES:
-          0 pass, 1 contract failure, 2 usage (also a --page or --contract file that is missing or
+          0 pass, 1 contract failure, 2 usage (also a --page, --pages or --contract file that is missing or
           unreadable), 3 environment (also a report that can't be written), 4 page not deployed /
-          request failed, 130/143 stopped by SIGINT/SIGTERM after printing a partial summary
+          request failed, 130/143 stopped by SIGINT/SIGTERM after printing a partial summary.
+          In a suite the worst case wins, in this order: 3 > 1 > 4 > 0 (4 only when every failure on
+          every page is a page that could not be fetched).
         """
 
     @MainActor
@@ -46,8 +65,8 @@ enum CheckCommand {
             arguments = try Arguments(
                 argv,
                 options: [
-                    "--page", "--url", "--contract", "--play", "--user-script", "--value", "--timeout", "--repeat",
-                    "--format",
+                    "--page", "--url", "--pages", "--contract", "--play", "--user-script", "--value", "--timeout",
+                    "--repeat", "--format", "--jobs", "--shard",
                 ], flags: ["--lenient"])
             if arguments.wantsHelp {
                 Output.out(usage)
@@ -57,15 +76,23 @@ enum CheckCommand {
             options = try CheckOptions(arguments)
         } catch {
             printError("webbridge check: \(error)")
-            printError("Usage: webbridge check [--page FILE | --url URL] [options]; see 'webbridge check --help'.")
+            printError(
+                "Usage: webbridge check [--page FILE|DIR | --url URL | --pages LIST]... [options]; see 'webbridge check --help'."
+            )
             return .usage
         }
 
         // The display starts while the contract and the page are read.
         EngineEnvironment.beginPreparing()
         let configuration: CheckConfiguration
+        var suite: SuiteRun?
         do {
-            configuration = try options.configuration()
+            if options.isSuite {
+                configuration = try options.baseConfiguration()
+                suite = try SuiteRun(options: options, base: configuration)
+            } else {
+                configuration = try options.configuration()
+            }
         } catch {
             printError("webbridge check: \(TerminalText.escapeLines("\(error)"))")
             return .usage
@@ -76,6 +103,7 @@ enum CheckCommand {
             printError("webbridge check: \(error)")
             return .environment
         }
+        if let suite { return await suite.run() }
 
         let reporter = CheckReporter(format: options.format, pageName: options.pageName, configuration: configuration)
         reporter.begin()
@@ -105,8 +133,10 @@ enum CheckCommand {
 struct CheckOptions {
     enum Format: String { case text, json, junit, html }
 
-    let page: String?
-    let url: URL?
+    /// The pages to check, in command-line order (the bundled fixture when none is named), before `--shard`.
+    let entries: [PageEntry]
+    /// Whether this is a suite (several pages, a folder, a list or a shard): a block per page and a summary.
+    let isSuite: Bool
     let contractPath: String?
     let playPath: String?
     let userScripts: [String]
@@ -115,9 +145,11 @@ struct CheckOptions {
     let timeout: Double
     let repeatCount: Int
     let format: Format
+    /// Pages checked at once in a suite; nil takes `SuiteRun.defaultJobs`.
+    let jobs: Int?
+    let shard: Shard?
 
     init(_ arguments: Arguments) throws(UsageError) {
-        page = arguments.value("--page")
         contractPath = arguments.value("--contract")
         playPath = arguments.value("--play")
         userScripts = arguments.values("--user-script")
@@ -125,44 +157,57 @@ struct CheckOptions {
         value = arguments.value("--value")
         timeout = try arguments.seconds("--timeout") ?? 10
         repeatCount = try arguments.positiveInt("--repeat") ?? 1
+        jobs = try arguments.positiveInt("--jobs", maximum: SuiteRun.maximumJobs)
+        shard = try arguments.value("--shard").map { text throws(UsageError) in try Shard(text) }
         let formatText = arguments.value("--format") ?? "text"
         guard let format = Format(rawValue: formatText) else {
             throw UsageError("--format must be text, json, junit or html")
         }
         self.format = format
-        if let text = arguments.value("--url") {
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                ["http", "https"].contains(scheme),
-                url.host != nil
-            else {
-                throw UsageError("--url must be an absolute http:// or https:// URL with a host")
-            }
-            if let port = url.port, !(1...65_535).contains(port) {
-                throw UsageError("--url: port \(port) is out of range; a port is 1 to 65535")
-            }
-            // A %-escape in a host (such as %00) names no host any resolver can look up, and would print raw.
-            let host = url.host(percentEncoded: true) ?? ""
-            if host.isEmpty
-                || host.unicodeScalars.contains(where: { $0 == "%" || $0.value <= 0x20 || $0.value == 0x7F })
-            {
-                throw UsageError(
-                    "--url: the host \"\(TerminalText.escape(host))\" has %-escapes, spaces or control characters; write the host name as it is"
-                )
-            }
-            guard page == nil else { throw UsageError("--page and --url exclude each other: give one") }
-            self.url = url
-        } else {
-            url = nil
+        let named = try PageList.entries(arguments)
+        entries = named.isEmpty ? [.bundled] : named
+        let given = arguments.values(inOrder: ["--page", "--url", "--pages"])
+        let folderGiven = given.contains { name, value in
+            var isDirectory: ObjCBool = false
+            return name == "--page" && FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
+        isSuite = given.count > 1 || folderGiven || given.contains { $0.name == "--pages" } || shard != nil
+        if !isSuite, jobs != nil {
+            throw UsageError(
+                "--jobs checks several pages at once: give several --page/--url, a folder, or --pages FILE")
         }
     }
 
+    /// The single page of a one-page check.
+    var page: String? {
+        if case .file(let path) = entries.first { return path }
+        return nil
+    }
+
+    var url: URL? {
+        if case .url(let url) = entries.first { return url }
+        return nil
+    }
+
+    /// How a one-page check names its page in the header line.
     var pageName: String {
         if let url { return "page at \(TerminalText.escape(LoadError.host(of: url)))" }
         if let page { return TerminalText.escape((page as NSString).lastPathComponent) }
         return "BridgeFixture.html (bundled)"
     }
 
+    /// The pages this run checks: the shard's part of the list, or all of it.
+    var selectedEntries: [PageEntry] { shard?.select(entries) ?? entries }
+
     func configuration() throws -> CheckConfiguration {
+        var configuration = try baseConfiguration()
+        configuration.page = try pageSource(entries[0])
+        return configuration
+    }
+
+    /// The contract, play, scripts and limits every page is checked with; the page itself is set per page.
+    func baseConfiguration() throws -> CheckConfiguration {
         var contract: BridgeContract = .default
         if let contractPath {
             contract = try BridgeContract.load(contentsOf: URL(fileURLWithPath: contractPath))
@@ -181,29 +226,34 @@ struct CheckOptions {
         let extraScripts = try userScripts.map(Self.userScript)
         if !extraScripts.isEmpty {
             // Scripts from the command line join the play's (or the fixture style's, planned from the contract).
-            var base = try play ?? BridgeCheck.plan(CheckConfiguration(page: .html("", baseURL: nil), contract: contract, value: value ?? "ok"))
+            var base =
+                try play
+                ?? BridgeCheck.plan(
+                    CheckConfiguration(page: .html("", baseURL: nil), contract: contract, value: value ?? "ok"))
             base.userScripts += extraScripts
             play = base
         }
-        let pageSource: CheckConfiguration.Page
-        if let url {
-            pageSource = .url(url)
-        } else if let page {
-            let fileURL = URL(fileURLWithPath: page)
-            // Relative scripts and styles load from beside the page, as when the app bundles it.
-            pageSource = .html(try PageFile.read(page), baseURL: fileURL.deletingLastPathComponent())
-        } else {
-            pageSource = .html(try BundledFixture.html(), baseURL: nil)
-        }
         let configuration = CheckConfiguration(
-            page: pageSource, contract: contract, value: value ?? "ok", timeout: timeout,
+            page: .html("", baseURL: nil), contract: contract, value: value ?? "ok", timeout: timeout,
             mode: lenient ? .lenient : .strict, play: play)
         do {
             _ = try BridgeCheck.plan(configuration)
         } catch {
-            throw UsageError("\(contractPath.map { "--contract \(TerminalText.escape($0))" } ?? "the default contract"): \(error)")
+            throw UsageError(
+                "\(contractPath.map { "--contract \(TerminalText.escape($0))" } ?? "the default contract"): \(error)")
         }
         return configuration
+    }
+
+    /// How `entry` is loaded: a file's text (relative scripts and styles load from beside it), a URL, or the fixture.
+    func pageSource(_ entry: PageEntry) throws -> CheckConfiguration.Page {
+        switch entry {
+        case .url(let url): return .url(url)
+        case .file(let page):
+            // Relative scripts and styles load from beside the page, as when the app bundles it.
+            return .html(try PageFile.read(page), baseURL: URL(fileURLWithPath: page).deletingLastPathComponent())
+        case .bundled: return .html(try BundledFixture.html(), baseURL: nil)
+        }
     }
 
     /// `FILE`, or `WHEN[,FRAMES]:FILE` with WHEN `start`/`end` and FRAMES `main-frame`/`all-frames`.
@@ -221,26 +271,31 @@ struct CheckOptions {
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(
-                "--user-script \(TerminalText.escape(path)): the script file can't be read; give FILE or start|end[,all-frames]:FILE")
+                "--user-script \(TerminalText.escape(path)): the script file can't be read; give FILE or start|end[,all-frames]:FILE"
+            )
         }
         script.source = String(decoding: data, as: UTF8.self)
         return script
     }
 }
 
-/// A one-line progress counter on a terminal; silent when stderr is a file or pipe.
+/// A one-line progress counter on a terminal (done / total, failures, elapsed); silent when stderr is a file or pipe.
 struct ProgressLine {
     let total: Int
+    let unit: String
     let enabled: Bool
+    private let start = ContinuousClock.now
 
-    init(total: Int) {
+    init(total: Int, unit: String = "session") {
         self.total = total
+        self.unit = unit
         enabled = total > 1 && isatty(STDERR_FILENO) != 0
     }
 
     func update(done: Int, failed: Int) {
         guard enabled else { return }
-        Output.progress("\rsession \(done)/\(total), \(failed) failed")
+        let elapsed = (ContinuousClock.now - start) / .milliseconds(1) / 1000
+        Output.progress("\r\(unit) \(done)/\(total), \(failed) failed, \(String(format: "%.1f", elapsed)) s")
     }
 
     func finish() {

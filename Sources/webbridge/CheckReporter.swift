@@ -7,18 +7,22 @@ struct CheckReporter {
     let format: CheckOptions.Format
     let pageName: String
     let configuration: CheckConfiguration
+    /// Where the text goes: standard output, or a suite's buffer for the page's block.
+    var emit: @MainActor (String) -> Void = { Output.out($0) }
 
+    @MainActor
     func begin() {
         guard format == .text else { return }
         let contract = configuration.contract
-        Output.out(
+        emit(
             "webbridge check: \(pageName), contract '\(TerminalText.escape(contract.handler))' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout))"
         )
     }
 
+    @MainActor
     func session(_ index: Int, _ report: SessionReport, verbose: Bool) {
         guard format == .text, verbose else { return }
-        Output.out(ReportRendering.text(session: index, report))
+        emit(ReportRendering.text(session: index, report))
     }
 
     func end(_ tally: SessionTally) {
@@ -57,10 +61,11 @@ final class CheckRun {
     private let progress: ProgressLine
     private var printedFailures = 0
 
-    init(reporter: CheckReporter, total: Int) {
+    /// - Parameter showsProgress: false in a suite, whose progress line counts pages instead.
+    init(reporter: CheckReporter, total: Int, showsProgress: Bool = true) {
         self.reporter = reporter
         self.total = total
-        progress = ProgressLine(total: total)
+        progress = ProgressLine(total: showsProgress ? total : 0)
     }
 
     /// Counts a finished session and prints it when it is the first, the only, or one of the first failures.
@@ -72,7 +77,7 @@ final class CheckRun {
             printedFailures += 1
             verbose = printedFailures <= CheckRun.printedFailures
             if printedFailures == CheckRun.printedFailures + 1, reporter.format == .text {
-                Output.out("(further failed sessions are counted in the summary, not printed)")
+                reporter.emit("(further failed sessions are counted in the summary, not printed)")
             }
         }
         reporter.session(index, report, verbose: verbose)

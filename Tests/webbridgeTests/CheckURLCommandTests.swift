@@ -177,10 +177,14 @@ final class CheckURLCommandTests: XCTestCase {
         }
     }
 
-    func testPageAndURLTogetherAreAUsageError() throws {
-        let result = try CLI.run(["check", "--url", "http://127.0.0.1/", "--page", CheckCommandTests.fixture.path])
-        XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
-        XCTAssertTrue(result.stderr.contains("--page and --url exclude each other"), result.stderr)
+    func testPageAndURLTogetherAreASuiteOfTwoPages() throws {
+        let refused = try LoopbackHTTPServer.refusedPort()
+        let result = try CLI.run([
+            "check", "--url", "http://127.0.0.1:\(refused.port)/", "--page", CheckCommandTests.fixture.path,
+        ])
+        XCTAssertEqual(result.status, 4, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("== page 1 of 2: 127.0.0.1:\(refused.port)/"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("pages: 1 passed, 1 failed (of 2)"), result.stdout)
     }
 }
 

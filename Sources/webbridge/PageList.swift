@@ -1,0 +1,160 @@
+import BridgeTesting
+import Foundation
+
+/// One page of a check: an HTML file, a deployed URL, or the bundled fixture.
+enum PageEntry: Equatable {
+    case file(String)
+    case url(URL)
+    case bundled
+
+    /// How the page is named in the report: the path as given, or the URL's host and path.
+    var name: String {
+        switch self {
+        case .file(let path): TerminalText.escape(path)
+        case .url(let url):
+            TerminalText.escape(
+                LoadError.host(of: url)
+                    + (url.path(percentEncoded: true).isEmpty ? "/" : url.path(percentEncoded: true)))
+        case .bundled: "BridgeFixture.html (bundled)"
+        }
+    }
+}
+
+/// The pages named on the command line, in order: `--page FILE|DIR`, `--url URL`, `--pages LIST`.
+enum PageList {
+    /// The most pages one run takes (a list file of millions of lines is a mistake, not a suite).
+    static let maximum = 100_000
+
+    /// The pages in command-line order, folders expanded (their `*.html` and `*.htm`, sorted, not recursive).
+    static func entries(_ arguments: Arguments) throws(UsageError) -> [PageEntry] {
+        var entries: [PageEntry] = []
+        for (name, value) in arguments.values(inOrder: ["--page", "--url", "--pages"]) {
+            switch name {
+            case "--url": entries.append(.url(try url(value, option: "--url")))
+            case "--pages": entries += try listFile(value)
+            default: entries += try pageOrFolder(value, option: "--page")
+            }
+            guard entries.count <= maximum else {
+                throw UsageError("more than \(maximum) pages; split the list, or use --shard i/n to check a part")
+            }
+        }
+        return entries
+    }
+
+    /// A file as itself, a folder as its HTML files (sorted by name); a missing path stays, for `PageFile` to name.
+    static func pageOrFolder(_ path: String, option: String) throws(UsageError) -> [PageEntry] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return [.file(path)]
+        }
+        let shown = TerminalText.escape(path)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+            throw UsageError("\(option) \(shown): the folder can't be read; check its permissions")
+        }
+        let pages = names.filter { ["html", "htm"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .map { (path as NSString).appendingPathComponent($0) }
+            .filter { !isFolder($0) }
+        guard !pages.isEmpty else {
+            throw UsageError(
+                "\(option) \(shown): the folder holds no *.html file (subfolders are not searched); give a folder of pages or a page"
+            )
+        }
+        return pages.map { .file($0) }
+    }
+
+    /// The pages of a list file: one path or http(s) URL per line; blank lines and `#` comments are skipped.
+    static func listFile(_ path: String) throws(UsageError) -> [PageEntry] {
+        let shown = TerminalText.escape(path)
+        guard !isFolder(path) else {
+            throw UsageError("--pages \(shown): is a folder; give a list file (one page per line), or --page \(shown)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError(
+                "--pages \(shown): the list file can't be read (missing or unreadable); give a file with one path or URL per line"
+            )
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        var entries: [PageEntry] = []
+        for (offset, rawLine) in String(decoding: data, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let option = "--pages \(shown), line \(offset + 1)"
+            if line.contains("://") {
+                entries.append(.url(try url(line, option: option)))
+            } else {
+                // Relative paths resolve against the list's folder, so the list works from any directory.
+                let resolved =
+                    line.hasPrefix("/") || folder.isEmpty ? line : (folder as NSString).appendingPathComponent(line)
+                guard FileManager.default.fileExists(atPath: resolved) else {
+                    throw UsageError(
+                        "\(option): no such file \(TerminalText.escape(resolved)); relative paths resolve against the list file's folder"
+                    )
+                }
+                entries += try pageOrFolder(resolved, option: option)
+            }
+            guard entries.count <= maximum else {
+                throw UsageError("--pages \(shown): more than \(maximum) pages; split the list, or use --shard i/n")
+            }
+        }
+        guard !entries.isEmpty else {
+            throw UsageError("--pages \(shown): the list names no page; write one path or URL per line")
+        }
+        return entries
+    }
+
+    /// An absolute http(s) URL with a host, or a usage error naming `option` and the rule.
+    static func url(_ text: String, option: String) throws(UsageError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
+            throw UsageError("\(option) must be an absolute http:// or https:// URL with a host")
+        }
+        if let port = url.port, !(1...65_535).contains(port) {
+            throw UsageError("\(option): port \(port) is out of range; a port is 1 to 65535")
+        }
+        // A %-escape in a host (such as %00) names no host any resolver can look up, and would print raw.
+        let host = url.host(percentEncoded: true) ?? ""
+        if host.isEmpty
+            || host.unicodeScalars.contains(where: { $0 == "%" || $0.value <= 0x20 || $0.value == 0x7F })
+        {
+            throw UsageError(
+                "\(option): the host \"\(TerminalText.escape(host))\" has %-escapes, spaces or control characters; write the host name as it is"
+            )
+        }
+        return url
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}
+
+/// `--shard i/n`: the pages whose position (0-based, in command-line order) modulo n is i - 1.
+struct Shard: Equatable {
+    let index: Int
+    let count: Int
+
+    init(_ text: String) throws(UsageError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 10_000,
+            (1...count).contains(index)
+        else {
+            throw UsageError(
+                "--shard must be i/n with 1 <= i <= n <= 10000 (e.g. --shard 2/4 checks the second of four parts)")
+        }
+        self.index = index
+        self.count = count
+    }
+
+    /// This shard's part of `items`: every n-th from the i-th, so the n shards partition the list exactly.
+    func select<T>(_ items: [T]) -> [T] {
+        items.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+    }
+
+    var description: String { "\(index)/\(count)" }
+}

@@ -1,0 +1,170 @@
+import BridgeContract
+import BridgeTesting
+import Foundation
+
+/// A suite: many pages in one process and one engine, `jobs` at a time, each page in its own fresh session.
+///
+/// Blocks print in page order as pages finish, whatever order they finish in, so the output is reproducible.
+@MainActor
+final class SuiteRun {
+    /// The most pages checked at once.
+    nonisolated static let maximumJobs = 64
+    /// Pages checked at once by default: on 2 cores, 2 lanes measured no faster than 1 (see Docs/BENCHMARKS.md).
+    nonisolated static let defaultJobs = 1
+
+    /// A page to check: its name, how it loads, and its result once finished.
+    private struct Page {
+        let name: String
+        var source: CheckConfiguration.Page
+        var tally: SessionTally?
+        var block: [String] = []
+    }
+
+    private let options: CheckOptions
+    private let base: CheckConfiguration
+    private let jobs: Int
+    /// Pages in the whole list before `--shard`, for the header.
+    private let listed: Int
+    private var pages: [Page]
+    private var nextToStart = 0
+    private var nextToPrint = 0
+    private var done = 0
+    private var failed = 0
+    private let progress: ProgressLine
+
+    /// Reads every page first, so a missing file is a usage error before any page runs.
+    init(options: CheckOptions, base: CheckConfiguration) throws {
+        self.options = options
+        self.base = base
+        let selected = options.selectedEntries
+        pages = try selected.map { Page(name: $0.name, source: try options.pageSource($0)) }
+        listed = options.entries.count
+        jobs = max(1, min(options.jobs ?? SuiteRun.defaultJobs, selected.count))
+        progress = ProgressLine(total: selected.count, unit: "page")
+    }
+
+    /// Checks every page, prints the blocks and the summary, and returns the worst page's exit status.
+    func run() async -> ExitStatus {
+        if options.format == .text { Output.out(header) }
+        SignalWatcher.install(interrupted)
+        // Workers on the main actor, as sessions are: they interleave while each waits for the engine.
+        // Each worker is a lane with its own in-memory store (and so its own web process), emptied before each
+        // session: pages share no cookies, storage or cache, and a page that hangs its process stops no other.
+        let workers = (0..<jobs).map { _ in
+            Task { @MainActor in
+                let lane = CheckLane()
+                while let index = self.take() { await self.check(index, lane: lane) }
+            }
+        }
+        for worker in workers { await worker.value }
+        progress.finish()
+        let suite = tally
+        switch options.format {
+        case .text: Output.out(ReportRendering.summary(suite))
+        case .json: Output.out(ReportRendering.json(suite, shard: options.shard?.description))
+        case .junit: Output.out(ReportRendering.junit(suite))
+        case .html: Output.out(HTMLReport.render(suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }))
+        }
+        return CheckCommand.exitStatus(suite)
+    }
+
+    private var header: String {
+        let contract = base.contract
+        let count = pages.count == 1 ? "1 page" : "\(pages.count) pages"
+        let shard = options.shard.map { ", shard \($0.description) of \(listed)" } ?? ""
+        let repeats = options.repeatCount > 1 ? ", \(options.repeatCount) sessions each" : ""
+        return
+            "webbridge check: \(count)\(shard), contract '\(TerminalText.escape(contract.handler))' v\(contract.version), timeout \(BridgeCheck.seconds(base.timeout)), \(jobs) at once\(repeats)"
+    }
+
+    /// The next page to start, or nil when all have started or the output is gone.
+    private func take() -> Int? {
+        // A closed or full stdout ends the run: no one can read its report.
+        guard nextToStart < pages.count, !Output.standardOutputFailed else { return nil }
+        defer { nextToStart += 1 }
+        return nextToStart
+    }
+
+    /// Runs one page's sessions in fresh sessions of its own and keeps its block for printing in order.
+    private func check(_ index: Int, lane: CheckLane) async {
+        var configuration = base
+        configuration.page = pages[index].source
+        let buffer = BlockBuffer()
+        var reporter = CheckReporter(format: options.format, pageName: pages[index].name, configuration: configuration)
+        reporter.emit = { buffer.lines.append($0) }
+        let run = CheckRun(reporter: reporter, total: options.repeatCount, showsProgress: false)
+        for _ in 1...options.repeatCount where !Output.standardOutputFailed {
+            run.record(await lane.run(configuration))
+        }
+        pages[index].tally = run.tally
+        // The page's text is not needed again: memory stays flat over a long list.
+        pages[index].source = .html("", baseURL: nil)
+        pages[index].block = buffer.lines
+        done += 1
+        if !run.tally.passed { failed += 1 }
+        printFinishedInOrder()
+        progress.update(done: done, failed: failed)
+    }
+
+    /// Prints every finished block that no unfinished page precedes.
+    private func printFinishedInOrder() {
+        while nextToPrint < pages.count, pages[nextToPrint].tally != nil {
+            printBlock(nextToPrint)
+            nextToPrint += 1
+        }
+    }
+
+    private func printBlock(_ index: Int) {
+        guard options.format == .text, let tally = pages[index].tally else { return }
+        let lines =
+            ["== page \(index + 1) of \(pages.count): \(pages[index].name)"] + pages[index].block + [
+                ReportRendering.summary(tally)
+            ]
+        Output.out(lines.joined(separator: "\n"))
+        // Printed text is not needed again: the summary uses the tally.
+        pages[index].block = []
+    }
+
+    /// The finished pages, in page order.
+    private var tally: SuiteTally {
+        SuiteTally(pages.compactMap { page in page.tally.map { PageTally(name: page.name, tally: $0) } })
+    }
+
+    /// What was done when a signal stops the suite: the finished pages' blocks, then a partial summary.
+    private func interrupted(_ signal: Int32) {
+        progress.finish()
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        let suite = tally
+        let note = "interrupted by \(name) after \(suite.pages.count) of \(pages.count) pages"
+        switch options.format {
+        case .text:
+            // Pages that finished after one still running are printed too; the running ones are not reported.
+            for index in nextToPrint..<pages.count { printBlock(index) }
+            Output.out("INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))")
+        case .json: Output.out(ReportRendering.json(suite, interrupted: true, shard: options.shard?.description))
+        case .junit:
+            Output.out(ReportRendering.junit(suite))
+            printError("webbridge check: \(note); the report holds the pages that finished")
+        case .html:
+            Output.out(
+                HTMLReport.render(
+                    suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, notice: "INTERRUPTED: \(note)"))
+        }
+    }
+}
+
+/// A page's text block, filled while its sessions run.
+@MainActor
+private final class BlockBuffer {
+    var lines: [String] = []
+}
+
+extension CheckCommand {
+    /// The worst page wins: any broken contract is 1; 4 only when every failure on every page is unreachable.
+    static func exitStatus(_ suite: SuiteTally) -> ExitStatus {
+        let statuses = suite.pages.map { exitStatus($0.tally) }
+        if statuses.contains(.contractFailure) { return .contractFailure }
+        if statuses.contains(.pageUnreachable) { return .pageUnreachable }
+        return .pass
+    }
+}

@@ -1,0 +1,280 @@
+#if os(Linux)
+import EngineTestSupport
+import Foundation
+import XCTest
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `webbridge check` over many pages in one engine: blocks per page, the worst exit wins, folders, lists,
+/// shards, isolation between pages, and JSON/JUnit with one entry per page.
+final class SuiteCommandTests: XCTestCase {
+    var scratch: URL!
+    var fixture: String!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-suite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        fixture = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// Writes `html` (the fixture by default) as `name` under the scratch folder and returns its path.
+    @discardableResult
+    func page(_ name: String, _ html: String? = nil) throws -> String {
+        let url = scratch.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try (html ?? fixture).write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    /// The fixture whose ready carries `version: "1"`: native did not receive the page's message.
+    var brokenHTML: String {
+        let html = fixture.replacingOccurrences(of: "version: 1", with: #"version: "1""#)
+        XCTAssertNotEqual(html, fixture, "the fixture changed: update this test")
+        return html
+    }
+
+    /// The `page` names of a JSON suite report, in order.
+    func pageNames(_ json: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], json, file: file, line: line)
+        let pages = try XCTUnwrap(document["pages"] as? [[String: Any]], json, file: file, line: line)
+        return pages.compactMap { $0["page"] as? String }
+    }
+
+    // MARK: Verdicts and exit codes
+
+    func testPassingPagesExitZeroWithABlockPerPageAndASummary() throws {
+        let first = try page("first.html")
+        let second = try page("second.html")
+        let result = try CLI.run(["check", "--page", first, "--page", second])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("webbridge check: 2 pages, contract 'bridge' v1"), result.stdout)
+        let firstBlock = try XCTUnwrap(result.stdout.range(of: "== page 1 of 2: \(first)\nsession 1\n"), result.stdout)
+        let secondBlock = try XCTUnwrap(
+            result.stdout.range(of: "== page 2 of 2: \(second)\nsession 1\n"), result.stdout)
+        XCTAssertLessThan(firstBlock.lowerBound, secondBlock.lowerBound, "blocks print in list order")
+        XCTAssertEqual(result.stdout.components(separatedBy: "native → page  PASS").count - 1, 2, result.stdout)
+        XCTAssertTrue(
+            result.stdout.hasSuffix(
+                "pages: 2 passed, 0 failed (of 2)\nPASS: both directions of the bridge hold on every page (2 pages)\n"),
+            result.stdout)
+        XCTAssertEqual(result.stderr, "", "nothing extra on stderr when it is not a terminal")
+    }
+
+    func testOneBrokenPageAmongPassingOnesExitsOneAndIsNamedInTheSummary() throws {
+        let good = try page("good.html")
+        let broken = try page("broken.html", brokenHTML)
+        let result = try CLI.run([
+            "check", "--page", good, "--page", broken, "--page", good, "--jobs", "2", "--timeout", "2",
+        ])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("== page 2 of 3: \(broken)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("version: expected Number 1, found String"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("pages: 2 passed, 1 failed (of 3)"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("  native did not receive the page's message: 1 page (\(broken))"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.hasSuffix("FAIL: native did not receive the page's message (1 of 3 pages failed)\n"),
+            result.stdout)
+    }
+
+    func testAContractFailureOutranksAnUnreachablePage() throws {
+        let refused = try LoopbackHTTPServer.refusedPort()
+        let unreachable = "http://127.0.0.1:\(refused.port)/index.html"
+        let good = try page("good.html")
+        let broken = try page("broken.html", brokenHTML)
+
+        let onlyUnreachable = try CLI.run(["check", "--page", good, "--url", unreachable, "--timeout", "5"])
+        XCTAssertEqual(onlyUnreachable.status, 4, onlyUnreachable.stdout + onlyUnreachable.stderr)
+        XCTAssertTrue(
+            onlyUnreachable.stdout.contains(
+                "  page not deployed / request failed: 1 page (127.0.0.1:\(refused.port)/index.html)"),
+            onlyUnreachable.stdout)
+
+        let both = try CLI.run(["check", "--url", unreachable, "--page", broken, "--page", good, "--timeout", "2"])
+        XCTAssertEqual(both.status, 1, both.stdout + both.stderr)
+        XCTAssertTrue(both.stdout.contains("pages: 1 passed, 2 failed (of 3)"), both.stdout)
+        XCTAssertTrue(
+            both.stdout.contains(
+                "FAIL: native did not receive the page's message; page not deployed / request failed (2 of 3 pages failed)"
+            ), both.stdout)
+    }
+
+    // MARK: Folders, lists, shards
+
+    func testAFolderChecksItsHTMLFilesSortedAndNotItsSubfolders() throws {
+        try page("pages/b.html")
+        try page("pages/a.htm")
+        try page("pages/notes.txt", "not a page")
+        try page("pages/nested/c.html", brokenHTML)
+        let folder = scratch.appendingPathComponent("pages").path
+        let result = try CLI.run(["check", "--page", folder, "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try pageNames(result.stdout), ["\(folder)/a.htm", "\(folder)/b.html"])
+
+        let empty = scratch.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try CLI.run(["check", "--page", empty.path])
+        XCTAssertEqual(none.status, 2, none.stdout + none.stderr)
+        XCTAssertTrue(none.stderr.contains("the folder holds no *.html file"), none.stderr)
+    }
+
+    func testAListFileSkipsCommentsAndBlankLinesAndResolvesPathsBesideIt() throws {
+        let server = try LoopbackHTTPServer(routes: ["/served.html": .page(status: 200, html: fixture)])
+        defer { server.stop() }
+        try page("lists/pages/one.html")
+        try page("lists/two.html", brokenHTML)
+        let list = scratch.appendingPathComponent("lists/suite.txt")
+        try """
+        # the checkout screens
+
+        pages/one.html
+          two.html
+        \(server.url("/served.html").absoluteString)
+        """.write(to: list, atomically: true, encoding: .utf8)
+        // From another directory: the list's own folder anchors its relative paths.
+        let result = try CLI.run(
+            ["check", "--pages", list.path, "--format", "json", "--timeout", "2"],
+            currentDirectory: URL(fileURLWithPath: "/"))
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        let folder = list.deletingLastPathComponent().path
+        XCTAssertEqual(
+            try pageNames(result.stdout),
+            ["\(folder)/pages/one.html", "\(folder)/two.html", "127.0.0.1:\(server.port)/served.html"])
+
+        try "pages/one.html\nmissing.html\n".write(to: list, atomically: true, encoding: .utf8)
+        let missing = try CLI.run(["check", "--pages", list.path])
+        XCTAssertEqual(missing.status, 2, missing.stdout + missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("--pages \(list.path), line 2: no such file"), missing.stderr)
+        XCTAssertEqual(missing.stdout, "", "no page runs before the list is valid")
+    }
+
+    func testShardsPartitionTheListExactly() throws {
+        let pages = try (1...7).map { try page("shards/page\($0).html") }
+        let folder = scratch.appendingPathComponent("shards").path
+        for count in [1, 2, 3, 8] {
+            var seen: [String] = []
+            for index in 1...count {
+                let result = try CLI.run([
+                    "check", "--page", folder, "--shard", "\(index)/\(count)", "--format", "json",
+                ])
+                XCTAssertEqual(result.status, 0, "shard \(index)/\(count): \(result.stdout + result.stderr)")
+                let names = try pageNames(result.stdout)
+                if count == 3 && index == 1 {
+                    XCTAssertEqual(names, [pages[0], pages[3], pages[6]], "shard i/n is every n-th page from the i-th")
+                }
+                XCTAssertTrue(Set(names).isDisjoint(with: seen), "shard \(index)/\(count) repeats a page: \(names)")
+                seen += names
+            }
+            XCTAssertEqual(seen.sorted(), pages, "the \(count) shards together are not the list")
+        }
+        let bad = try CLI.run(["check", "--page", folder, "--shard", "3/2"])
+        XCTAssertEqual(bad.status, 2, bad.stdout + bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--shard must be i/n with 1 <= i <= n"), bad.stderr)
+    }
+
+    // MARK: Isolation
+
+    /// A page that posts a valid ready only when no earlier page's cookie or storage is visible, after setting both.
+    static let probe = """
+        <!doctype html>
+        <meta charset="utf-8">
+        <body>
+        <script>
+        window.bridgeReceive = function (message) { document.body.dataset.received = message.value; };
+        var leaked = document.cookie !== "" || localStorage.length !== 0 || sessionStorage.length !== 0;
+        document.cookie = "suite=seen; max-age=3600; path=/";
+        localStorage.setItem("suite", "seen");
+        sessionStorage.setItem("suite", "seen");
+        // Proves the page could set both, so a clean next page means isolation, not a page that stores nothing.
+        var stored = document.cookie.indexOf("suite=seen") >= 0 && localStorage.getItem("suite") === "seen";
+        window.webkit.messageHandlers.bridge.postMessage({
+          kind: "ready",
+          version: leaked ? "leaked" : (stored ? 1 : "not stored")
+        });
+        </script>
+        </body>
+        """
+
+    func testAPageDoesNotSeeTheCookiesOrStorageAnEarlierPageSet() throws {
+        let paths = ["/one.html", "/two.html", "/three.html", "/four.html"]
+        let server = try LoopbackHTTPServer(
+            routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .page(status: 200, html: Self.probe)) }))
+        defer { server.stop() }
+        let urls = paths.flatMap { ["--url", server.url($0).absoluteString] }
+        for jobs in ["1", "2"] {
+            let result = try CLI.run(["check"] + urls + ["--jobs", jobs, "--timeout", "5"])
+            XCTAssertEqual(
+                result.status, 0, "--jobs \(jobs): a page saw another's data:\n\(result.stdout + result.stderr)")
+            XCTAssertTrue(result.stdout.contains("pages: 4 passed, 0 failed (of 4)"), result.stdout)
+        }
+    }
+
+    // MARK: Formats
+
+    func testJSONHasOneEntryPerPageWithItsSessions() throws {
+        let good = try page("good.html")
+        let broken = try page("broken.html", brokenHTML)
+        let result = try CLI.run([
+            "check", "--page", good, "--page", broken, "--repeat", "2", "--format", "json", "--timeout", "2",
+        ])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["passed"] as? Bool, false)
+        XCTAssertEqual(document["pageCount"] as? Int, 2)
+        XCTAssertEqual(document["passedPages"] as? Int, 1)
+        XCTAssertEqual(document["failedPages"] as? Int, 1)
+        XCTAssertEqual(
+            document["failedByCategory"] as? [String: Int], ["native did not receive the page's message": 1])
+        let pages = try XCTUnwrap(document["pages"] as? [[String: Any]])
+        XCTAssertEqual(pages.map { $0["page"] as? String }, [good, broken])
+        XCTAssertEqual(pages.map { $0["passed"] as? Bool }, [true, false])
+        for entry in pages {
+            XCTAssertEqual(entry["sessionCount"] as? Int, 2, "\(entry)")
+            let sessions = try XCTUnwrap(entry["sessions"] as? [[String: Any]])
+            XCTAssertEqual(sessions.map { $0["session"] as? Int }, [1, 2])
+        }
+    }
+
+    func testJUnitHasOneTestSuitePerPage() throws {
+        let good = try page("good.html")
+        let broken = try page("broken & <odd>.html", brokenHTML)
+        let result = try CLI.run(["check", "--page", good, "--page", broken, "--format", "junit", "--timeout", "2"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        let document = try XMLDocument(data: Data(result.stdout.utf8))
+        let suites = try document.nodes(forXPath: "/testsuites/testsuite").compactMap { $0 as? XMLElement }
+        XCTAssertEqual(suites.map { $0.attribute(forName: "name")?.stringValue }, [good, broken])
+        XCTAssertEqual(suites.map { $0.attribute(forName: "tests")?.stringValue }, ["2", "2"])
+        XCTAssertEqual(suites.map { $0.attribute(forName: "failures")?.stringValue }, ["0", "1"])
+        let failures = try document.nodes(forXPath: "/testsuites/testsuite[2]/testcase/failure")
+        XCTAssertEqual(
+            (failures.first as? XMLElement)?.attribute(forName: "type")?.stringValue,
+            "native did not receive the page's message")
+    }
+
+    // MARK: Signals
+
+    func testSIGINTPrintsTheFinishedPagesAndAPartialSummary() throws {
+        let server = try LoopbackHTTPServer(routes: ["/stall": .stall])
+        defer { server.stop() }
+        let good = try page("good.html")
+        let run = try RunningCLI([
+            "check", "--page", good, "--url", server.url("/stall").absoluteString, "--jobs", "1", "--timeout", "60",
+        ])
+        XCTAssertTrue(server.waitForRequest("/stall", timeout: 30), "the second page was never requested")
+        XCTAssertTrue(run.waitForStdout(containing: "== page 1 of 2"), run.stdout)
+        run.signal(SIGINT)
+        let result = try run.wait()
+        XCTAssertEqual(result.status, 130, result.stdout + result.stderr)
+        XCTAssertTrue(
+            result.stdout.contains("INTERRUPTED: interrupted by SIGINT after 1 of 2 pages; so far:\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("pages: 1 passed, 0 failed (of 1)"), result.stdout)
+    }
+}
+#endif

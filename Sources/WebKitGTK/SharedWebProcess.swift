@@ -105,6 +105,8 @@ final class SharedWebProcess {
     func dropAnchor(of context: UnsafeMutablePointer<WebKitWebContext>) {
         guard let (view, manager, signal) = storeAnchors.removeValue(forKey: context) else { return }
         g_signal_handler_disconnect(UnsafeMutableRawPointer(view), signal)
+        // The store is gone or its process is condemned: nothing else may use the process, so it ends now.
+        webkit_web_view_terminate_web_process(view)
         // Release after any signal being emitted returns: the emitter still holds the view.
         DispatchQueue.main.async {
             gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))

@@ -6,7 +6,8 @@ native message handler, so a script injected before the page's own stubs the bri
 the page posts. The check is the same as `webbridge check`: one valid `ready` (kind a string, version a
 number equal to 1, not a boolean), then `bridgeReceive({kind: "sync", value: "ok"})` accepted and shown.
 
-Usage: peer_check.py FIXTURE.html   (exit 0 pass, 1 contract failure, 3 environment)
+Usage: peer_check.py [--pages N] FIXTURE.html   (exit 0 pass, 1 contract failure, 3 environment)
+With --pages N, one driver session checks the page N times in a row (a suite, as the peer would run one).
 Prints one verdict line. Starts its own Xvfb when DISPLAY is unset, as `webbridge check` does.
 """
 import os
@@ -51,10 +52,15 @@ def start_xvfb():
 def main():
     # A bench timeout sends SIGTERM: exit through `finally`, so the driver, the browser and Xvfb go too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(3))
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[-2], file=sys.stderr)
+    arguments = sys.argv[1:]
+    count = 1
+    if len(arguments) == 3 and arguments[0] == "--pages" and arguments[1].isdigit() and int(arguments[1]) > 0:
+        count = int(arguments[1])
+        arguments = arguments[2:]
+    if len(arguments) != 1:
+        print(__doc__.strip().splitlines()[-3], file=sys.stderr)
         return 2
-    with open(sys.argv[1], encoding="utf-8") as file:
+    with open(arguments[0], encoding="utf-8") as file:
         html = file.read()
     at = html.find("<script")
     page = html[:at] + STUB + html[at:] if at >= 0 else STUB + html
@@ -84,19 +90,20 @@ def main():
         driver = webdriver.WebKitGTK(options=options, service=Service(executable_path=driver_path))
         driver.set_page_load_timeout(10)
         driver.set_script_timeout(10)
-        driver.get("file://" + path)  # returns once the document has loaded
-        messages = driver.execute_script("return window.__bridgeMessages")
-        ready = [m for m in messages if m["kindType"] == "string" and m["kind"] == "ready"
-                 and m["versionType"] == "number" and m["version"] == 1]
-        if len(messages) != 1 or len(ready) != 1:
-            print("FAIL native did not receive the page's message")
-            return 1
-        driver.execute_script("window.bridgeReceive(arguments[0])", {"kind": "sync", "value": "ok"})
-        shown = driver.execute_script("return document.body.dataset.received")
-        if shown != "ok":
-            print("FAIL page did not accept the native message")
-            return 1
-        print("PASS ready received, sync accepted")
+        for _ in range(count):
+            driver.get("file://" + path)  # returns once the document has loaded
+            messages = driver.execute_script("return window.__bridgeMessages")
+            ready = [m for m in messages if m["kindType"] == "string" and m["kind"] == "ready"
+                     and m["versionType"] == "number" and m["version"] == 1]
+            if len(messages) != 1 or len(ready) != 1:
+                print("FAIL native did not receive the page's message")
+                return 1
+            driver.execute_script("window.bridgeReceive(arguments[0])", {"kind": "sync", "value": "ok"})
+            shown = driver.execute_script("return document.body.dataset.received")
+            if shown != "ok":
+                print("FAIL page did not accept the native message")
+                return 1
+        print("PASS ready received, sync accepted" + (f" ({count} pages)" if count > 1 else ""))
         return 0
     finally:
         if driver is not None:

@@ -100,6 +100,20 @@ final class BenchRunner {
                 report["peer_check_s"] = Statistics.median(samples)
                 report.details["peer_check_runs_s"] = samples.map(BenchReport.rounded)
             }
+            if options.runs("suite") {
+                progress("peer suite: \(SuiteBench.pages) pages in one Selenium session")
+                await measure("peer suite") {
+                    report["peer_suite_\(SuiteBench.pages)_s"] = try await PeerCheck.suite(
+                        python: options.python, script: options.peerScript, fixture: BundledFixture.url.path,
+                        pages: SuiteBench.pages, timeout: options.timeout)
+                    if let peer = report["peer_suite_\(SuiteBench.pages)_s"],
+                        let suite = report["suite_\(SuiteBench.pages)_default_s"],
+                        suite > 0
+                    {
+                        report["suite_vs_peer"] = peer / suite
+                    }
+                }
+            }
         }
 
         do { try EngineEnvironment.prepare() } catch {

@@ -79,6 +79,20 @@ enum PeerCheck {
         return probe.terminationStatus == 0 ? nil : "selenium (pip)"
     }
 
+    /// Seconds from launch to exit of `peer_check.py --pages N`: one driver session checking the page N times.
+    static func suite(python: String, script: String, fixture: String, pages: Int, timeout: Double) async throws
+        -> Double
+    {
+        guard let interpreter = ChildProcess.which(python) else { throw BenchFailure("\(python) is not on PATH") }
+        let outcome = try await ChildProcess.run(
+            interpreter, [script, "--pages", String(pages), fixture], unset: ["DISPLAY"],
+            timeout: timeout * Double(pages))
+        guard outcome.status == 0 else {
+            throw BenchFailure("the peer suite exited \(outcome.status):\n\(outcome.output)")
+        }
+        return outcome.seconds
+    }
+
     /// Seconds from launch to exit of `peer_check.py` on `fixture`, per run.
     static func run(python: String, script: String, fixture: String, runs: Int, timeout: Double) async throws
         -> [Double]

@@ -148,7 +148,8 @@ final class SuiteRun {
         case .html:
             Output.out(
                 HTMLReport.render(
-                    suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, notice: "INTERRUPTED: \(note)"))
+                    suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, notice: "INTERRUPTED: \(note)")
+            )
         }
     }
 }

@@ -80,7 +80,9 @@ let package = Package(
         // the engine's web processes.
         .target(
             name: "EngineTestSupport",
-            dependencies: [.target(name: "CWebKitGTK", condition: linux)],
+            dependencies: [
+                .target(name: "CWebKitGTK", condition: linux), .target(name: "WebKitGTK", condition: linux),
+            ],
             path: "Tests/Support/EngineTestSupport"
         ),
         .testTarget(

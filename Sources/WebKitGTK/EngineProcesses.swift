@@ -27,7 +27,11 @@ package enum EngineProcesses {
     }
 
     /// Pids of engine processes descended from this process.
-    package static func descendants() -> [pid_t] {
+    package static func descendants() -> [pid_t] { descendants(of: getpid(), named: names) }
+
+    /// Pids of the processes descended from `root` whose command name (as /proc shows it, cut to 15 characters)
+    /// starts with one of `prefixes`.
+    package static func descendants(of root: pid_t, named prefixes: [String]) -> [pid_t] {
         var parent: [pid_t: pid_t] = [:]
         var command: [pid_t: String] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
@@ -39,12 +43,11 @@ package enum EngineProcesses {
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
             if fields.count > 1, let ppid = pid_t(fields[1]) { parent[pid] = ppid }
         }
-        let me = getpid()
         return command.compactMap { pid, name in
-            guard names.contains(where: { name.hasPrefix($0) }) else { return nil }
+            guard prefixes.contains(where: { name.hasPrefix($0) }) else { return nil }
             var ancestor = parent[pid]
             while let current = ancestor, current > 1 {
-                if current == me { return pid }
+                if current == root { return pid }
                 ancestor = parent[current]
             }
             return nil

@@ -192,27 +192,9 @@ final class CheckURLCommandTests: XCTestCase {
 enum NetworkProcesses {
     /// Kills with SIGKILL, as a crash would, every `WebKitNetworkProcess` descended from `root`; returns how many.
     static func kill(descendantsOf root: pid_t) -> Int {
-        var parent: [pid_t: pid_t] = [:]
-        var name: [pid_t: String] = [:]
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(entry),
-                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
-            else { continue }
-            name[pid] = String(stat[stat.index(after: open)..<close])
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            if fields.count > 1, let ppid = pid_t(fields[1]) { parent[pid] = ppid }
-        }
-        var killed = 0
-        for (pid, command) in name where command.hasPrefix("WebKitNetworkPr") {
-            var ancestor = parent[pid]
-            while let current = ancestor, current > 1, current != root { ancestor = parent[current] }
-            if ancestor == root {
-                Glibc.kill(pid, SIGKILL)
-                killed += 1
-            }
-        }
-        return killed
+        let pids = WebProcesses.descendants(of: root, named: ["WebKitNetworkPr"])
+        for pid in pids { Glibc.kill(pid, SIGKILL) }
+        return pids.count
     }
 }
 #endif

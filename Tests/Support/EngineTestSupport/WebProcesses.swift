@@ -1,6 +1,7 @@
 #if os(Linux)
 import CWebKitGTK
 import Foundation
+import WebKitGTK
 
 /// The engine's web processes started by this process (WebKitGTK may start them through a sandbox launcher).
 public enum WebProcesses {
@@ -9,28 +10,12 @@ public enum WebProcesses {
 
     /// Process ids of descendants of this process whose command name starts with one of `prefixes`.
     public static func descendants(named prefixes: [String]) -> [pid_t] {
-        var parent: [pid_t: pid_t] = [:]
-        var name: [pid_t: String] = [:]
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(entry),
-                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
-            else { continue }
-            name[pid] = String(stat[stat.index(after: open)..<close])
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            if fields.count > 1, let ppid = pid_t(fields[1]) { parent[pid] = ppid }
-        }
-        let me = getpid()
-        return name.compactMap { pid, command in
-            // /proc truncates command names to 15 characters.
-            guard prefixes.contains(where: { command.hasPrefix($0) }) else { return nil }
-            var ancestor = parent[pid]
-            while let current = ancestor, current > 1 {
-                if current == me { return pid }
-                ancestor = parent[current]
-            }
-            return nil
-        }
+        EngineProcesses.descendants(of: getpid(), named: prefixes)
+    }
+
+    /// Process ids of descendants of `root` (another process, such as a `webbridge` a test runs) by name prefix.
+    public static func descendants(of root: pid_t, named prefixes: [String]) -> [pid_t] {
+        EngineProcesses.descendants(of: root, named: prefixes)
     }
 
     /// Kills every web process of this process with SIGKILL, as a crash would; returns how many it signalled.

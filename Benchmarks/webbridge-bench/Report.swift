@@ -25,7 +25,7 @@ struct BenchReport {
         let bound: @Sendable (BenchReport) -> Double?
         let atMost: Bool
         let text: String
-        /// What this run measured of the engine alone (or of what DESIGN.md mandates) against the same bound,
+        /// What this run measured of the engine alone (or of the reference encoder, `JSONSerialization`) against the same bound,
         /// so a miss says whose it is; nil when nothing was measured.
         var whose: @Sendable (BenchReport) -> String? = { _ in nil }
     }

@@ -52,7 +52,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         self.check = check
     }
 
-    /// The default contract of DESIGN.md: page→native `ready {version: 1}`, native→page `sync {value: String}`.
+    /// The default contract (Docs/CONTRACT.md): page→native `ready {version: 1}`, native→page `sync {value: String}`.
     ///
     /// The same contract ships as `DefaultContract.json`; a test keeps the two equal.
     public static let `default` = BridgeContract(

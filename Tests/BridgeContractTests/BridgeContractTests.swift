@@ -11,7 +11,7 @@ struct BridgeContractFileTests {
         #expect(try Data(contentsOf: url) == BridgeContract.default.jsonData())
     }
 
-    @Test("the default contract is the one of DESIGN.md")
+    @Test("the default contract is the documented one: ready {version: 1}, sync {value: String}")
     func defaultIsDesign() throws {
         let contract = BridgeContract.default
         #expect(contract.version == 1)

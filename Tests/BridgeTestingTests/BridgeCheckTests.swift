@@ -60,7 +60,7 @@ final class BridgeCheckTests: XCTestCase {
     }
 
     func testTheFixtureRejectsANumberAsTheSyncValueWithItsOwnError() async throws {
-        // DESIGN.md: the fixture throws "Invalid native message" on a value that is not a string.
+        // The fixture throws "Invalid native message" on a value that is not a string.
         let session = try await loadedFixtureSession()
         defer { session.tearDown() }
         let call = try ReceiverCall(receiver: "window.bridgeReceive", json: ["kind": "sync", "value": 42])

@@ -25,13 +25,17 @@ final class PlayRunner {
     }
 
     private var queue: [Pending] = []
-    private var didFinishQueued = false
+    /// Whether the load passed, once it is over: judged once, not at every event the wait sees.
+    private var loaded: Bool?
+    /// The page messages that must arrive, from the play.
+    private let expected: [String]
     private var outcomes: [(name: String, failure: BridgeFailure?, note: String)] = []
 
     init(configuration: CheckConfiguration, play: CheckPlay, session: BridgeSession) {
         self.configuration = configuration
         self.play = play
         self.session = session
+        expected = play.expectedMessages
     }
 
     func run() async -> SessionReport {
@@ -45,10 +49,10 @@ final class PlayRunner {
             session.load(URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout))
         }
         while true {
-            if !didFinishQueued, session.loadResult != nil {
-                didFinishQueued = true
+            if loaded == nil, session.loadResult != nil {
                 // Native sends on didFinish only to a page that loaded: an HTTP 404 also "finishes".
-                if BridgeCheck.loadVerdict(session, configuration).status == .pass {
+                loaded = BridgeCheck.loadVerdict(session, configuration).status == .pass
+                if loaded == true {
                     queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map {
                         Pending(step: $0, trigger: nil)
                     }
@@ -61,7 +65,7 @@ final class PlayRunner {
             if finished { break }
             // Anything new (a message, the load, a dead process) wakes the wait; nothing new within the timeout ends it.
             let progressed = await session.wait(timeout: timeout) { [unowned self] in
-                !queue.isEmpty || finished || (!didFinishQueued && session.loadResult != nil)
+                !queue.isEmpty || finished || (loaded == nil && session.loadResult != nil)
                     || session.webContentProcessTerminated
             }
             if !progressed || session.webContentProcessTerminated && queue.isEmpty { break }
@@ -71,9 +75,8 @@ final class PlayRunner {
 
     /// Whether the play has nothing left to do: the load is over, every step ran, every expected message came.
     private var finished: Bool {
-        guard session.loadResult != nil, didFinishQueued, queue.isEmpty else { return false }
-        if BridgeCheck.loadVerdict(session, configuration).status != .pass { return true }
-        return play.expectedMessages.allSatisfy { session.counts[$0, default: 0] > 0 }
+        guard let loaded, queue.isEmpty else { return false }
+        return !loaded || expected.allSatisfy { session.counts[$0, default: 0] > 0 }
     }
 
     /// Queues the steps a page message triggers, and answers the ones that expect a reply.
@@ -182,17 +185,33 @@ final class PlayRunner {
         return false
     }
 
-    /// Evaluates `expression` in the page and compares it, as JSON, with what the play says it must be.
+    /// Waits until `expression` evaluates in the page to what the play says it must be, compared as JSON.
+    ///
+    /// The page may still be handling native's answer when the call returns (a reply handler's promise, a
+    /// `fromNative` continuation), so the page looks again after each of its own tasks until the value is there
+    /// or the timeout has passed, and returns what it last saw.
     private func observe(_ expression: String, equals expected: JSONValue) async -> BridgeFailure? {
-        let script = "(function(){ const v = (\(expression)); return v === undefined ? null : JSON.stringify(v); })()"
-        switch await session.evaluate(script, timeout: configuration.timeout) {
-        case .timedOut:
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let expectedText = String(decoding: (try? encoder.encode(expected)) ?? Data(), as: UTF8.self)
+        let body = """
+            const deadline = Date.now() + limit;
+            for (;;) {
+              const value = (\(expression));
+              const text = value === undefined ? null : JSON.stringify(value);
+              if (text === expected || Date.now() >= deadline) return text;
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+            """
+        let limit = configuration.timeout * 1000
+        switch await callAsync(body, arguments: ["expected": expectedText, "limit": limit]) {
+        case nil:
             return BridgeFailure(
                 .pageDidNotAccept,
                 "reading \(expression) did not complete within \(BridgeCheck.seconds(configuration.timeout))")
-        case .error(let error):
+        case .failure(let error):
             return BridgeFailure(.pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
-        case .value(let value):
+        case .success(let value):
             guard let text = value as? String,
                 let found = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
             else {
@@ -206,23 +225,7 @@ final class PlayRunner {
 
     /// Runs a call and waits for the promise it returns to fulfil; a rejection is the page refusing.
     private func settle(_ script: String) async -> BridgeFailure? {
-        guard let webView = session.webView else { return BridgeFailure(.pageDidNotAccept, "\(SessionClosed())") }
-        @MainActor final class Box { var result: Result<Void, any Error>? }
-        let box = Box()
-        let session = self.session
-        // The async form is the one both engines share; the wait below bounds it.
-        Task { @MainActor in
-            do {
-                _ = try await webView.callAsyncJavaScript(
-                    "await (\(script)); return null;", arguments: [:], in: nil, contentWorld: .page)
-                box.result = .success(())
-            } catch {
-                box.result = .failure(error)
-            }
-            session.notify()
-        }
-        _ = await session.wait(timeout: configuration.timeout) { box.result != nil }
-        switch box.result {
+        switch await callAsync("await (\(script)); return null;") {
         case nil:
             return BridgeFailure(
                 .pageDidNotAccept, "its promise did not settle within \(BridgeCheck.seconds(configuration.timeout))")
@@ -231,6 +234,27 @@ final class PlayRunner {
         case .success:
             return nil
         }
+    }
+
+    /// Runs an async function body in the page; nil when it has not completed within the timeout.
+    private func callAsync(_ body: String, arguments: [String: Any] = [:]) async -> Result<Any?, any Error>? {
+        guard let webView = session.webView else { return .failure(SessionClosed()) }
+        @MainActor final class Box { var result: Result<Any?, any Error>? }
+        let box = Box()
+        let session = self.session
+        nonisolated(unsafe) let arguments = arguments
+        // The async form is the one both engines share; the wait below bounds it.
+        Task { @MainActor in
+            do {
+                box.result = .success(
+                    try await webView.callAsyncJavaScript(body, arguments: arguments, in: nil, contentWorld: .page))
+            } catch {
+                box.result = .failure(error)
+            }
+            session.notify()
+        }
+        _ = await session.wait(timeout: configuration.timeout) { box.result != nil }
+        return box.result
     }
 
     // MARK: Verdicts
@@ -268,7 +292,7 @@ final class PlayRunner {
         if session.rejectedCount > tallied {
             extra.append("rejected × \(session.rejectedCount - tallied) more, of other structures")
         }
-        for name in play.expectedMessages where session.counts[name, default: 0] > 1 {
+        for name in expected where session.counts[name, default: 0] > 1 {
             extra.append("duplicate \(name) × \(session.counts[name]! - 1)")
         }
         for kind in [DialogKind.alert, .confirm, .prompt] {
@@ -281,7 +305,6 @@ final class PlayRunner {
     }
 
     private func pageVerdict(loaded: Bool) -> DirectionVerdict {
-        let expected = play.expectedMessages
         // An acknowledgement of a native message the page refused is not also missing: that side already failed.
         let refused = Set(outcomes.filter { $0.failure != nil }.map(\.name))
         let missing = expected.filter { name in

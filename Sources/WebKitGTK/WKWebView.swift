@@ -32,6 +32,11 @@ open class WKWebView: NSObject {
     private var hasCommittedDocument = false
     private var activeNavigation: WKNavigation?
     private var activeNavigationFailed = false
+    /// The last request `load(_:)` sent, while its navigation may still be retried once (see `loadFailed`).
+    private var retryableRequest: (navigation: WKNavigation, request: URLRequest)?
+    /// Set while the retry's own load starts, so the delegate sees one navigation, as on Apple's engine.
+    private var retrying: WKNavigation?
+    private var pendingRetry: (navigation: WKNavigation, request: URLRequest)?
     private var timeoutItem: DispatchWorkItem?
     static var liveCount = 0
     /// Lets tests see what a view does when the environment cannot be prepared.
@@ -114,6 +119,23 @@ open class WKWebView: NSObject {
             }
             return navigation
         }
+        send(request, url: url, in: view)
+        retryableRequest = (navigation, request)
+        armTimeout(request.timeoutInterval, navigation: navigation)
+        MainContextDriver.shared.scheduleService()
+        return navigation
+    }
+
+    /// Sends the same request again for the same navigation, without restarting its timeout.
+    private func retry(_ navigation: WKNavigation, _ request: URLRequest) {
+        guard let view, let url = request.url else { return }
+        pendingNavigation = navigation
+        retrying = navigation
+        send(request, url: url, in: view)
+        MainContextDriver.shared.scheduleService()
+    }
+
+    private func send(_ request: URLRequest, url: URL, in view: ViewRef) {
         let engineRequest = webkit_uri_request_new(url.absoluteString)!
         defer { g_object_unref(UnsafeMutableRawPointer(engineRequest)) }
         if let headers = webkit_uri_request_get_http_headers(engineRequest) {
@@ -122,9 +144,6 @@ open class WKWebView: NSObject {
             }
         }
         webkit_web_view_load_request(view, engineRequest)
-        armTimeout(request.timeoutInterval, navigation: navigation)
-        MainContextDriver.shared.scheduleService()
-        return navigation
     }
 
     /// Loads a file URL; `readAccessURL` must be a file URL too (Apple raises an exception otherwise).
@@ -193,6 +212,7 @@ open class WKWebView: NSObject {
 
     /// Stops the current load.
     open func stopLoading() {
+        retryableRequest = nil  // a cancel the caller asked for is reported, never retried
         if let view { webkit_web_view_stop_loading(view) }
         MainContextDriver.shared.scheduleService()
     }
@@ -228,6 +248,7 @@ open class WKWebView: NSObject {
     private func begin() -> WKNavigation {
         let navigation = WKNavigation()
         pendingNavigation = navigation
+        retryableRequest = nil
         if let environmentError {
             // Apple's init cannot throw, so the environment failure surfaces as a failed load.
             DispatchQueue.main.async { [weak self] in
@@ -324,12 +345,22 @@ open class WKWebView: NSObject {
             activeNavigation = pendingNavigation ?? WKNavigation()
             pendingNavigation = nil
             activeNavigationFailed = false
+            if let retried = retrying, retried === activeNavigation {
+                retrying = nil
+                return
+            }
             navigationDelegate?.webView(self, didStartProvisionalNavigation: activeNavigation)
         case WEBKIT_LOAD_COMMITTED:
             hasCommittedDocument = true
             timeoutItem?.cancel()
             navigationDelegate?.webView(self, didCommit: activeNavigation)
         case WEBKIT_LOAD_FINISHED:
+            if let retry = pendingRetry {
+                pendingRetry = nil
+                activeNavigation = nil
+                activeNavigationFailed = false
+                return self.retry(retry.navigation, retry.request)
+            }
             timeoutItem?.cancel()
             let navigation = activeNavigation
             let failed = activeNavigationFailed
@@ -342,8 +373,21 @@ open class WKWebView: NSObject {
     }
 
     private func loadFailed(_ event: WebKitLoadEvent, uri: String?, error: GError) {
-        timeoutItem?.cancel()
         guard !activeNavigationFailed else { return }
+        if event == WEBKIT_LOAD_STARTED, error.domain == cwk_io_error_quark(),
+            UInt32(error.code) == G_IO_ERROR_CANCELLED.rawValue, pendingNavigation == nil,
+            let retryable = retryableRequest, retryable.navigation === activeNavigation,
+            retryable.request.url?.absoluteString == uri
+        {
+            // WebKitGTK 2.50 can cancel a main-frame request nobody cancelled (seen when a TLS handshake fails
+            // after an earlier load's DNS failure in the same network process). Apple's engine reports the real
+            // failure, so the request is sent once more, as the same navigation, once the engine has ended this one.
+            retryableRequest = nil
+            activeNavigationFailed = true
+            pendingRetry = retryable
+            return
+        }
+        timeoutItem?.cancel()
         activeNavigationFailed = true
         let message = error.message.map { String(cString: $0) } ?? ""
         let nsError = LoadErrorMapping.nsError(

@@ -80,6 +80,24 @@ final class WKWebViewTests: XCTestCase {
         XCTAssertFalse(session.recorder.events.contains("finish"), "a failed load must not also finish")
     }
 
+    func testStoppingAProvisionalLoadFailsItOnceAsCancelled() async throws {
+        // The engine module re-sends a request the engine cancelled on its own (an I/O cancel); a stop is reported
+        // (in the engine's network domain), never re-sent.
+        let server = try LoopbackHTTPServer(routes: ["/": .stall])
+        defer { server.stop() }
+        let session = Session()
+        let failed = expectation(description: "didFailProvisionalNavigation after stopLoading")
+        session.recorder.failedProvisionally = failed
+        session.webView.load(URLRequest(url: server.url("/")))
+        let requested = await Task.detached { server.waitForRequest("/", timeout: 10) }.value
+        XCTAssertTrue(requested, "the engine never requested the page")
+        session.webView.stopLoading()
+        await fulfillment(of: [failed], timeout: 10)
+        XCTAssertEqual((session.recorder.provisionalError as NSError?)?.code, NSURLErrorCancelled)
+        XCTAssertEqual(session.recorder.events, ["start", "failProvisional"])
+        XCTAssertEqual(server.requestedPaths, ["/"], "a stopped load was sent again")
+    }
+
     func testNavigationResponseCarriesTheHTTPStatus() async throws {
         let server = try LoopbackHTTPServer(routes: ["/missing": .page(status: 404, html: "<p>missing</p>")])
         let session = Session()

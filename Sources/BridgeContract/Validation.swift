@@ -224,17 +224,19 @@ extension BridgeContract {
                 ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
         }
         let handler = handler ?? self.handler
-        let candidates = messages.filter {
-            $0.direction == direction
+        func isCandidate(_ spec: MessageSpec) -> Bool {
+            spec.direction == direction
                 && (direction == .nativeToPage
-                    || (handlerName(of: $0) == handler && ($0.transport ?? .postMessage) == transport))
+                    || (handlerName(of: spec) == handler && (spec.transport ?? .postMessage) == transport))
         }
-        // Built only for a violation: a valid message never needs the list of kinds.
+        // Built only off the hot path (a bare message, a violation): a valid object message never needs the list.
+        var candidates: [MessageSpec] { messages.filter(isCandidate) }
         var expectedKind: String {
             let kinds = candidates.filter(\.isObject).map(\.kind)
             return kinds.isEmpty ? "no kind (none declared)" : "one of: \(kinds.joined(separator: ", "))"
         }
         guard case .object(let object) = value else {
+            let candidates = candidates
             // A bare message: a constant names it; otherwise the first whose type fits.
             let bare = candidates.filter { !$0.isObject }
             let ordered =
@@ -261,17 +263,28 @@ extension BridgeContract {
             return .invalid(violations)
         }
         // The message whose discriminator values all match; the most specific wins ({type} < {type, pluginId}).
-        var best: (spec: MessageSpec, count: Int)?
-        for spec in candidates where spec.isObject {
-            let match = matchValues(of: spec)
-            guard matchesAll(match, object) else { continue }
-            if best == nil || match.count > best!.count { best = (spec, match.count) }
+        var best: (index: Int, count: Int)?
+        for index in messages.indices where messages[index].isObject && isCandidate(messages[index]) {
+            guard let count = matchCount(messages[index], object) else { continue }
+            if best == nil || count > best!.count { best = (index, count) }
         }
-        guard let spec = best?.spec else {
+        guard let index = best?.index else {
             describeUnmatched(object, candidates: candidates, direction: direction, expectedKind, violation)
             return .invalid(violations)
         }
-        return checkFields(object, of: spec, violations: violations, mode: mode)
+        return checkFields(object, of: messages[index], violations: violations, mode: mode)
+    }
+
+    /// How many discriminator values name `spec` when the object has all of them; nil when one differs.
+    ///
+    /// The one-field discriminator (`kind`) is compared in place: no dictionary per message and candidate.
+    private func matchCount(_ spec: MessageSpec, _ object: [String: BodyValue]) -> Int? {
+        if spec.match == nil, discriminator.count == 1 {
+            guard case .string(let kind)? = object[discriminator[0]], kind == spec.kind else { return nil }
+            return 1
+        }
+        let match = matchValues(of: spec)
+        return matchesAll(match, object) ? match.count : nil
     }
 
     /// Whether every discriminator value is in the object, exactly.
@@ -324,9 +337,11 @@ extension BridgeContract {
             violations.append(
                 ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
         }
-        let match = matchValues(of: spec)
+        // The one-field discriminator needs no dictionary: its name is reserved, its value is the kind.
+        let single = spec.match == nil && discriminator.count == 1 ? discriminator[0] : nil
+        let match = single == nil ? matchValues(of: spec) : [:]
         var requestIDValue: String?
-        var reserved = ReservedNames(match: match)
+        var reserved = ReservedNames(discriminator: single, match: match)
         if let idField = requestID?.field, carriesRequestID(spec) {
             reserved.requestID = idField
             switch object[idField] {
@@ -346,6 +361,7 @@ extension BridgeContract {
         var message = ValidatedMessage(
             kind: spec.kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
             fields: fields)
+        if let single { message.discriminatorValues[single] = .string(spec.kind) }
         for (name, constant) in match { message.discriminatorValues[name] = constant.fieldValue }
         return .valid(message)
     }
@@ -376,14 +392,16 @@ extension ConstantValue {
 ///
 /// Two names at most: a plain pair spares every message a `Set`'s allocation and hashing.
 private struct ReservedNames {
-    /// The discriminator fields that named the message (the contract's dictionary: no set is built).
+    /// The one discriminator field, when the contract has one and the message no `match` of its own.
+    var discriminator: String?
+    /// The discriminator fields that named the message otherwise (the contract's dictionary: no set is built).
     var match: [String: ConstantValue] = [:]
     var requestID: String?
 
     /// None: nested objects reserve nothing.
     static let none = ReservedNames()
 
-    func contains(_ name: String) -> Bool { name == requestID || match[name] != nil }
+    func contains(_ name: String) -> Bool { name == discriminator || name == requestID || match[name] != nil }
 }
 
 /// Checks fields recursively, recording violations with their full path.
@@ -396,19 +414,24 @@ private struct FieldChecker {
     )
         -> [String: FieldValue]
     {
-        var typed: [String: FieldValue] = [:]
-        // Sorted so violations come in a stable order; paths are built only for a violation.
-        let ordered = specs.count > 1 ? specs.sorted(by: { $0.key < $1.key }) : Array(specs)
-        for (name, spec) in ordered {
+        var typed: [String: FieldValue] = Dictionary(minimumCapacity: specs.count)
+        func visit(_ name: String, _ spec: FieldSpec) {
             guard let value = object[name] else {
                 if !spec.optional {
                     record(prefix + BodyValue.displayKey(name), .missingField, spec.type.description, "Missing")
                 }
-                continue
+                return
             }
             if let checked = check(value, as: spec.type, path: prefix + BodyValue.displayKey(name)) {
                 typed[name] = checked
             }
+        }
+        // Sorted so violations come in a stable order (one field needs no sorted copy); paths are built only for
+        // a violation.
+        if specs.count > 1 {
+            for (name, spec) in specs.sorted(by: { $0.key < $1.key }) { visit(name, spec) }
+        } else {
+            for (name, spec) in specs { visit(name, spec) }
         }
         func isUnexpected(_ name: String) -> Bool { specs[name] == nil && !reserved.contains(name) }
         if mode == .strict, object.keys.contains(where: isUnexpected) {

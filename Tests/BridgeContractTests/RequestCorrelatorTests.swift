@@ -44,6 +44,54 @@ struct RequestCorrelatorTests {
         #expect(correlator.settle(rawID: id.rawValue) == .matched)
     }
 
+    @Test("after thousands of pipelined requests, each earlier one is late, the current one matches, then duplicates")
+    func pipelinedRequests() {
+        var correlator = RequestCorrelator()
+        var other = RequestCorrelator()
+        var issued: [RequestID] = []
+        for index in 0..<5_000 {
+            issued.append(correlator.begin())
+            if index % 7 == 0 { _ = other.begin() }  // another session's ids interleave with these
+        }
+        let last = issued.removeLast()
+        #expect(issued.allSatisfy { correlator.settle($0) == .late })
+        #expect(correlator.settle(other.current!) == .unknown)
+        #expect(correlator.settle(last) == .matched)
+        #expect(correlator.settle(last) == .duplicate)
+    }
+
+    @Test("an id that only looks like one of ours is unknown: another prefix, a sign, a leading zero, no digits")
+    func lookalikesAreUnknown() throws {
+        var correlator = RequestCorrelator()
+        let id = correlator.begin()
+        correlator.abandon(id)
+        let dash = try #require(id.rawValue.lastIndex(of: "-"))
+        let prefix = id.rawValue[..<dash]
+        let number = id.rawValue[id.rawValue.index(after: dash)...]
+        for lookalike in ["x\(prefix)-\(number)", "\(prefix)-+\(number)", "\(prefix)-0\(number)", "\(prefix)-", "\(number)"] {
+            #expect(correlator.settle(rawID: lookalike) == .unknown, "\(lookalike)")
+        }
+        #expect(correlator.settle(id) == .late)
+    }
+
+    @Test("ids abandoned out of order are each late; a matched one stays a duplicate")
+    func abandonOutOfOrder() {
+        var correlator = RequestCorrelator()
+        var other = RequestCorrelator()
+        let first = correlator.begin()
+        let between = other.begin()  // issued between this correlator's ids
+        let second = correlator.begin()
+        #expect(correlator.settle(second) == .matched)
+        let third = correlator.begin()
+        correlator.abandon(third)
+        correlator.abandon(between)  // given up on here too, below the last abandoned id
+        correlator.abandon(first)  // already abandoned by the second begin(): no change
+        #expect(correlator.current == nil)
+        #expect([first, between, third].map { correlator.settle($0) } == [.late, .late, .late])
+        correlator.abandon(second)
+        #expect(correlator.settle(second) == .duplicate)
+    }
+
     @Test("ids are unique across correlators (sessions, page loads) and never restart at 1")
     func uniqueAcrossCorrelators() {
         var seen = Set<RequestID>()

@@ -68,7 +68,9 @@ struct RequestCorrelatorTests {
         let dash = try #require(id.rawValue.lastIndex(of: "-"))
         let prefix = id.rawValue[..<dash]
         let number = id.rawValue[id.rawValue.index(after: dash)...]
-        let lookalikes = ["x\(prefix)-\(number)", "\(prefix)-+\(number)", "\(prefix)-0\(number)", "\(prefix)-", "\(number)"]
+        let lookalikes = [
+            "x\(prefix)-\(number)", "\(prefix)-+\(number)", "\(prefix)-0\(number)", "\(prefix)-", "\(number)",
+        ]
         for lookalike in lookalikes {
             #expect(correlator.settle(rawID: lookalike) == .unknown, "\(lookalike)")
         }

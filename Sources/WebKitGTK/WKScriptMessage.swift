@@ -44,10 +44,30 @@ open class WKSecurityOrigin: NSObject {
 
     /// The origin of `url`, as WebKit serializes it (default ports are 0).
     convenience init(url: URL?) {
-        let scheme = url?.scheme?.lowercased() ?? ""
-        let defaultPort = ["http": 80, "https": 443, "ws": 80, "wss": 443][scheme]
-        let port = url?.port.flatMap { $0 == defaultPort ? nil : $0 } ?? 0
-        self.init(protocol: scheme, host: url?.host ?? "", port: port)
+        self.init(Parts(url: url))
+    }
+
+    convenience init(_ parts: Parts) {
+        self.init(protocol: parts.scheme, host: parts.host, port: parts.port)
+    }
+
+    /// An origin's values, kept by the view for its current page: every message of the page has this origin.
+    struct Parts: Sendable {
+        let scheme: String
+        let host: String
+        let port: Int
+
+        init(url: URL?) {
+            scheme = url?.scheme?.lowercased() ?? ""
+            let defaultPort: Int? =
+                switch scheme {
+                case "http", "ws": 80
+                case "https", "wss": 443
+                default: nil
+                }
+            port = url?.port.flatMap { $0 == defaultPort ? nil : $0 } ?? 0
+            host = url?.host ?? ""
+        }
     }
 }
 
@@ -75,9 +95,14 @@ open class WKFrameInfo: NSObject {
 
     /// The main frame of `webView` as it is now.
     static func mainFrame(of webView: WKWebView?) -> WKFrameInfo {
-        let request = webView?.currentRequest ?? URLRequest(url: URL(string: "about:blank")!)
+        guard let page = webView?.currentPage else {
+            let request = URLRequest(url: URL(string: "about:blank")!)
+            return WKFrameInfo(
+                isMainFrame: true, request: request, securityOrigin: WKSecurityOrigin(url: request.url),
+                webView: webView)
+        }
         return WKFrameInfo(
-            isMainFrame: true, request: request, securityOrigin: WKSecurityOrigin(url: request.url), webView: webView)
+            isMainFrame: true, request: page.request, securityOrigin: WKSecurityOrigin(page.origin), webView: webView)
     }
 }
 

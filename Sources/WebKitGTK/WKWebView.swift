@@ -233,17 +233,23 @@ open class WKWebView: NSObject {
     open var isLoading: Bool { view.map { webkit_web_view_is_loading($0) != 0 } ?? false }
 
     /// The current page's request, rebuilt only when the page's URI changes: every script message carries it.
-    var currentRequest: URLRequest? {
+    var currentRequest: URLRequest? { currentPage?.request }
+
+    /// The current page's request and origin, rebuilt only when the page's URI changes.
+    var currentPage: (request: URLRequest, origin: WKSecurityOrigin.Parts)? {
         guard let view, let uri = webkit_web_view_get_uri(view) else { return nil }
-        if let cached = cachedRequest, cached.uri.withCString({ strcmp($0, uri) == 0 }) { return cached.request }
+        if let cached = cachedPage, cached.uri.withCString({ strcmp($0, uri) == 0 }) {
+            return (cached.request, cached.origin)
+        }
         let text = String(cString: uri)
         guard let url = URL(string: text) else { return nil }
         let request = URLRequest(url: url)
-        cachedRequest = (text, request)
-        return request
+        let origin = WKSecurityOrigin.Parts(url: url)
+        cachedPage = (text, request, origin)
+        return (request, origin)
     }
 
-    private var cachedRequest: (uri: String, request: URLRequest)?
+    private var cachedPage: (uri: String, request: URLRequest, origin: WKSecurityOrigin.Parts)?
 
     private func begin() -> WKNavigation {
         let navigation = WKNavigation()

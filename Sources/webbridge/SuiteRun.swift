@@ -9,8 +9,9 @@ import Foundation
 final class SuiteRun {
     /// The most pages checked at once.
     nonisolated static let maximumJobs = 64
-    /// Pages checked at once by default: on 2 cores, 2 lanes measured no faster than 1 (see Docs/BENCHMARKS.md).
-    nonisolated static let defaultJobs = 1
+    /// Pages checked at once by default: two lanes on 2 cores beat one by about 15 % on a quiet machine, three
+    /// gain nothing more and four lose (Docs/BENCHMARKS.md); a 1-core machine gets one.
+    nonisolated static var defaultJobs: Int { min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// A page to check: its name, how it loads, and its result once finished.
     private struct Page {

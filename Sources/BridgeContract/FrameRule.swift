@@ -46,8 +46,10 @@ extension BridgeContract {
     /// Whether a message from this frame counts; the violation names the frame's kind and origin, never a body.
     ///
     /// - Parameter origin: the frame's security origin as `scheme://host[:port]` (empty for an opaque origin).
-    public func frameViolation(isMainFrame: Bool, origin: String) -> ContractViolation? {
+    public func frameViolation(isMainFrame: Bool, origin makeOrigin: @autoclosure () -> String) -> ContractViolation? {
+        // The origin's text is built only for a subframe: the main frame's messages, nearly all of them, need none.
         if isMainFrame { return nil }
+        let origin = makeOrigin()
         let allowed = frames?.origins ?? []
         if allowed.contains("*") { return nil }
         if !origin.isEmpty, allowed.contains(where: { FrameRule.normalized($0) == origin }) { return nil }

@@ -36,7 +36,8 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
         contract: BridgeContract = .default, message: [String: any Sendable], encoder: Encoder = .jsonSerialization
     ) throws(ReceiverCallError) {
         let body = BodyValue(message: message)
-        let violations = contract.validate(body, direction: .nativeToPage, mode: .strict).violations
+        let violations = contract.validate(body, direction: .nativeToPage, mode: .strict, collectingFields: false)
+            .violations
         guard violations.isEmpty else { throw ReceiverCallError(code: .violatesContract, violations: violations) }
         try self.init(receiver: contract.receiver, body: body, encoder: encoder)
     }

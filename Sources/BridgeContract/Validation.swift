@@ -214,9 +214,12 @@ extension BridgeContract {
     }
 
     /// Checks a body already sorted into JS types.
+    ///
+    /// - Parameter collectingFields: false when only the violations matter (a message native is about to send):
+    ///   the valid result then carries no typed field values.
     func validate(
         _ value: BodyValue, direction: Direction, mode: ValidationMode, handler: String? = nil,
-        transport: MessageSpec.Transport = .postMessage
+        transport: MessageSpec.Transport = .postMessage, collectingFields: Bool = true
     ) -> Validation {
         var violations: [ContractViolation] = []
         func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
@@ -272,7 +275,8 @@ extension BridgeContract {
             describeUnmatched(object, candidates: candidates, direction: direction, expectedKind, violation)
             return .invalid(violations)
         }
-        return checkFields(object, of: messages[index], violations: violations, mode: mode)
+        return checkFields(
+            object, of: messages[index], violations: violations, mode: mode, collecting: collectingFields)
     }
 
     /// How many discriminator values name `spec` when the object has all of them; nil when one differs.
@@ -329,7 +333,7 @@ extension BridgeContract {
     /// Checks the fields of an object message named `spec`.
     private func checkFields(
         _ object: [String: BodyValue], of spec: MessageSpec, violations existing: [ContractViolation],
-        mode: ValidationMode
+        mode: ValidationMode, collecting: Bool = true
     ) -> Validation {
         var violations = existing
         let direction = spec.direction
@@ -355,9 +359,10 @@ extension BridgeContract {
                 violation(idField, .wrongType, "String (request id)", other.typeName)
             }
         }
-        let fields = FieldChecker(mode: mode, record: violation).check(
+        let fields = FieldChecker(mode: mode, record: violation, collects: collecting).check(
             object, against: spec.fields, reserved: reserved, prefix: "")
         guard violations.isEmpty else { return .invalid(violations) }
+        guard collecting else { return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:])) }
         var message = ValidatedMessage(
             kind: spec.kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
             fields: fields)
@@ -408,13 +413,15 @@ private struct ReservedNames {
 private struct FieldChecker {
     let mode: ValidationMode
     let record: (String, ContractViolation.Rule, String, String) -> Void
+    /// Whether objects keep their typed fields; without, only the violations come out (nothing is copied).
+    var collects = true
 
     func check(
         _ object: [String: BodyValue], against specs: [String: FieldSpec], reserved: ReservedNames, prefix: String
     )
         -> [String: FieldValue]
     {
-        var typed: [String: FieldValue] = Dictionary(minimumCapacity: specs.count)
+        var typed: [String: FieldValue] = collects ? Dictionary(minimumCapacity: specs.count) : [:]
         func visit(_ name: String, _ spec: FieldSpec) {
             guard let value = object[name] else {
                 if !spec.optional {
@@ -422,7 +429,7 @@ private struct FieldChecker {
                 }
                 return
             }
-            if let checked = check(value, as: spec.type, path: prefix + BodyValue.displayKey(name)) {
+            if let checked = check(value, as: spec.type, path: prefix + BodyValue.displayKey(name)), collects {
                 typed[name] = checked
             }
         }
@@ -487,7 +494,7 @@ private struct FieldChecker {
             var complete = true
             for (index, item) in items.enumerated() {
                 if let checked = check(item, as: itemType, path: "\(makePath())[\(index)]") {
-                    typed.append(checked)
+                    if collects { typed.append(checked) }
                 } else {
                     complete = false
                 }

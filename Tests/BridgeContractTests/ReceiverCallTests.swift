@@ -61,6 +61,44 @@ struct ReceiverCallTests {
         #expect(throws: ReceiverCallError.self) { try ReceiverCall(message: ["kind": "ready", "version": 1]) }
     }
 
+    @Test(
+        "the send-side check (violations only, no typed copy) refuses exactly what full validation refuses",
+        arguments: LanguageContracts.all)
+    func sendSideCheckMatchesValidation(_ example: LanguageContracts.Example) throws {
+        let contract = try example.contract()
+        var bodies: [String] = []
+        for json in example.valid.keys.sorted().flatMap({ example.valid[$0]! }) {
+            for body in try ParityBodies.variants(of: json) where !bodies.contains(body) { bodies.append(body) }
+        }
+        var checked = 0
+        for body in bodies {
+            let value = try JSONDecoder().decode(JSONValue.self, from: Data(body.utf8))
+            guard case .object(let object) = value else { continue }
+            let message = object.mapValues(Self.sendable)
+            let expected = contract.validate(value.foundationValue, direction: .nativeToPage, mode: .strict).violations
+            do {
+                _ = try ReceiverCall(contract: contract, message: message, encoder: .jsonWriter)
+                #expect(expected.isEmpty, "\(example): refused by validation, sent by ReceiverCall: \(expected)")
+            } catch {
+                #expect(error.violations == expected, "\(example)")
+            }
+            checked += 1
+        }
+        #expect(checked >= 10, "\(example): only \(checked) object bodies")
+    }
+
+    /// A JSON value as a caller of `ReceiverCall(contract:message:)` holds it.
+    static func sendable(_ value: JSONValue) -> any Sendable {
+        switch value {
+        case .null: NSNull()
+        case .boolean(let flag): flag
+        case .number(let number): number
+        case .string(let text): text
+        case .array(let items): items.map(sendable)
+        case .object(let fields): fields.mapValues(sendable)
+        }
+    }
+
     @Test("the raw form renders broken messages for tests, with the given receiver")
     func rawForm() throws {
         let call = try ReceiverCall(

@@ -210,7 +210,9 @@ final class BenchRunner {
             }
         }
 
-        var bursts: (raw: [BurstFigure], ours: [BurstFigure], floor: [BurstFigure]) = ([], [], [])
+        var bursts: (raw: [BurstFigure], ours: [BurstFigure], floor: [BurstFigure], api: [BurstFigure]) = (
+            [], [], [], []
+        )
         var trips: (raw: [Double], ours: [Double]) = ([], [])
         var pipes: (raw: [PipelineFigure], ours: [PipelineFigure]) = ([], [])
         for round in 1...options.rounds {
@@ -227,6 +229,13 @@ final class BenchRunner {
                         try RawBench.pageToNative(
                             engine, ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout,
                             readEveryField: true))
+                }
+            }
+            if options.runs("burst", side: "webbridge") {
+                await measure("a plain WKScriptMessageHandler, page → native") {
+                    bursts.api.append(
+                        try await APIBench.pageToNative(
+                            ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
                 }
             }
             if options.runs("burst", side: "webbridge") {
@@ -264,6 +273,15 @@ final class BenchRunner {
         report["raw_validating_page_to_native_msgs_per_s"] = Statistics.median(bursts.floor.map(\.messagesPerSecond))
         report["page_to_native_floor_ratio"] = ratio(
             report["raw_validating_page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
+        // What Apple's API costs by itself (Foundation body, WKScriptMessage): the floor for any handler using it.
+        report["api_page_to_native_msgs_per_s"] = Statistics.median(bursts.api.map(\.messagesPerSecond))
+        report["page_to_native_api_ratio"] = ratio(
+            report["api_page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
+        report["page_to_native_vs_api_ratio"] = ratio(
+            report["page_to_native_msgs_per_s"], report["api_page_to_native_msgs_per_s"])
+        report.details["api_page_to_native_msgs_per_s_rounds"] = bursts.api.map {
+            BenchReport.rounded($0.messagesPerSecond)
+        }
         report["raw_native_to_page_rtt_ms_p50"] = Statistics.percentile(trips.raw, 50)
         report["native_to_page_rtt_ms_p50"] = Statistics.percentile(trips.ours, 50)
         report["raw_native_to_page_rtt_ms_p95"] = Statistics.percentile(trips.raw, 95)

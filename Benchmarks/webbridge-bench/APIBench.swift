@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(WebKit)
+import WebKit
+#else
+import WebKitGTK
+#endif
+
+/// The floor for any native code written against Apple's API: a plain `WKScriptMessageHandler` that reads the
+/// id from `message.body`. It pays what every app pays (the engine's message, the body converted to Foundation
+/// values, a `WKScriptMessage`) and nothing of WebBridge's (no contract, no validation, no timeline).
+@MainActor
+enum APIBench {
+    /// The page posts one `ready` per id in a burst; the handler counts each by the id it reads.
+    static func pageToNative(ids: [String], timeout: Double) async throws -> BurstFigure {
+        let handler = CountingHandler(ids: ids)
+        let controller = WKUserContentController()
+        controller.add(handler, name: "bridge")
+        let configuration = WKWebViewConfiguration()
+        configuration.userContentController = controller
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let loaded = LoadWatcher()
+        webView.navigationDelegate = loaded
+        defer {
+            controller.removeScriptMessageHandler(forName: "bridge")
+            webView.navigationDelegate = nil
+        }
+        webView.loadHTMLString(BenchPage.html, baseURL: nil)
+        guard await loaded.finished.wait(timeout: timeout) else {
+            throw BenchFailure("Apple API: webView(_:didFinish:) of the bench page did not come within \(timeout) s")
+        }
+        let handed = Occurrence()
+        webView.evaluateJavaScript(try BenchPage.idsScript(ids)) { _, _ in handed.signal() }
+        guard await handed.wait(timeout: timeout) else {
+            throw BenchFailure("Apple API: handing the page its ids did not complete within \(timeout) s")
+        }
+        handler.clock = Stopwatch()
+        webView.evaluateJavaScript(BenchPage.burstScript) { _, _ in }
+        guard await handler.done.wait(timeout: timeout), let seconds = handler.seconds else {
+            throw BenchFailure(
+                "Apple API: \(ids.count) ready messages did not arrive within \(timeout) s (\(handler.tally.received) did)")
+        }
+        return BurstFigure(count: ids.count, seconds: seconds, tally: handler.tally, rejected: 0)
+    }
+
+    @MainActor
+    private final class CountingHandler: NSObject, WKScriptMessageHandler {
+        var tally: BenchPage.Tally
+        var clock = Stopwatch()
+        var seconds: Double?
+        let done = Occurrence()
+        private let expected: Int
+
+        init(ids: [String]) {
+            tally = BenchPage.Tally(ids: ids)
+            expected = ids.count
+        }
+
+        nonisolated func userContentController(
+            _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
+        ) {
+            MainActor.assumeIsolated {
+                let id = (message.body as? [String: Any])?["id"] as? String
+                tally.record(id: id, rawID: nil)
+                if tally.received == expected {
+                    seconds = clock.seconds
+                    done.signal()
+                }
+            }
+        }
+    }
+
+    @MainActor
+    private final class LoadWatcher: NSObject, WKNavigationDelegate {
+        let finished = Occurrence()
+
+        nonisolated func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
+            MainActor.assumeIsolated { finished.signal() }
+        }
+    }
+}

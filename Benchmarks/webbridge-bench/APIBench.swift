@@ -38,7 +38,8 @@ enum APIBench {
         webView.evaluateJavaScript(BenchPage.burstScript) { _, _ in }
         guard await handler.done.wait(timeout: timeout), let seconds = handler.seconds else {
             throw BenchFailure(
-                "Apple API: \(ids.count) ready messages did not arrive within \(timeout) s (\(handler.tally.received) did)")
+                "Apple API: \(ids.count) ready messages did not arrive within \(timeout) s (\(handler.tally.received) did)"
+            )
         }
         return BurstFigure(count: ids.count, seconds: seconds, tally: handler.tally, rejected: 0)
     }

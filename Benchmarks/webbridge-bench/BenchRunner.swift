@@ -237,8 +237,6 @@ final class BenchRunner {
                         try await APIBench.pageToNative(
                             ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
                 }
-            }
-            if options.runs("burst", side: "webbridge") {
                 await measure("WebBridge page → native") {
                     bursts.ours.append(
                         try await WebBridgeBench.pageToNative(

@@ -89,7 +89,13 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// The discriminator values that name an object message: its `match`, or the discriminator field = kind.
     public func matchValues(of spec: MessageSpec) -> [String: ConstantValue] {
         if let match = spec.match { return match }
-        return discriminator.count == 1 ? [discriminator[0]: .string(spec.kind)] : [:]
+        return singleDiscriminator(of: spec).map { [$0: .string(spec.kind)] } ?? [:]
+    }
+
+    /// The one field whose value, the message's kind, names `spec`: the contract's only discriminator field, when
+    /// the message has no `match` of its own. The validator compares it in place, without `matchValues`' dictionary.
+    func singleDiscriminator(of spec: MessageSpec) -> String? {
+        spec.match == nil && discriminator.count == 1 ? discriminator[0] : nil
     }
 
     /// The handler a page → native message is posted to.

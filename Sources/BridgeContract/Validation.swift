@@ -283,8 +283,8 @@ extension BridgeContract {
     ///
     /// The one-field discriminator (`kind`) is compared in place: no dictionary per message and candidate.
     private func matchCount(_ spec: MessageSpec, _ object: [String: BodyValue]) -> Int? {
-        if spec.match == nil, discriminator.count == 1 {
-            guard case .string(let kind)? = object[discriminator[0]], kind == spec.kind else { return nil }
+        if let name = singleDiscriminator(of: spec) {
+            guard case .string(let kind)? = object[name], kind == spec.kind else { return nil }
             return 1
         }
         let match = matchValues(of: spec)
@@ -342,7 +342,7 @@ extension BridgeContract {
                 ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
         }
         // The one-field discriminator needs no dictionary: its name is reserved, its value is the kind.
-        let single = spec.match == nil && discriminator.count == 1 ? discriminator[0] : nil
+        let single = singleDiscriminator(of: spec)
         let match = single == nil ? matchValues(of: spec) : [:]
         var requestIDValue: String?
         var reserved = ReservedNames(discriminator: single, match: match)

@@ -95,12 +95,8 @@ open class WKFrameInfo: NSObject {
 
     /// The main frame of `webView` as it is now.
     static func mainFrame(of webView: WKWebView?) -> WKFrameInfo {
-        guard let page = webView?.currentPage else {
-            let request = URLRequest(url: URL(string: "about:blank")!)
-            return WKFrameInfo(
-                isMainFrame: true, request: request, securityOrigin: WKSecurityOrigin(url: request.url),
-                webView: webView)
-        }
+        let blank = URL(string: "about:blank")!
+        let page = webView?.currentPage ?? (URLRequest(url: blank), WKSecurityOrigin.Parts(url: blank))
         return WKFrameInfo(
             isMainFrame: true, request: page.request, securityOrigin: WKSecurityOrigin(page.origin), webView: webView)
     }

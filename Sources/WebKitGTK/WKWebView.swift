@@ -32,11 +32,18 @@ open class WKWebView: NSObject {
     private var hasCommittedDocument = false
     private var activeNavigation: WKNavigation?
     private var activeNavigationFailed = false
-    /// The last request `load(_:)` sent, while its navigation may still be retried once (see `loadFailed`).
-    private var retryableRequest: (navigation: WKNavigation, request: URLRequest)?
-    /// Set while the retry's own load starts, so the delegate sees one navigation, as on Apple's engine.
-    private var retrying: WKNavigation?
-    private var pendingRetry: (navigation: WKNavigation, request: URLRequest)?
+    /// Where the one retry of a request WebKitGTK cancelled on its own stands (see `loadFailed`).
+    private var retry = Retry.none
+
+    private enum Retry {
+        case none
+        /// `load(_:)` sent this request; it may be sent once more while its navigation is provisional.
+        case armed(WKNavigation, URLRequest)
+        /// The engine cancelled it: it goes again once the engine has ended the cancelled load.
+        case due(WKNavigation, URLRequest)
+        /// Sent again: its load's start is not announced twice, so the delegate sees one navigation, as on Apple's.
+        case sent(WKNavigation)
+    }
     private var timeoutItem: DispatchWorkItem?
     static var liveCount = 0
     /// Lets tests see what a view does when the environment cannot be prepared.
@@ -120,17 +127,17 @@ open class WKWebView: NSObject {
             return navigation
         }
         send(request, url: url, in: view)
-        retryableRequest = (navigation, request)
+        retry = .armed(navigation, request)
         armTimeout(request.timeoutInterval, navigation: navigation)
         MainContextDriver.shared.scheduleService()
         return navigation
     }
 
     /// Sends the same request again for the same navigation, without restarting its timeout.
-    private func retry(_ navigation: WKNavigation, _ request: URLRequest) {
+    private func resend(_ navigation: WKNavigation, _ request: URLRequest) {
         guard let view, let url = request.url else { return }
         pendingNavigation = navigation
-        retrying = navigation
+        retry = .sent(navigation)
         send(request, url: url, in: view)
         MainContextDriver.shared.scheduleService()
     }
@@ -212,7 +219,7 @@ open class WKWebView: NSObject {
 
     /// Stops the current load.
     open func stopLoading() {
-        retryableRequest = nil  // a cancel the caller asked for is reported, never retried
+        retry = .none  // a cancel the caller asked for is reported, never retried
         if let view { webkit_web_view_stop_loading(view) }
         MainContextDriver.shared.scheduleService()
     }
@@ -232,10 +239,8 @@ open class WKWebView: NSObject {
     /// Whether a load is in progress.
     open var isLoading: Bool { view.map { webkit_web_view_is_loading($0) != 0 } ?? false }
 
-    /// The current page's request, rebuilt only when the page's URI changes: every script message carries it.
-    var currentRequest: URLRequest? { currentPage?.request }
-
-    /// The current page's request and origin, rebuilt only when the page's URI changes.
+    /// The current page's request and origin, rebuilt only when the page's URI changes: every script message
+    /// carries them.
     var currentPage: (request: URLRequest, origin: WKSecurityOrigin.Parts)? {
         guard let view, let uri = webkit_web_view_get_uri(view) else { return nil }
         if let cached = cachedPage, cached.uri.withCString({ strcmp($0, uri) == 0 }) {
@@ -254,7 +259,7 @@ open class WKWebView: NSObject {
     private func begin() -> WKNavigation {
         let navigation = WKNavigation()
         pendingNavigation = navigation
-        retryableRequest = nil
+        retry = .none
         if let environmentError {
             // Apple's init cannot throw, so the environment failure surfaces as a failed load.
             DispatchQueue.main.async { [weak self] in
@@ -351,8 +356,8 @@ open class WKWebView: NSObject {
             activeNavigation = pendingNavigation ?? WKNavigation()
             pendingNavigation = nil
             activeNavigationFailed = false
-            if let retried = retrying, retried === activeNavigation {
-                retrying = nil
+            if case .sent(let resent) = retry, resent === activeNavigation {
+                retry = .none
                 return
             }
             navigationDelegate?.webView(self, didStartProvisionalNavigation: activeNavigation)
@@ -361,11 +366,10 @@ open class WKWebView: NSObject {
             timeoutItem?.cancel()
             navigationDelegate?.webView(self, didCommit: activeNavigation)
         case WEBKIT_LOAD_FINISHED:
-            if let retry = pendingRetry {
-                pendingRetry = nil
+            if case .due(let navigation, let request) = retry {
                 activeNavigation = nil
                 activeNavigationFailed = false
-                return self.retry(retry.navigation, retry.request)
+                return resend(navigation, request)
             }
             timeoutItem?.cancel()
             let navigation = activeNavigation
@@ -382,15 +386,14 @@ open class WKWebView: NSObject {
         guard !activeNavigationFailed else { return }
         if event == WEBKIT_LOAD_STARTED, error.domain == cwk_io_error_quark(),
             UInt32(error.code) == G_IO_ERROR_CANCELLED.rawValue, pendingNavigation == nil,
-            let retryable = retryableRequest, retryable.navigation === activeNavigation,
-            retryable.request.url?.absoluteString == uri
+            case .armed(let navigation, let request) = retry, navigation === activeNavigation,
+            request.url?.absoluteString == uri
         {
             // WebKitGTK 2.50 can cancel a main-frame request nobody cancelled (seen when a TLS handshake fails
             // after an earlier load's DNS failure in the same network process). Apple's engine reports the real
             // failure, so the request is sent once more, as the same navigation, once the engine has ended this one.
-            retryableRequest = nil
             activeNavigationFailed = true
-            pendingRetry = retryable
+            retry = .due(navigation, request)
             return
         }
         timeoutItem?.cancel()

@@ -41,7 +41,7 @@ enum CheckCommand {
           --repeat N          run N fresh sessions (default: 1, at most 1000000000); the report keeps
                               the counts, the first sessions and the first failures in full
           --jobs N            pages checked at once in a suite, each job with its own web process (default:
-                              \(SuiteRun.defaultJobs): 2, or 1 on one core, as measured; at most \(SuiteRun.maximumJobs))
+                              2, or 1 on a 1-core machine, as measured; at most \(SuiteRun.maximumJobs))
           --shard I/N         check only part I of N of the page list (1-based): the pages whose position
                               in the list, counted from 0 in command-line order with folders sorted, is
                               I-1 modulo N; the N parts cover the list exactly once (for CI matrices)

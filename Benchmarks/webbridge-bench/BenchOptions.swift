@@ -21,6 +21,8 @@ struct BenchOptions {
           --raw-recycle N      experiment: the raw loop replaces its web context and process every N sessions
           --trim-before-rss    experiment: malloc_trim(0) before each RSS reading (fragmentation vs leak)
           --side SIDE          with --only: webbridge or raw (default: both)
+          --main-runloop       experiment: run the main RunLoop, as XCTest does, so GLib's events reach the main
+                               thread through the watcher thread (one hop each) instead of GLib's own loop
         """
 
     var output = ".build/bench.json"
@@ -52,6 +54,8 @@ struct BenchOptions {
     var sessionsTimed: Int { quick ? 40 : 200 }
     var rssFrom: Int { quick ? 10 : 50 }
     var rawSessions: Int { quick ? 20 : 200 }
+    /// WebBridge and raw sessions taken in turn, for the session ratio.
+    var interleavedPairs: Int { quick ? 20 : 200 }
     var burstCount: Int { 10_000 }
     var roundTrips: Int { quick ? 300 : 2_000 }
     var pipelined: Int { 10_000 }
@@ -91,6 +95,9 @@ struct BenchOptions {
                         "--only: unknown section '\(unknown)'; known: \(Self.sections.sorted().joined(separator: ", "))"
                     )
                 }
+            case "--main-runloop":
+                // Read by main.swift before the options are parsed.
+                break
             case "--trim-before-rss":
                 ResidentMemory.trimFirst = true
             case "--raw-recycle":

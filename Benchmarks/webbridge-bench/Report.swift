@@ -57,7 +57,10 @@ struct BenchReport {
         Target(
             name: "warm session vs raw", key: "session_vs_raw", bound: { _ in 1.15 }, atMost: true, text: "≤ 1.15",
             whose: { report in
-                report["raw_session_ms_p50"].map { String(format: "the raw engine's session: %.1f ms", $0) }
+                guard let ours = report["session_interleaved_ms_p50"],
+                    let raw = report["raw_session_interleaved_ms_p50"]
+                else { return nil }
+                return String(format: "taken in turn: %.2f ms against the raw engine's %.2f ms", ours, raw)
             }),
         Target(
             name: "cold check", key: "cold_check_s", bound: { _ in 0.5 }, atMost: true, text: "≤ 0.5 s",
@@ -189,7 +192,12 @@ struct BenchReport {
         lines.append(
             row([
                 "warm session p50 / p95 ms", "\(cell(self["session_ms_p50"], 1)) / \(cell(self["session_ms_p95"], 1))",
-                cell(self["raw_session_ms_p50"], 1), cell(self["session_vs_raw"]),
+                cell(self["raw_session_ms_p50"], 1), cell(self["session_vs_raw_apart"]),
+            ]))
+        lines.append(
+            row([
+                "  taken in turn, p50 ms", cell(self["session_interleaved_ms_p50"], 2),
+                cell(self["raw_session_interleaved_ms_p50"], 2), cell(self["session_vs_raw"]),
             ]))
         lines.append(
             row([

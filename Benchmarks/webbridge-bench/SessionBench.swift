@@ -24,18 +24,9 @@ enum SessionBench {
     static func run(html: String, total: Int, warmUp: Int, timed: Int, rssFrom: Int, timeout: Double) async throws
         -> Figures
     {
-        let configuration = CheckConfiguration(page: .html(html, baseURL: nil), timeout: timeout)
         var figures = Figures()
         for index in 1...total {
-            let clock = Stopwatch()
-            // The session's making timed apart: the check hands it over before the page loads.
-            var made = 0.0
-            let report = await BridgeCheck.run(configuration) { _ in made = clock.milliseconds }
-            let milliseconds = clock.milliseconds
-            guard report.passed else {
-                throw BenchFailure(
-                    "session \(index) failed: " + report.failures.map(\.description).joined(separator: "; "))
-            }
+            let (report, made, milliseconds) = try await session(html: html, index: index, timeout: timeout)
             figures.sessions = index
             if index > warmUp && index <= warmUp + timed {
                 figures.samples.append(milliseconds)
@@ -51,5 +42,22 @@ enum SessionBench {
         }
         figures.rssAfterAll = ResidentMemory.megabytes()
         return figures
+    }
+
+    /// One passing session: its report, when the check handed the session over, and its whole time (ms).
+    static func session(html: String, index: Int, timeout: Double) async throws -> (
+        report: SessionReport, made: Double, milliseconds: Double
+    ) {
+        let configuration = CheckConfiguration(page: .html(html, baseURL: nil), timeout: timeout)
+        let clock = Stopwatch()
+        // The session's making timed apart: the check hands it over before the page loads.
+        var made = 0.0
+        let report = await BridgeCheck.run(configuration) { _ in made = clock.milliseconds }
+        let milliseconds = clock.milliseconds
+        guard report.passed else {
+            throw BenchFailure(
+                "session \(index) failed: " + report.failures.map(\.description).joined(separator: "; "))
+        }
+        return (report, made, milliseconds)
     }
 }

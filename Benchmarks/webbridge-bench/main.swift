@@ -1,8 +1,9 @@
+import BridgeTesting
 import Foundation
 
 // WebKit must run on the process's real main thread: an async top level would hand the main queue to
 // dispatch_main(), which drains it on a worker thread on Linux. So, as in `webbridge`, a main-actor Task
-// does the work while the main RunLoop spins.
+// does the work while the engine's main loop runs the main thread.
 Task { @MainActor in
     let options: BenchOptions
     do {
@@ -18,8 +19,8 @@ Task { @MainActor in
     let runner = BenchRunner(options: options)
     exit(await runner.run())
 }
-// A far-off timer keeps the RunLoop waiting (not spinning) when it has no other source.
-RunLoop.main.add(Timer(timeInterval: 86_400 * 365, repeats: false) { _ in }, forMode: .default)
-while true {
-    _ = RunLoop.main.run(mode: .default, before: .distantFuture)
+if CommandLine.arguments.contains("--main-runloop") {
+    RunLoop.main.add(Timer(timeInterval: 86_400 * 365, repeats: false) { _ in }, forMode: .default)
+    while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
 }
+EngineEnvironment.runMainLoop()

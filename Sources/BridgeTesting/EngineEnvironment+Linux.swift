@@ -17,6 +17,14 @@ public enum EngineEnvironment {
         try WebKitGTKEnvironment.prepare()
     }
 
+    /// Runs the main thread's event loop for good, for an executable's top level: on Linux, GLib's loop, which
+    /// drives the engine and drains the main queue (the main actor) on one thread. Start the work first (a main
+    /// actor `Task`), then call this; it never returns, so end with `exit`.
+    @MainActor
+    public static func runMainLoop() -> Never {
+        WebKitGTKEnvironment.runMainLoop()
+    }
+
     /// Lets go of a session's web view; after a timeout (or when WebKit reports its process unresponsive) the
     /// process is ended, so a page stuck in a script or allocating without bound neither outlives the session
     /// nor hangs the next one (sessions share the process).

@@ -3,6 +3,7 @@
 #include <webkit2/webkit2.h>
 #include <gtk/gtk.h>
 #include <glib.h>
+#include <glib-unix.h>
 #include <poll.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -122,4 +123,13 @@ static inline pid_t cwk_spawn_display_server(const char *path, char *const argv[
     execv(path, argv);
     _exit(127);
 }
+
+/* Names the calling thread as `ps` and /proc show it (at most 15 bytes are kept). */
+static inline void cwk_name_this_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+/* libdispatch's hooks for a foreign loop on the main thread, the pair Foundation's RunLoop is built on: an
+   eventfd signalled when the main queue has work, and the call that drains the queue on the calling thread. */
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *msg);
+
 #endif

@@ -45,6 +45,11 @@ package enum EngineHost {
     /// An Xvfb started by `startDisplay()` that has not reported its display number yet.
     @MainActor private static var pending: Result<Xvfb.Launch, EngineEnvironmentFailure>?
 
+    /// Hands the main thread to GLib's loop for good, draining the main dispatch queue from it (see
+    /// `MainContextDriver`); for an executable's top level, instead of running the main RunLoop.
+    @MainActor
+    package static func runMainLoop() -> Never { MainContextDriver.shared.runMainLoop() }
+
     /// Starts the private Xvfb, when one is needed, without waiting for it, so a caller can do its own set-up
     /// (reading a contract, a page) while the server starts; `prepare()` then waits for it.
     @MainActor

@@ -4,12 +4,15 @@ import Dispatch
 import Foundation
 import Glibc
 
-/// Drives GLib's default main context from the main dispatch queue, without a busy loop.
+/// Drives GLib's default main context on the main thread, without a busy loop, in one of two ways.
 ///
-/// The main thread owns the context and runs GLib's prepare/query/check/dispatch protocol; a watcher
-/// thread only blocks in `poll` on the descriptors GLib asked for (plus a private pipe) and, when one
-/// is ready or GLib's timeout expires, enqueues a service pass on the main queue. The main queue is
-/// drained by XCTest's RunLoop waits and by the main actor, so both see GLib callbacks.
+/// When something else owns the main thread (XCTest's RunLoop waits, an app's RunLoop), the main thread runs
+/// GLib's prepare/query/check/dispatch protocol from the main dispatch queue; a watcher thread only blocks in
+/// `poll` on the descriptors GLib asked for (plus a private pipe) and, when one is ready or GLib's timeout
+/// expires, enqueues a service pass on the main queue. Each engine event then costs a thread hop.
+///
+/// When the process hands its main thread over (`runMainLoop()`: the CLI, the bench), GLib's own loop runs
+/// it and drains the main dispatch queue as one of its sources: no watcher, no hop, as a GTK app runs.
 final class MainContextDriver: @unchecked Sendable {
     static let shared = MainContextDriver()
 
@@ -20,6 +23,7 @@ final class MainContextDriver: @unchecked Sendable {
     private var generation = 0
     private var watcherPolling = false
     private var servicePending = false
+    private var ownsMainThread = false
     // Main thread only.
     private let context = g_main_context_default()
     private var started = false
@@ -34,12 +38,19 @@ final class MainContextDriver: @unchecked Sendable {
         guard !started else { return }
         started = true
         _ = g_main_context_acquire(context)
+        lock.lock()
+        let owned = ownsMainThread
+        lock.unlock()
+        if owned { return }
         pipe(&kickPipe)
         for fd in kickPipe {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
-        let thread = Thread { [self] in watch() }
-        thread.name = "WebKitGTK main-context watcher"
+        let thread = Thread { [self] in
+            // Named from inside: Foundation's `Thread.name` does not reach the kernel's name here (at most 15 bytes).
+            cwk_name_this_thread("GLib watcher")
+            watch()
+        }
         thread.start()
         scheduleService()
     }
@@ -47,6 +58,12 @@ final class MainContextDriver: @unchecked Sendable {
     /// Asks for a service pass soon; call after touching WebKit from Swift (sources added on the owner thread don't wake GLib).
     func scheduleService() {
         lock.lock()
+        if ownsMainThread {
+            lock.unlock()
+            // The loop re-reads its sources after every dispatch; only another thread must wake it.
+            if !Thread.isMainThread { g_main_context_wakeup(context) }
+            return
+        }
         let already = servicePending
         servicePending = true
         lock.unlock()
@@ -84,6 +101,37 @@ final class MainContextDriver: @unchecked Sendable {
             break
         }
         arm(Array(fds[0..<Int(count)]), timeout: timeout)
+    }
+
+    /// Hands the calling main thread to GLib's loop for good; main-queue work (the main actor, `DispatchQueue.main`)
+    /// runs from it. Call it once, before the engine starts, instead of running the main RunLoop: Foundation's
+    /// RunLoop sources and timers do not run on this thread afterwards.
+    @MainActor
+    func runMainLoop() -> Never {
+        lock.lock()
+        ownsMainThread = !started
+        let owned = ownsMainThread
+        lock.unlock()
+        if owned {
+            _ = g_main_context_acquire(context)
+            let queue = _dispatch_get_main_queue_handle_4CF()
+            _ = fcntl(queue, F_SETFL, fcntl(queue, F_GETFL) | O_NONBLOCK)
+            _ = g_unix_fd_add_full(
+                G_PRIORITY_DEFAULT, queue, G_IO_IN,
+                { descriptor, _, _ in
+                    // libdispatch signals the eventfd but never resets it: read it first, or GLib would spin.
+                    var count: UInt64 = 0
+                    _ = read(descriptor, &count, MemoryLayout<UInt64>.size)
+                    _dispatch_main_queue_callback_4CF(nil)
+                    return 1
+                }, nil, nil)
+            // Work enqueued before the queue had its eventfd never signalled it.
+            _dispatch_main_queue_callback_4CF(nil)
+            while true { _ = g_main_context_iteration(context, 1) }
+        }
+        // The engine already runs with the watcher: keep it, under the RunLoop.
+        RunLoop.main.add(Timer(timeInterval: 86_400 * 365, repeats: false) { _ in }, forMode: .default)
+        while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
     }
 
     private func arm(_ fds: [GPollFD], timeout: Int32) {

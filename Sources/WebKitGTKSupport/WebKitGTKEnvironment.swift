@@ -49,6 +49,13 @@ public enum WebKitGTKEnvironment {
         }
     }
 
+    /// Runs the process's main thread as GLib's loop for good, the main actor and `DispatchQueue.main` included: each
+    /// engine event is handled where it arrives, with no hop between threads. For an executable's top level,
+    /// called before the engine starts, in place of running the main RunLoop (whose own sources and timers no
+    /// longer run on the main thread). Not for tests: XCTest owns the main RunLoop there.
+    @MainActor
+    public static func runMainLoop() -> Never { EngineHost.runMainLoop() }
+
     /// The display the engine uses, once prepared.
     @MainActor public static var display: String? { EngineHost.display }
 

@@ -49,15 +49,11 @@ func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
 }
 
 // WebKit must run on the process's real main thread. An async top level would hand the main queue to
-// dispatch_main(), which drains it on a worker thread on Linux; the main RunLoop keeps it on the main thread,
-// as in an app or under XCTest.
+// dispatch_main(), which drains it on a worker thread on Linux; the engine's main loop keeps it on the main
+// thread (on Linux GLib's loop, which drains the main queue too: no thread hop per engine event).
 Output.prepare()
 Task { @MainActor in
     let status = await dispatch(CommandLine.arguments.dropFirst())
     exit(Output.finalStatus(status).rawValue)
 }
-// A far-off timer keeps the RunLoop waiting (not spinning) when it has no other source.
-RunLoop.main.add(Timer(timeInterval: 86_400 * 365, repeats: false) { _ in }, forMode: .default)
-while true {
-    _ = RunLoop.main.run(mode: .default, before: .distantFuture)
-}
+EngineEnvironment.runMainLoop()

@@ -6,8 +6,9 @@ native message handler, so a script injected before the page's own stubs the bri
 the page posts. The check is the same as `webbridge check`: one valid `ready` (kind a string, version a
 number equal to 1, not a boolean), then `bridgeReceive({kind: "sync", value: "ok"})` accepted and shown.
 
-Usage: peer_check.py [--pages N] FIXTURE.html   (exit 0 pass, 1 contract failure, 3 environment)
-With --pages N, one driver session checks the page N times in a row (a suite, as the peer would run one).
+Usage: peer_check.py [--pages N [--fresh]] FIXTURE.html   (exit 0 pass, 1 contract failure, 3 environment)
+With --pages N, one driver session checks the page N times in a row (a suite, as the peer would run one);
+with --fresh too, each page gets its own driver session, so no cookie or storage passes between pages.
 Prints one verdict line. Starts its own Xvfb when DISPLAY is unset, as `webbridge check` does.
 """
 import os
@@ -32,11 +33,15 @@ STUB = """<script>
 """
 
 
-def start_xvfb():
-    """Starts Xvfb the quick way (-displayfd, no TCP) and returns (process, display)."""
+def start_xvfb(keep):
+    """Starts Xvfb the quick way (-displayfd, no TCP) and returns (process, display).
+
+    Unless `keep`, the server ends with its last client; a driver session per page needs it to outlive each browser.
+    """
     read_end, write_end = os.pipe()
     process = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "1280x1024x24", "-terminate"],
+        ["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "1280x1024x24"]
+        + ([] if keep else ["-terminate"]),
         pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write_end)
     number = b""
@@ -54,11 +59,15 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(3))
     arguments = sys.argv[1:]
     count = 1
-    if len(arguments) == 3 and arguments[0] == "--pages" and arguments[1].isdigit() and int(arguments[1]) > 0:
+    fresh = False
+    if len(arguments) >= 3 and arguments[0] == "--pages" and arguments[1].isdigit() and int(arguments[1]) > 0:
         count = int(arguments[1])
         arguments = arguments[2:]
+        if arguments[0] == "--fresh":
+            fresh = True
+            arguments = arguments[1:]
     if len(arguments) != 1:
-        print(__doc__.strip().splitlines()[-3], file=sys.stderr)
+        print(next(line for line in __doc__.splitlines() if line.startswith("Usage:")), file=sys.stderr)
         return 2
     with open(arguments[0], encoding="utf-8") as file:
         html = file.read()
@@ -66,7 +75,7 @@ def main():
     page = html[:at] + STUB + html[at:] if at >= 0 else STUB + html
     xvfb = None
     if not os.environ.get("DISPLAY"):
-        xvfb, display = start_xvfb()
+        xvfb, display = start_xvfb(keep=fresh)
         os.environ["DISPLAY"] = display
     driver = None
     try:
@@ -87,10 +96,19 @@ def main():
         options.binary_location = os.environ.get(
             "PEER_BROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
         options.add_argument("--automation")
-        driver = webdriver.WebKitGTK(options=options, service=Service(executable_path=driver_path))
-        driver.set_page_load_timeout(10)
-        driver.set_script_timeout(10)
-        for _ in range(count):
+
+        def start_driver():
+            started = webdriver.WebKitGTK(options=options, service=Service(executable_path=driver_path))
+            started.set_page_load_timeout(10)
+            started.set_script_timeout(10)
+            return started
+
+        driver = start_driver()
+        for index in range(count):
+            if fresh and index > 0:
+                driver.quit()
+                driver = None
+                driver = start_driver()
             driver.get("file://" + path)  # returns once the document has loaded
             messages = driver.execute_script("return window.__bridgeMessages")
             ready = [m for m in messages if m["kindType"] == "string" and m["kind"] == "ready"
@@ -103,7 +121,8 @@ def main():
             if shown != "ok":
                 print("FAIL page did not accept the native message")
                 return 1
-        print("PASS ready received, sync accepted" + (f" ({count} pages)" if count > 1 else ""))
+        sessions = f", {count} driver sessions" if fresh and count > 1 else ""
+        print("PASS ready received, sync accepted" + (f" ({count} pages{sessions})" if count > 1 else ""))
         return 0
     finally:
         if driver is not None:

@@ -101,16 +101,19 @@ final class BenchRunner {
                 report.details["peer_check_runs_s"] = samples.map(BenchReport.rounded)
             }
             if options.runs("suite") {
-                progress("peer suite: \(SuiteBench.pages) pages in one Selenium session")
+                progress("peer suite: \(SuiteBench.pages) pages in one Selenium session, then a session per page")
                 await measure("peer suite") {
-                    report["peer_suite_\(SuiteBench.pages)_s"] = try await PeerCheck.suite(
-                        python: options.python, script: options.peerScript, fixture: BundledFixture.url.path,
-                        pages: SuiteBench.pages, timeout: options.timeout)
-                    if let peer = report["peer_suite_\(SuiteBench.pages)_s"],
-                        let suite = report["suite_\(SuiteBench.pages)_default_s"],
-                        suite > 0
-                    {
-                        report["suite_vs_peer"] = peer / suite
+                    let pages = SuiteBench.pages
+                    for fresh in [false, true] {
+                        report["peer_suite_\(pages)\(fresh ? "_fresh" : "")_s"] = try await PeerCheck.suite(
+                            python: options.python, script: options.peerScript, fixture: BundledFixture.url.path,
+                            pages: pages, fresh: fresh, timeout: options.timeout)
+                    }
+                    if let suite = report["suite_\(pages)_default_s"], suite > 0 {
+                        // Like for like: the suite gives every page its own isolated session, as a WebDriver
+                        // session per page does; one reused session shares cookies and storage between pages.
+                        report["suite_vs_peer"] = report["peer_suite_\(pages)_fresh_s"].map { $0 / suite }
+                        report["suite_vs_peer_reused"] = report["peer_suite_\(pages)_s"].map { $0 / suite }
                     }
                 }
             }

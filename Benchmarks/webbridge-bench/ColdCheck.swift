@@ -79,13 +79,15 @@ enum PeerCheck {
         return probe.terminationStatus == 0 ? nil : "selenium (pip)"
     }
 
-    /// Seconds from launch to exit of `peer_check.py --pages N`: one driver session checking the page N times.
-    static func suite(python: String, script: String, fixture: String, pages: Int, timeout: Double) async throws
-        -> Double
+    /// Seconds from launch to exit of `peer_check.py --pages N`: one driver session checking the page N times, or
+    /// (`fresh`) a driver session per page, isolated as the suite's pages are.
+    static func suite(python: String, script: String, fixture: String, pages: Int, fresh: Bool, timeout: Double)
+        async throws -> Double
     {
         guard let interpreter = ChildProcess.which(python) else { throw BenchFailure("\(python) is not on PATH") }
         let outcome = try await ChildProcess.run(
-            interpreter, [script, "--pages", String(pages), fixture], unset: ["DISPLAY"],
+            interpreter, [script, "--pages", String(pages)] + (fresh ? ["--fresh"] : []) + [fixture],
+            unset: ["DISPLAY"],
             timeout: timeout * Double(pages))
         guard outcome.status == 0 else {
             throw BenchFailure("the peer suite exited \(outcome.status):\n\(outcome.output)")

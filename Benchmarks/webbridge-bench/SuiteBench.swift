@@ -89,8 +89,9 @@ enum SuiteBench {
                 + "\(pages) separate runs \(cell("suite_\(pages)_separate_s", 2)) s (\(cell("suite_speedup", 1))×)",
             "  RSS after \(pages) pages in one lane \(cell("suite_rss_end_mb", 1)) MB, "
                 + "growth from page 10 \(cell("suite_rss_growth_mb", 2)) MB",
-            "  the Selenium peer, \(pages) pages in one session \(cell("peer_suite_\(pages)_s", 2)) s "
-                + "(\(cell("suite_vs_peer", 1))× the suite's time)",
+            "  the Selenium peer, \(pages) pages: a WebDriver session each \(cell("peer_suite_\(pages)_fresh_s", 2)) s "
+                + "(\(cell("suite_vs_peer", 1))× the suite's time); one session for all "
+                + "\(cell("peer_suite_\(pages)_s", 2)) s (\(cell("suite_vs_peer_reused", 1))×)",
         ]
     }
 }

@@ -55,10 +55,12 @@ struct BenchOptions {
     var rssFrom: Int { quick ? 10 : 50 }
     var rawSessions: Int { quick ? 20 : 200 }
     /// WebBridge and raw sessions taken in turn, for the session ratio.
-    var interleavedPairs: Int { quick ? 20 : 200 }
-    var burstCount: Int { 10_000 }
+    var interleavedPairs: Int { quick ? 20 : 400 }
+    /// Long enough that the engine's own pauses (its garbage collector, say) land in every round: 10,000 gave
+    /// rounds from 0.3 to 2.5 times the other side's.
+    var burstCount: Int { 50_000 }
     var roundTrips: Int { quick ? 300 : 2_000 }
-    var pipelined: Int { 10_000 }
+    var pipelined: Int { 50_000 }
     var rounds: Int { quick ? 1 : 5 }
     /// Seconds to wait for any single event (a load, a burst, a process) before calling it failed.
     var timeout: Double = 30

@@ -20,6 +20,56 @@ enum JSValueConversion {
 
     /// The Foundation value for `value`, or nil for `undefined`.
     static func foundationValue(_ value: JSValueRef) throws(Failure) -> Any? {
+        // Plain data goes through one JSON.stringify in the value's own context, one engine call instead of three
+        // or four per field; anything JSON would change comes back nil and is walked field by field.
+        if jsc_value_is_object(value) != 0, let realm = realm(of: jsc_value_get_context(value)) {
+            var arguments: [JSValueRef?] = [value]
+            if let result = jsc_value_function_callv(realm.serializer, 1, &arguments) {
+                defer { g_object_unref(UnsafeMutableRawPointer(result)) }
+                if jsc_value_is_string(result) != 0, let text = jsc_value_to_string(result) {
+                    defer { g_free(text) }
+                    if let parsed = JSONBody.foundationValue(text, maximumDepth: maximumDepth) { return parsed }
+                }
+            }
+        }
+        return try walk(value)
+    }
+
+    /// JSON text of `value` when JSON keeps it exactly as the walk would convert it, else null.
+    ///
+    /// Sent back: NaN, ±Infinity and -0 (JSON writes null or 0), `undefined` in an array (a hole: JSON writes null),
+    /// objects whose prototype is not the plain one (a Date, a boxed primitive, a Map: JSON may call `toJSON` or
+    /// unbox them), and whatever makes JSON.stringify throw (a cycle, a BigInt, nesting past the stack).
+    static let serializerSource = """
+        (function (value) {
+          var exact = true, objectPrototype = Object.prototype, arrayPrototype = Array.prototype;
+          function check(key, replaced) {
+            var raw = this[key];
+            switch (typeof raw) {
+            case "number":
+              if (raw !== raw || raw === Infinity || raw === -Infinity || (raw === 0 && 1 / raw < 0)) exact = false;
+              break;
+            case "undefined":
+              if (Array.isArray(this)) exact = false;
+              break;
+            case "object":
+              if (raw !== null) {
+                var prototype = Object.getPrototypeOf(raw);
+                if (prototype !== objectPrototype && prototype !== arrayPrototype) exact = false;
+              }
+              break;
+            case "string": case "boolean": break;
+            default: exact = false;
+            }
+            return exact ? replaced : undefined;
+          }
+          try { var text = JSON.stringify(value, check); } catch (e) { return null; }
+          return exact ? text : null;
+        })
+        """
+
+    /// The value walked field by field through the engine's API.
+    static func walk(_ value: JSValueRef) throws(Failure) -> Any? {
         // The objects being walked, innermost last; reused from call to call so a message allocates no set.
         var visiting = reusableStack
         reusableStack = []
@@ -74,7 +124,7 @@ enum JSValueConversion {
         }
         var dictionary: [String: Any] = Dictionary(minimumCapacity: keys.count)
         for key in keys {
-            guard let member = jsc_value_object_get_property(value, key) else { continue }
+            guard let member = property(value, key) else { continue }
             defer { g_object_unref(UnsafeMutableRawPointer(member)) }
             if let converted = try convert(member, depth: depth + 1, visiting: &visiting) {
                 dictionary[key] = converted
@@ -85,27 +135,12 @@ enum JSValueConversion {
 
     /// The object's own enumerable string keys, as `Object.keys` gives them.
     ///
-    /// `jsc_value_object_enumerate_properties` also lists inherited keys, so a body whose own `__proto__` key
-    /// became its prototype in the clone would lend that object's fields to the body.
+    /// Through `Object.keys`, not `jsc_value_object_enumerate_properties`: that also lists inherited keys (a body
+    /// whose own `__proto__` key became its prototype in the clone would lend it that object's fields), and its C
+    /// strings end a key at its first NUL. Plain data takes the JSON path instead, so this runs for the rest.
     private static func ownKeys(_ value: JSValueRef) -> [String] {
         // The value lives in WebKit's own deserialization context, so its `Object` is not the page's.
         guard let realm = realm(of: jsc_value_get_context(value)) else { return [] }
-        // A plain object inherits nothing enumerable from the pristine Object.prototype: the fast C
-        // enumeration lists exactly its own keys. Anything else goes through Object.keys.
-        if let prototype = jsc_value_object_get_property(value, "__proto__") {
-            defer { g_object_unref(UnsafeMutableRawPointer(prototype)) }
-            if prototype == realm.prototype {
-                guard let keys = jsc_value_object_enumerate_properties(value) else { return [] }
-                defer { g_strfreev(keys) }
-                var result: [String] = []
-                var index = 0
-                while let key = keys[index] {
-                    result.append(String(cString: key))
-                    index += 1
-                }
-                return result
-            }
-        }
         var arguments: [JSValueRef?] = [value]
         let keys = arguments.withUnsafeMutableBufferPointer {
             jsc_value_object_invoke_methodv(realm.object, "keys", 1, $0.baseAddress)
@@ -119,12 +154,27 @@ enum JSValueConversion {
         }
     }
 
-    /// `Object` and `Object.prototype` of the deserialization context, looked up once per context: every
-    /// message's body comes from it. The engine hands out one wrapper per JS value, so pointers compare.
+    /// `value[key]`; a key holding a NUL goes through JavaScript, as the C API's name would end there.
+    private static func property(_ value: JSValueRef, _ key: String) -> JSValueRef? {
+        guard key.utf8.contains(0) else { return jsc_value_object_get_property(value, key) }
+        guard let context = jsc_value_get_context(value), let realm = realm(of: context) else { return nil }
+        let bytes = Array(key.utf8).withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        guard let name = jsc_value_new_string_from_bytes(context, bytes) else { return nil }
+        var arguments: [JSValueRef?] = [value, name]
+        defer { g_object_unref(UnsafeMutableRawPointer(name)) }
+        return jsc_value_function_callv(realm.getter, 2, &arguments)
+    }
+
+    /// `Object` and the JSON serializer of the deserialization context, made once per context: every message's
+    /// body comes from it.
     private struct Realm {
         let context: UnsafeMutablePointer<JSCContext>
         let object: JSValueRef
-        let prototype: JSValueRef
+        /// `serializerSource`, compiled in this context (so its `Object.prototype` is the body's).
+        let serializer: JSValueRef
+        /// `(o, k) => o[k]`, for keys the C API cannot name.
+        let getter: JSValueRef
     }
 
     private static var cachedRealm: Realm?
@@ -135,18 +185,24 @@ enum JSValueConversion {
         guard let global = jsc_context_get_global_object(context) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(global)) }
         guard let object = jsc_value_object_get_property(global, "Object") else { return nil }
-        guard let prototype = jsc_value_object_get_property(object, "prototype") else {
-            g_object_unref(UnsafeMutableRawPointer(object))
+        let functions = [serializerSource, "(function (o, k) { return o[k]; })"].map { (source: String) in
+            jsc_context_evaluate(context, source, -1)
+        }
+        guard let serializer = functions[0], let getter = functions[1],
+            jsc_value_is_function(serializer) != 0, jsc_value_is_function(getter) != 0
+        else {
+            for held in [object] + functions { if let held { g_object_unref(UnsafeMutableRawPointer(held)) } }
             return nil
         }
         if let previous = cachedRealm {
-            g_object_unref(UnsafeMutableRawPointer(previous.object))
-            g_object_unref(UnsafeMutableRawPointer(previous.prototype))
+            for held in [previous.object, previous.serializer, previous.getter] {
+                g_object_unref(UnsafeMutableRawPointer(held))
+            }
             g_object_unref(UnsafeMutableRawPointer(previous.context))
         }
-        // All held, so the pointers compared above can't be reused by another context or value.
+        // Held, so the pointer compared above can't be reused by another context.
         g_object_ref(UnsafeMutableRawPointer(context))
-        let realm = Realm(context: context, object: object, prototype: prototype)
+        let realm = Realm(context: context, object: object, serializer: serializer, getter: getter)
         cachedRealm = realm
         return realm
     }
@@ -158,10 +214,13 @@ enum JSValueConversion {
         return number.isFinite && number >= 0 ? Int(min(number, Double(UInt32.max))) : 0
     }
 
+    /// The string's UTF-8 whole: a C string would end it at its first NUL, where Apple's keeps the NUL.
     static func string(_ value: JSValueRef) -> String {
-        guard let text = jsc_value_to_string(value) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
+        guard let bytes = jsc_value_to_string_as_bytes(value) else { return "" }
+        defer { g_bytes_unref(bytes) }
+        var size: gsize = 0
+        guard let data = g_bytes_get_data(bytes, &size), size > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: data, count: Int(size)), as: UTF8.self)
     }
 
     static func typeName(_ value: JSValueRef) -> String {

@@ -57,6 +57,17 @@ final class JSValueConversionTests: XCTestCase {
         XCTAssertEqual(bodies[11] as? String, "")
     }
 
+    func testANulInAStringOrAKeyIsKept() async {
+        // Apple's NSString keeps a NUL; a C string would end the text, or the key, there.
+        let bodies = await bodies(for: [
+            "'a\\u0000b'", "({'k\\u0000': 'v\\u0000', n: -0})", "[new Date(0), 'x\\u0000']",
+        ])
+        XCTAssertEqual(bodies.first as? String, "a\u{0}b")
+        let object = bodies.count > 1 ? bodies[1] as? [String: Any] : nil
+        XCTAssertEqual(object?["k\u{0}"] as? String, "v\u{0}", "through the walk (-0 sends it there)")
+        XCTAssertEqual(((bodies.last as? [Any])?.last) as? String, "x\u{0}")
+    }
+
     func testUndefinedAndBigIntArriveAsNil() async {
         let bodies = await bodies(for: ["undefined", "10n"])
         XCTAssertEqual(bodies.count, 2)

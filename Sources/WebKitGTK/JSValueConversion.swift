@@ -37,34 +37,39 @@ enum JSValueConversion {
 
     /// JSON text of `value` when JSON keeps it exactly as the walk would convert it, else null.
     ///
-    /// Sent back: NaN, ±Infinity and -0 (JSON writes null or 0), `undefined` in an array (a hole: JSON writes null),
-    /// objects whose prototype is not the plain one (a Date, a boxed primitive, a Map: JSON may call `toJSON` or
-    /// unbox them), and whatever makes JSON.stringify throw (a cycle, a BigInt, nesting past the stack).
+    /// Sent back: NaN, ±Infinity and -0 (JSON writes null or 0), `undefined` or a hole in an array (JSON writes
+    /// null), objects whose prototype is not the plain one (a Date, a boxed primitive, a Map: JSON may call `toJSON`
+    /// or unbox them), nesting past 1,000 (a cycle ends there too), and whatever makes JSON.stringify throw.
     static let serializerSource = """
         (function (value) {
-          var exact = true, objectPrototype = Object.prototype, arrayPrototype = Array.prototype;
-          function check(key, replaced) {
-            var raw = this[key];
-            switch (typeof raw) {
-            case "number":
-              if (raw !== raw || raw === Infinity || raw === -Infinity || (raw === 0 && 1 / raw < 0)) exact = false;
-              break;
-            case "undefined":
-              if (Array.isArray(this)) exact = false;
-              break;
-            case "object":
-              if (raw !== null) {
-                var prototype = Object.getPrototypeOf(raw);
-                if (prototype !== objectPrototype && prototype !== arrayPrototype) exact = false;
-              }
-              break;
-            case "string": case "boolean": break;
-            default: exact = false;
+          var objectPrototype = Object.prototype, arrayPrototype = Array.prototype, getPrototypeOf = Object.getPrototypeOf;
+          // Checked in JavaScript before JSON.stringify runs without a replacer: a replacer costs a call per value.
+          function plain(v, depth) {
+            switch (typeof v) {
+            case "string": case "boolean": return true;
+            case "number": return v === v && v !== Infinity && v !== -Infinity && (v !== 0 || 1 / v > 0);
+            case "object": break;
+            default: return false;
             }
-            return exact ? replaced : undefined;
+            if (v === null) return true;
+            if (depth > 1000) return false;
+            var prototype = getPrototypeOf(v), index, element;
+            if (prototype === arrayPrototype) {
+              for (index = 0; index < v.length; index++) {
+                if (!(index in v)) return false;
+                element = v[index];
+                if (element === undefined || !plain(element, depth + 1)) return false;
+              }
+              return true;
+            }
+            if (prototype !== objectPrototype) return false;
+            for (index in v) {
+              element = v[index];
+              if (element !== undefined && !plain(element, depth + 1)) return false;
+            }
+            return true;
           }
-          try { var text = JSON.stringify(value, check); } catch (e) { return null; }
-          return exact ? text : null;
+          try { return plain(value, 0) ? JSON.stringify(value) : null; } catch (e) { return null; }
         })
         """
 

@@ -242,53 +242,59 @@ final class BenchRunner {
         var trips: (raw: [Double], ours: [Double]) = ([], [])
         var pipes: (raw: [PipelineFigure], ours: [PipelineFigure]) = ([], [])
         for round in 1...options.rounds {
-            progress("throughput round \(round)/\(options.rounds): burst, round trips, pipelined (raw, then WebBridge)")
+            // Each section's sides swap places every round, so neither always runs on the heels of the other.
+            let sides = round.isMultiple(of: 2) ? ["webbridge", "raw"] : ["raw", "webbridge"]
+            progress(
+                "throughput round \(round)/\(options.rounds): burst, round trips, pipelined (\(sides[0]) first)")
             let ids = BenchPage.requestIDs(options.burstCount)
-            if options.runs("burst", side: "raw") {
-                await measure("raw page → native") {
-                    bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout))
+            for side in sides where options.runs("burst", side: side) {
+                if side == "raw" {
+                    await measure("raw page → native") {
+                        bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout))
+                    }
+                    await measure("raw page → native, every field read") {
+                        bursts.floor.append(
+                            try RawBench.pageToNative(
+                                engine, ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout,
+                                readEveryField: true))
+                    }
+                } else {
+                    await measure("a plain WKScriptMessageHandler, page → native") {
+                        bursts.api.append(
+                            try await APIBench.pageToNative(
+                                ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
+                    }
+                    await measure("WebBridge page → native") {
+                        bursts.ours.append(
+                            try await WebBridgeBench.pageToNative(
+                                ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
+                    }
                 }
             }
-            if options.runs("burst", side: "raw") {
-                await measure("raw page → native, every field read") {
-                    bursts.floor.append(
-                        try RawBench.pageToNative(
-                            engine, ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout,
-                            readEveryField: true))
+            for side in sides where options.runs("round-trips", side: side) {
+                if side == "raw" {
+                    await measure("raw round trips") {
+                        trips.raw += try RawBench.roundTrips(
+                            engine, count: options.roundTrips, timeout: options.timeout)
+                    }
+                } else {
+                    await measure("WebBridge round trips") {
+                        trips.ours += try await WebBridgeBench.roundTrips(
+                            count: options.roundTrips, timeout: options.timeout)
+                    }
                 }
             }
-            if options.runs("burst", side: "webbridge") {
-                await measure("a plain WKScriptMessageHandler, page → native") {
-                    bursts.api.append(
-                        try await APIBench.pageToNative(
-                            ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
-                }
-                await measure("WebBridge page → native") {
-                    bursts.ours.append(
-                        try await WebBridgeBench.pageToNative(
-                            ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
-                }
-            }
-            if options.runs("round-trips", side: "raw") {
-                await measure("raw round trips") {
-                    trips.raw += try RawBench.roundTrips(engine, count: options.roundTrips, timeout: options.timeout)
-                }
-            }
-            if options.runs("round-trips", side: "webbridge") {
-                await measure("WebBridge round trips") {
-                    trips.ours += try await WebBridgeBench.roundTrips(
-                        count: options.roundTrips, timeout: options.timeout)
-                }
-            }
-            if options.runs("pipelined", side: "raw") {
-                await measure("raw pipelined") {
-                    pipes.raw.append(try RawBench.pipelined(engine, count: options.pipelined, timeout: options.timeout))
-                }
-            }
-            if options.runs("pipelined", side: "webbridge") {
-                await measure("WebBridge pipelined") {
-                    pipes.ours.append(
-                        try await WebBridgeBench.pipelined(count: options.pipelined, timeout: options.timeout))
+            for side in sides where options.runs("pipelined", side: side) {
+                if side == "raw" {
+                    await measure("raw pipelined") {
+                        pipes.raw.append(
+                            try RawBench.pipelined(engine, count: options.pipelined, timeout: options.timeout))
+                    }
+                } else {
+                    await measure("WebBridge pipelined") {
+                        pipes.ours.append(
+                            try await WebBridgeBench.pipelined(count: options.pipelined, timeout: options.timeout))
+                    }
                 }
             }
         }

@@ -18,6 +18,7 @@ enum APIBench {
         controller.add(handler, name: "bridge")
         let configuration = WKWebViewConfiguration()
         configuration.userContentController = controller
+        if let store = WebBridgeBench.store { configuration.websiteDataStore = store }
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let loaded = LoadWatcher()
         webView.navigationDelegate = loaded

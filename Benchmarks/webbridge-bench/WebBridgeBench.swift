@@ -11,9 +11,13 @@ import WebKitGTK
 /// WebBridge's figures, measured through the harness exactly as a test would use it.
 @MainActor
 enum WebBridgeBench {
+    /// Where the throughput views live (nil: the default store): a store of their own gives them a web process
+    /// of their own, as the raw loop's context does.
+    static var store: WKWebsiteDataStore?
+
     /// A session on the bench page with the request-id contract, loaded (didFinish) and ready to measure.
     static func openSession(timeout: Double) async throws -> BridgeSession {
-        let session = BridgeSession(contract: BenchPage.contract)
+        let session = BridgeSession(contract: BenchPage.contract, websiteDataStore: store)
         session.loadHTMLString(BenchPage.html)
         guard await session.wait(timeout: timeout, until: { session.loadResult != nil }) else {
             session.tearDown()

@@ -256,54 +256,46 @@ final class BenchRunner {
             progress(
                 "throughput round \(round)/\(options.rounds): burst, round trips, pipelined (\(sides[0]) first)")
             let ids = BenchPage.requestIDs(options.burstCount)
-            for side in sides where options.runs("burst", side: side) {
-                if side == "raw" {
-                    await measure("raw page → native") {
-                        bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout))
-                    }
-                    await measure("raw page → native, every field read") {
-                        bursts.floor.append(
-                            try RawBench.pageToNative(
-                                engine, ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout,
-                                readEveryField: true))
-                    }
-                } else {
-                    await measure("a plain WKScriptMessageHandler, page → native") {
-                        bursts.api.append(
-                            try await APIBench.pageToNative(
-                                ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
-                    }
-                    await measure("WebBridge page → native") {
-                        bursts.ours.append(
-                            try await WebBridgeBench.pageToNative(
-                                ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
-                    }
+            await inTurn("burst", sides) {
+                await measure("raw page → native") {
+                    bursts.raw.append(try RawBench.pageToNative(engine, ids: ids, timeout: options.timeout))
+                }
+                await measure("raw page → native, every field read") {
+                    bursts.floor.append(
+                        try RawBench.pageToNative(
+                            engine, ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout,
+                            readEveryField: true))
+                }
+            } webbridge: {
+                await measure("a plain WKScriptMessageHandler, page → native") {
+                    bursts.api.append(
+                        try await APIBench.pageToNative(
+                            ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
+                }
+                await measure("WebBridge page → native") {
+                    bursts.ours.append(
+                        try await WebBridgeBench.pageToNative(
+                            ids: BenchPage.requestIDs(options.burstCount), timeout: options.timeout))
                 }
             }
-            for side in sides where options.runs("round-trips", side: side) {
-                if side == "raw" {
-                    await measure("raw round trips") {
-                        trips.raw += try RawBench.roundTrips(
-                            engine, count: options.roundTrips, timeout: options.timeout)
-                    }
-                } else {
-                    await measure("WebBridge round trips") {
-                        trips.ours += try await WebBridgeBench.roundTrips(
-                            count: options.roundTrips, timeout: options.timeout)
-                    }
+            await inTurn("round-trips", sides) {
+                await measure("raw round trips") {
+                    trips.raw += try RawBench.roundTrips(engine, count: options.roundTrips, timeout: options.timeout)
+                }
+            } webbridge: {
+                await measure("WebBridge round trips") {
+                    trips.ours += try await WebBridgeBench.roundTrips(
+                        count: options.roundTrips, timeout: options.timeout)
                 }
             }
-            for side in sides where options.runs("pipelined", side: side) {
-                if side == "raw" {
-                    await measure("raw pipelined") {
-                        pipes.raw.append(
-                            try RawBench.pipelined(engine, count: options.pipelined, timeout: options.timeout))
-                    }
-                } else {
-                    await measure("WebBridge pipelined") {
-                        pipes.ours.append(
-                            try await WebBridgeBench.pipelined(count: options.pipelined, timeout: options.timeout))
-                    }
+            await inTurn("pipelined", sides) {
+                await measure("raw pipelined") {
+                    pipes.raw.append(try RawBench.pipelined(engine, count: options.pipelined, timeout: options.timeout))
+                }
+            } webbridge: {
+                await measure("WebBridge pipelined") {
+                    pipes.ours.append(
+                        try await WebBridgeBench.pipelined(count: options.pipelined, timeout: options.timeout))
                 }
             }
         }
@@ -370,6 +362,15 @@ final class BenchRunner {
     }
 
     /// Runs one measurement; a failure is recorded with its name and the run goes on.
+    /// Runs the sides of `section` this run measures, in `order` ("raw", "webbridge").
+    private func inTurn(
+        _ section: String, _ order: [String], raw: () async -> Void, webbridge: () async -> Void
+    ) async {
+        for side in order where options.runs(section, side: side) {
+            if side == "raw" { await raw() } else { await webbridge() }
+        }
+    }
+
     private func measure(_ name: String, _ body: () async throws -> Void) async {
         do { try await body() } catch { report.errors.append("\(name): \(error)") }
     }

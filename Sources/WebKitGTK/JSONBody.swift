@@ -136,7 +136,7 @@ enum JSONBody {
                         // JSON.stringify escapes only control characters and lone surrogates; a surrogate pair
                         // arrives as UTF-8. A lone surrogate is the exact walk's to decide.
                         guard let scalar = Unicode.Scalar(unit) else { return nil }
-                        bytes.append(contentsOf: String(Character(scalar)).utf8)
+                        bytes.append(contentsOf: scalar.utf8)
                     default: return nil
                     }
                 default:

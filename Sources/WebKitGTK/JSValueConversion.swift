@@ -20,19 +20,20 @@ enum JSValueConversion {
 
     /// The Foundation value for `value`, or nil for `undefined`.
     static func foundationValue(_ value: JSValueRef) throws(Failure) -> Any? {
-        // Plain data goes through one JSON.stringify in the value's own context, one engine call instead of three
-        // or four per field; anything JSON would change comes back nil and is walked field by field.
-        if jsc_value_is_object(value) != 0, let realm = realm(of: jsc_value_get_context(value)) {
-            var arguments: [JSValueRef?] = [value]
-            if let result = jsc_value_function_callv(realm.serializer, 1, &arguments) {
-                defer { g_object_unref(UnsafeMutableRawPointer(result)) }
-                if jsc_value_is_string(result) != 0, let text = jsc_value_to_string(result) {
-                    defer { g_free(text) }
-                    if let parsed = JSONBody.foundationValue(text, maximumDepth: maximumDepth) { return parsed }
-                }
-            }
-        }
+        if let parsed = jsonValue(value) { return parsed }
         return try walk(value)
+    }
+
+    /// An object or array of plain data, through one JSON.stringify in the value's own context: one engine call
+    /// instead of three or four per field. Nil for anything JSON would change: the walk decides those.
+    static func jsonValue(_ value: JSValueRef) -> Any? {
+        guard jsc_value_is_object(value) != 0, let realm = realm(of: jsc_value_get_context(value)) else { return nil }
+        var arguments: [JSValueRef?] = [value]
+        guard let result = jsc_value_function_callv(realm.serializer, 1, &arguments) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(result)) }
+        guard jsc_value_is_string(result) != 0, let text = jsc_value_to_string(result) else { return nil }
+        defer { g_free(text) }
+        return JSONBody.foundationValue(text, maximumDepth: maximumDepth)
     }
 
     /// JSON text of `value` when JSON keeps it exactly as the walk would convert it, else null.

@@ -1,7 +1,6 @@
 #if os(Linux)
 import EngineTestSupport
 import Foundation
-import Glibc
 import XCTest
 
 /// `webbridge` hands its main thread to GLib's loop, which also drains the main queue (the main actor): engine
@@ -30,7 +29,7 @@ final class MainLoopCommandTests: XCTestCase {
         let run = try RunningCLI(["check", "--url", server.url("/idle.html").absoluteString, "--timeout", "20"])
         XCTAssertTrue(server.waitForRequest("/before", timeout: 30), "the page never asked for /before")
         let pid = run.process.processIdentifier
-        let cpuBefore = Self.cpuSeconds(of: pid)
+        let cpuBefore = try XCTUnwrap(WebProcesses.cpuSeconds(of: pid), "no CPU time read for pid \(pid)")
         // The watcher thread exists only when something else runs the main thread.
         let threads = Self.threadNames(of: pid)
         XCTAssertFalse(threads.isEmpty, "no threads read for pid \(pid)")
@@ -39,7 +38,7 @@ final class MainLoopCommandTests: XCTestCase {
         let start = Date()
         XCTAssertTrue(server.waitForRequest("/after", timeout: 30), "the page's timer never asked for /after")
         let wall = Date().timeIntervalSince(start)
-        let cpu = Self.cpuSeconds(of: pid) - cpuBefore
+        let cpu = try XCTUnwrap(WebProcesses.cpuSeconds(of: pid), "no CPU time read for pid \(pid)") - cpuBefore
         let result = try run.wait()
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertGreaterThan(wall, 0.9, "the page's timer fired early")
@@ -54,15 +53,6 @@ final class MainLoopCommandTests: XCTestCase {
             (try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8))?
                 .trimmingCharacters(in: .newlines)
         }
-    }
-
-    /// User and system time of all of `pid`'s threads, from /proc.
-    static func cpuSeconds(of pid: pid_t) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return .nan }
-        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-        return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }
 #endif

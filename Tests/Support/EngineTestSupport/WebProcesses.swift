@@ -58,10 +58,13 @@ public enum WebProcesses {
     }
 
     /// CPU seconds (user + system) this process has used.
-    public static func cpuSecondsOfThisProcess() -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+    public static func cpuSecondsOfThisProcess() -> Double { cpuSeconds(of: getpid()) ?? 0 }
+
+    /// CPU seconds (user + system) all of `pid`'s threads have used, from /proc; nil when it cannot be read.
+    public static func cpuSeconds(of pid: pid_t) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
-        else { return 0 }
+        else { return nil }
         let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
         let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))

@@ -38,22 +38,26 @@ struct JSONWriter {
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let fields):
-            bytes.append(UInt8(ascii: "{"))
             // Sorted by Swift's string order (code-point order for ASCII): deterministic, and cheap next to
             // Foundation's locale-aware comparison. Distinct keys never compare equal: a Swift dictionary
             // already merges canonically equivalent ones.
-            var first = true
-            for (name, field) in fields.count > 1 ? fields.sorted(by: { $0.key < $1.key }) : Array(fields) {
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
-                write(string: name)
-                bytes.append(UInt8(ascii: ":"))
-                do { try write(field) } catch { throw JSONWriter.inside(BodyValue.displayKey(name), error) }
-            }
-            bytes.append(UInt8(ascii: "}"))
+            try write(members: fields.count > 1 ? fields.sorted(by: { $0.key < $1.key }) : Array(fields))
         case .date, .undefined, .unsupported, .tooDeep:
             throw ReceiverCallError(code: .notEncodable, found: value.typeName)
         }
+    }
+
+    /// Writes an object whose members are already in the order they are written (`ReceiverCall`'s flat path
+    /// sorts them itself, as the object case above does).
+    mutating func write(members: [(key: String, value: BodyValue)]) throws(ReceiverCallError) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            write(string: member.key)
+            bytes.append(UInt8(ascii: ":"))
+            do { try write(member.value) } catch { throw JSONWriter.inside(BodyValue.displayKey(member.key), error) }
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// Prefixes a refusal's path with the step that led to it.

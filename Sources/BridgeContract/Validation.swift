@@ -372,6 +372,14 @@ extension BridgeContract {
     }
 }
 
+extension FieldType {
+    /// The number as an `integer` field holds it: an exact integer JavaScript can represent (up to 2^53 - 1).
+    static func safeInteger(_ number: Double) -> Int? {
+        guard number.rounded() == number, abs(number) <= 9_007_199_254_740_991 else { return nil }
+        return Int(exactly: number)
+    }
+}
+
 extension ConstantValue {
     /// Whether a body value is exactly this constant (a JS boolean never equals a number).
     static func matches(_ constant: ConstantValue, _ value: BodyValue) -> Bool {
@@ -465,9 +473,7 @@ private struct FieldChecker {
                 record(path, .notFinite, type.description, "Number")
                 return nil
             }
-            // Beyond 2^53 a JS number is no longer an exact integer.
-            guard number.rounded() == number, abs(number) <= 9_007_199_254_740_991, let integer = Int(exactly: number)
-            else {
+            guard let integer = FieldType.safeInteger(number) else {
                 record(path, .notInteger, type.description, "Number")
                 return nil
             }

@@ -1,0 +1,97 @@
+import Foundation
+
+extension ReceiverCall {
+    /// The common native → page message (a flat object of strings, numbers and booleans, named by the contract's
+    /// one discriminator field) checked against its message and written in one pass, with no dictionary rebuilt.
+    ///
+    /// Nil whenever anything needs the general path: a nested or unusual value, any violation, a contract whose
+    /// native → page messages are named by more than one field. The general path then decides, so every refusal
+    /// and its violations come from one place. A differential test proves that what this accepts, the general path
+    /// accepts with the same script.
+    init?(flat message: [String: any Sendable], contract: BridgeContract) {
+        guard contract.discriminator.count == 1, BridgeContract.isScriptPath(contract.receiver) else { return nil }
+        let discriminator = contract.discriminator[0]
+        guard let named = message[discriminator], case .string(let kind)? = BodyValue(scalar: named) else {
+            return nil
+        }
+        // The first native → page object message of that kind, as the validator picks it; a `match` anywhere
+        // among them could outrank it, so such contracts take the general path.
+        var found: Int?
+        for index in contract.messages.indices where contract.messages[index].direction == .nativeToPage {
+            guard contract.messages[index].match == nil else { return nil }
+            if found == nil, contract.messages[index].isObject, contract.messages[index].kind == kind { found = index }
+        }
+        guard let found else { return nil }
+        let spec = contract.messages[found]
+        let idField = contract.requestID.flatMap { contract.carriesRequestID(spec) ? $0.field : nil }
+
+        var members: [(key: String, value: BodyValue)] = []
+        members.reserveCapacity(message.count)
+        var requiredSeen = 0
+        var idSeen = false
+        for (name, value) in message {
+            guard let scalar = BodyValue(scalar: value) else { return nil }
+            if let field = spec.fields[name] {
+                guard scalar.fits(field.type) else { return nil }
+                if !field.optional { requiredSeen += 1 }
+            } else if name != discriminator && name != idField {
+                return nil  // strict: a field the message doesn't declare
+            }
+            if name == idField {
+                guard case .string(let id) = scalar, !id.isEmpty else { return nil }
+                idSeen = true
+            }
+            members.append((name, scalar))
+        }
+        guard idSeen || idField == nil, requiredSeen == spec.fields.values.count(where: { !$0.optional }) else {
+            return nil
+        }
+
+        // Sorted as the writer sorts an object's keys (Swift's string order), so the text is the general path's.
+        members.sort { $0.key < $1.key }
+        var writer = JSONWriter(capacity: contract.receiver.utf8.count + 96)
+        writer.append(contract.receiver)
+        writer.append(UInt8(ascii: "("))
+        do { try writer.write(members: members) } catch { return nil }
+        writer.append(UInt8(ascii: ")"))
+        self.init(script: writer.text, receiver: contract.receiver, members: members)
+    }
+}
+
+extension BodyValue {
+    /// A string, a finite number or a boolean, sorted exactly as `BodyValue(_:)` sorts it; nil for anything else.
+    ///
+    /// Only the exact types a caller writes in a literal (and NSNumber): any other value takes the general path.
+    init?(scalar value: any Sendable) {
+        let dynamicType = type(of: value)
+        if dynamicType == String.self, let text = value as? String {
+            self = .string(text)
+        } else if dynamicType == Bool.self, let flag = value as? Bool {
+            self = .boolean(flag)
+        } else if dynamicType == Int.self, let integer = value as? Int {
+            self = .number(Double(integer))
+        } else if dynamicType == Double.self, let number = value as? Double, number.isFinite {
+            self = .number(number)
+        } else if dynamicType is NSNumber.Type, let number = value as? NSNumber {
+            guard Platform.isBoolean(number) else {
+                guard number.doubleValue.isFinite else { return nil }
+                self = .number(number.doubleValue)
+                return
+            }
+            self = .boolean(number.boolValue)
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether a scalar passes the field check for `type` with no violation (containers: never, here).
+    func fits(_ type: FieldType) -> Bool {
+        switch (type, self) {
+        case (.string, .string), (.boolean, .boolean): true
+        case (.number, .number(let number)): number.isFinite
+        case (.integer, .number(let number)): number.isFinite && FieldType.safeInteger(number) != nil
+        case (.constant(let constant), _): ConstantValue.matches(constant, self)
+        default: false
+        }
+    }
+}

@@ -1,6 +1,7 @@
-@testable import BridgeContract
 import Foundation
 import Testing
+
+@testable import BridgeContract
 
 /// The one-pass path for flat messages is only an optimisation: whatever it accepts, the general path accepts
 /// with the same script, and a caller never sees which path ran.
@@ -106,7 +107,8 @@ struct FlatReceiverCallTests {
                 if case .success = general { generalAccepted += 1 }
                 if let flat = ReceiverCall(flat: message, contract: contract) {
                     flatAccepted += 1
-                    let expected = try #require(try? general.get(), "\(name): the flat path sent what the general path refuses: \(flat)")
+                    let expected = try #require(
+                        try? general.get(), "\(name): the flat path sent what the general path refuses: \(flat)")
                     #expect(flat.script == expected.script, "\(name): \(flat)")
                     #expect(flat == expected, "\(name): \(flat)")
                     #expect(flat.structure == expected.structure)
@@ -118,7 +120,8 @@ struct FlatReceiverCallTests {
                 switch (public_, general) {
                 case (.success(let call), .success(let expected)): #expect(call == expected)
                 case (.failure(let error), .failure(let expected)): #expect(error == expected)
-                default: Issue.record("\(name): the public init and the general path disagree on \(message.keys.sorted())")
+                default:
+                    Issue.record("\(name): the public init and the general path disagree on \(message.keys.sorted())")
                 }
             }
         }
@@ -131,13 +134,16 @@ struct FlatReceiverCallTests {
     func whichPathRuns() throws {
         let contract = Self.requestIDContract
         #expect(ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": "p-1"], contract: contract) != nil)
-        #expect(ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": "p-1", "count": 3], contract: contract) != nil)
-        #expect(ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": "p-1", "tags": ["a"]], contract: contract) == nil)
+        #expect(
+            ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": "p-1", "count": 3], contract: contract) != nil)
+        #expect(
+            ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": "p-1", "tags": ["a"]], contract: contract) == nil)
         #expect(ReceiverCall(flat: ["kind": "sync", "value": "ok"], contract: contract) == nil)  // no id
         #expect(ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": ""], contract: contract) == nil)
         #expect(ReceiverCall(flat: ["kind": "sync", "value": 1, "id": "p-1"], contract: contract) == nil)
         #expect(ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": "p-1", "x": 1], contract: contract) == nil)
-        #expect(ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": "p-1", "count": 1.5], contract: contract) == nil)
+        #expect(
+            ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": "p-1", "count": 1.5], contract: contract) == nil)
         #expect(ReceiverCall(flat: ["kind": "reset"], contract: contract) != nil)
         #expect(ReceiverCall(flat: ["kind": "ready", "version": 1, "id": "p-1"], contract: contract) == nil)
         let call = try #require(ReceiverCall(flat: ["kind": "sync", "value": "ok", "id": "p-1"], contract: contract))

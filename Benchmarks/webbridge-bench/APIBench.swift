@@ -35,21 +35,22 @@ enum APIBench {
         guard await handed.wait(timeout: timeout) else {
             throw BenchFailure("Apple API: handing the page its ids did not complete within \(timeout) s")
         }
-        handler.clock = Stopwatch()
+        handler.clock = CPUStopwatch()
         webView.evaluateJavaScript(BenchPage.burstScript) { _, _ in }
-        guard await handler.done.wait(timeout: timeout), let seconds = handler.seconds else {
+        guard await handler.done.wait(timeout: timeout), let (seconds, cpu) = handler.reading else {
             throw BenchFailure(
                 "Apple API: \(ids.count) ready messages did not arrive within \(timeout) s (\(handler.tally.received) did)"
             )
         }
-        return BurstFigure(count: ids.count, seconds: seconds, tally: handler.tally, rejected: 0)
+        return BurstFigure(
+            count: ids.count, seconds: seconds, mainThreadSeconds: cpu, tally: handler.tally, rejected: 0)
     }
 
     @MainActor
     private final class CountingHandler: NSObject, WKScriptMessageHandler {
         var tally: BenchPage.Tally
-        var clock = Stopwatch()
-        var seconds: Double?
+        var clock = CPUStopwatch()
+        var reading: (seconds: Double, mainThreadSeconds: Double)?
         let done = Occurrence()
         private let expected: Int
 
@@ -65,7 +66,7 @@ enum APIBench {
                 let id = (message.body as? [String: Any])?["id"] as? String
                 tally.record(id: id, rawID: nil)
                 if tally.received == expected {
-                    seconds = clock.seconds
+                    reading = clock.reading
                     done.signal()
                 }
             }

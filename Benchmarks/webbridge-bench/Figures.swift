@@ -4,6 +4,8 @@ import Foundation
 struct BurstFigure {
     let count: Int
     let seconds: Double
+    /// CPU time of the main thread over the same span.
+    let mainThreadSeconds: Double
     let tally: BenchPage.Tally
     /// Messages the contract refused (WebBridge only).
     let rejected: Int
@@ -15,6 +17,8 @@ struct BurstFigure {
 struct PipelineFigure {
     let count: Int
     let seconds: Double
+    /// CPU time of the main thread over the same span.
+    let mainThreadSeconds: Double
     let errors: Int
 
     var callsPerSecond: Double { Double(count) / seconds }

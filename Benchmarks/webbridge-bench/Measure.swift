@@ -12,6 +12,23 @@ struct Stopwatch {
     var milliseconds: Double { seconds * 1000 }
 }
 
+/// Wall time and the CPU time of the thread that started it (the main thread, where every engine callback and
+/// all of WebBridge's work runs): a side whose main thread is busy nearly all the wall time is bound by its own
+/// work; one that is not is waiting on the web process.
+struct CPUStopwatch {
+    private let wall = Stopwatch()
+    private let start = CPUStopwatch.threadSeconds()
+
+    /// Read on the thread that started it.
+    var reading: (seconds: Double, mainThreadSeconds: Double) { (wall.seconds, Self.threadSeconds() - start) }
+
+    private static func threadSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
 /// Order statistics over samples; nil when there are none.
 enum Statistics {
     /// The nearest-rank percentile (`p` in 0...100) of `samples`.

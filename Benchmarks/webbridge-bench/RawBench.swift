@@ -13,13 +13,13 @@ enum RawBench {
         defer { page.close() }
         try page.evaluateAndWait(try BenchPage.idsScript(ids), timeout: timeout)
         page.expectBurst(ids: ids, readEveryField: readEveryField)
-        let clock = Stopwatch()
+        let clock = CPUStopwatch()
         page.evaluate(BenchPage.burstScript)
         try engine.iterate(timeout: timeout, what: "\(ids.count) script-message-received signals") {
             page.messages >= ids.count
         }
-        let seconds = clock.seconds
-        return BurstFigure(count: ids.count, seconds: seconds, tally: page.tally!, rejected: 0)
+        let (seconds, cpu) = clock.reading
+        return BurstFigure(count: ids.count, seconds: seconds, mainThreadSeconds: cpu, tally: page.tally!, rejected: 0)
     }
 
     /// Sequential round trips: each receiver call waits for its completion before the next starts.
@@ -40,12 +40,13 @@ enum RawBench {
     static func pipelined(_ engine: RawEngine, count: Int, timeout: Double) throws -> PipelineFigure {
         let page = try engine.openPage(html: BenchPage.html, timeout: timeout)
         defer { page.close() }
-        let clock = Stopwatch()
+        let clock = CPUStopwatch()
         for index in 0..<count { page.evaluate(Self.receiverCall(index)) }
         try engine.iterate(timeout: timeout, what: "\(count) evaluate_javascript completions") {
             page.completions >= count
         }
-        return PipelineFigure(count: count, seconds: clock.seconds, errors: page.errors)
+        let (seconds, cpu) = clock.reading
+        return PipelineFigure(count: count, seconds: seconds, mainThreadSeconds: cpu, errors: page.errors)
     }
 
     /// One session's milliseconds from its start: to FINISHED (view made and page loaded), to the sync's

@@ -51,20 +51,22 @@ enum WebBridgeBench {
             default:
                 return
             }
-            if burst.arrived == ids.count { burst.seconds = burst.clock.seconds }
+            if burst.arrived == ids.count { burst.reading = burst.clock.reading }
         }
-        burst.clock = Stopwatch()
+        burst.clock = CPUStopwatch()
         session.webView?.evaluateJavaScript(BenchPage.burstScript) { _, error in
             if error != nil { burst.scriptFailed = true }
         }
-        guard await session.wait(timeout: timeout, until: { burst.arrived >= ids.count }), let seconds = burst.seconds
+        guard await session.wait(timeout: timeout, until: { burst.arrived >= ids.count }),
+            let (seconds, cpu) = burst.reading
         else {
             let why = burst.scriptFailed ? "; the burst script failed" : ""
             throw BenchFailure(
                 "WebBridge: \(ids.count) ready messages did not arrive within \(timeout) s (\(burst.arrived) did\(why))"
             )
         }
-        return BurstFigure(count: ids.count, seconds: seconds, tally: burst.tally, rejected: burst.rejected)
+        return BurstFigure(
+            count: ids.count, seconds: seconds, mainThreadSeconds: cpu, tally: burst.tally, rejected: burst.rejected)
     }
 
     /// Sequential round trips: encode with the contract (`ReceiverCall`, the library's writer), deliver, wait for
@@ -94,7 +96,7 @@ enum WebBridgeBench {
         defer { session.tearDown() }
         guard let webView = session.webView else { throw BenchFailure("WebBridge: the session has no web view") }
         let pipeline = PipelineState()
-        let clock = Stopwatch()
+        let clock = CPUStopwatch()
         for index in 0..<count {
             let id = session.correlator.begin()
             let call = try ReceiverCall(
@@ -104,17 +106,17 @@ enum WebBridgeBench {
                 pipeline.completions += 1
                 if error != nil { pipeline.errors += 1 }
                 if pipeline.completions == count {
-                    pipeline.seconds = clock.seconds
+                    pipeline.reading = clock.reading
                     pipeline.done.signal()
                 }
             }
         }
-        guard await pipeline.done.wait(timeout: timeout), let seconds = pipeline.seconds else {
+        guard await pipeline.done.wait(timeout: timeout), let (seconds, cpu) = pipeline.reading else {
             throw BenchFailure(
                 "WebBridge: \(count) pipelined calls did not complete within \(timeout) s (\(pipeline.completions) did)"
             )
         }
-        return PipelineFigure(count: count, seconds: seconds, errors: pipeline.errors)
+        return PipelineFigure(count: count, seconds: seconds, mainThreadSeconds: cpu, errors: pipeline.errors)
     }
 }
 
@@ -124,8 +126,8 @@ final class BurstState {
     var tally: BenchPage.Tally
     var rawID: String?
     var rejected = 0
-    var clock = Stopwatch()
-    var seconds: Double?
+    var clock = CPUStopwatch()
+    var reading: (seconds: Double, mainThreadSeconds: Double)?
     var scriptFailed = false
 
     init(ids: [String]) { tally = BenchPage.Tally(ids: ids) }
@@ -138,6 +140,6 @@ final class BurstState {
 final class PipelineState {
     var completions = 0
     var errors = 0
-    var seconds: Double?
+    var reading: (seconds: Double, mainThreadSeconds: Double)?
     let done = Occurrence()
 }

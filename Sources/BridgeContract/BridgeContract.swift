@@ -366,9 +366,15 @@ public struct BridgeContract: Codable, Sendable, Equatable {
 
     /// Whether `text` is a dotted JavaScript name, the only receiver form ever written into a script.
     static func isScriptPath(_ text: String) -> Bool {
-        // ASCII only, scanned as bytes: it runs for every native → page call.
+        // ASCII only, scanned as bytes of one buffer (not through the UTF-8 view): it runs for every native → page
+        // call.
+        var text = text
+        return text.withUTF8(isScriptPath)
+    }
+
+    private static func isScriptPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var atPartStart = true
-        for byte in text.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "."):
                 if atPartStart { return false }

@@ -14,7 +14,8 @@ struct JSONWriter {
 
     /// Appends text as it is: only for text already checked to be code (a receiver name), never message data.
     mutating func append(_ code: String) {
-        bytes.append(contentsOf: code.utf8)
+        var code = code
+        code.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     mutating func append(_ byte: UInt8) {

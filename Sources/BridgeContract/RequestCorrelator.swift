@@ -100,12 +100,15 @@ final class RequestIDSource: @unchecked Sendable {
     static let shared = RequestIDSource()
 
     let prefix: String
+    /// `prefix` and the dash, joined once: an id is then one concatenation.
+    private let stem: String
     private let lock = NSLock()
     private var counter: UInt64 = 0
 
     init() {
         var generator = SystemRandomNumberGenerator()
         prefix = String(generator.next(), radix: 36)
+        stem = prefix + "-"
     }
 
     func next() -> RequestID { nextNumbered().id }
@@ -116,7 +119,7 @@ final class RequestIDSource: @unchecked Sendable {
         counter += 1
         let value = counter
         lock.unlock()
-        return (RequestID(rawValue: prefix + "-" + String(value)), value)
+        return (RequestID(rawValue: stem + String(value)), value)
     }
 
     /// The counter of an id this source issued (`<prefix>-<counter>`), or nil for anyone else's.

@@ -33,7 +33,7 @@ extension ReceiverCall {
             // The kind was sorted already: one dynamic cast fewer.
             guard let scalar = name == discriminator ? kindValue : BodyValue(scalar: value) else { return nil }
             if let field = spec.fields[name] {
-                guard scalar.fits(field.type) else { return nil }
+                guard field.type.scalarValue(scalar) != nil else { return nil }
                 if !field.optional { requiredSeen += 1 }
             } else if name != discriminator && name != idField {
                 return nil  // strict: a field the message doesn't declare
@@ -63,7 +63,7 @@ extension BodyValue {
     /// A string, a finite number or a boolean, sorted exactly as `BodyValue(_:)` sorts it; nil for anything else.
     ///
     /// Only the exact types a caller writes in a literal (and NSNumber): any other value takes the general path.
-    init?(scalar value: any Sendable) {
+    init?(scalar value: Any) {
         let dynamicType = type(of: value)
         if dynamicType == String.self, let text = value as? String {
             self = .string(text)
@@ -82,17 +82,6 @@ extension BodyValue {
             self = .boolean(number.boolValue)
         } else {
             return nil
-        }
-    }
-
-    /// Whether a scalar passes the field check for `type` with no violation (containers: never, here).
-    func fits(_ type: FieldType) -> Bool {
-        switch (type, self) {
-        case (.string, .string), (.boolean, .boolean): true
-        case (.number, .number(let number)): number.isFinite
-        case (.integer, .number(let number)): number.isFinite && FieldType.safeInteger(number) != nil
-        case (.constant(let constant), _): ConstantValue.matches(constant, self)
-        default: false
         }
     }
 }

@@ -143,11 +143,26 @@ extension BridgeContract {
     public func validate(_ body: Any?, direction: Direction = .pageToNative, mode: ValidationMode = .strict)
         -> Validation
     {
-        validate(BodyValue(body), direction: direction, mode: mode)
+        validate(body, direction: direction, mode: mode, handler: nil)
     }
 
     /// Checks a body posted to `handler` (the contract's by default) through `transport`.
     public func validate(
+        _ body: Any?, direction: Direction, mode: ValidationMode, handler: String?,
+        transport: MessageSpec.Transport = .postMessage
+    ) -> Validation {
+        // Most messages are flat: checked in one pass, with the general path's result.
+        if let message = validFlat(
+            body, direction: direction, mode: mode, handler: handler ?? self.handler,
+            transport: transport)
+        {
+            return .valid(message)
+        }
+        return validateInGeneral(body, direction: direction, mode: mode, handler: handler, transport: transport)
+    }
+
+    /// The general path: any body; every violation comes from here.
+    func validateInGeneral(
         _ body: Any?, direction: Direction, mode: ValidationMode, handler: String?,
         transport: MessageSpec.Transport = .postMessage
     ) -> Validation {
@@ -228,9 +243,7 @@ extension BridgeContract {
         }
         let handler = handler ?? self.handler
         func isCandidate(_ spec: MessageSpec) -> Bool {
-            spec.direction == direction
-                && (direction == .nativeToPage
-                    || (handlerName(of: spec) == handler && (spec.transport ?? .postMessage) == transport))
+            self.isCandidate(spec, direction: direction, handler: handler, transport: transport)
         }
         // Built only off the hot path (a bare message, a violation): a valid object message never needs the list.
         var candidates: [MessageSpec] { messages.filter(isCandidate) }
@@ -277,6 +290,16 @@ extension BridgeContract {
         }
         return checkFields(
             object, of: messages[index], violations: violations, mode: mode, collecting: collectingFields)
+    }
+
+    /// Whether a message arriving this way could be `spec`: its direction, and for the page's, its handler and
+    /// transport.
+    func isCandidate(_ spec: MessageSpec, direction: Direction, handler: String, transport: MessageSpec.Transport)
+        -> Bool
+    {
+        spec.direction == direction
+            && (direction == .nativeToPage
+                || (handlerName(of: spec) == handler && (spec.transport ?? .postMessage) == transport))
     }
 
     /// How many discriminator values name `spec` when the object has all of them; nil when one differs.
@@ -373,10 +396,24 @@ extension BridgeContract {
 }
 
 extension FieldType {
-    /// The number as an `integer` field holds it: an exact integer JavaScript can represent (up to 2^53 - 1).
-    static func safeInteger(_ number: Double) -> Int? {
-        guard number.rounded() == number, abs(number) <= 9_007_199_254_740_991 else { return nil }
-        return Int(exactly: number)
+    /// The typed value of a body value that meets this scalar type (string, number, integer, boolean, constant);
+    /// nil when it doesn't, and for arrays and objects. The one success rule for scalars: the validator and the
+    /// flat paths all use it.
+    func scalarValue(_ value: BodyValue) -> FieldValue? {
+        switch (self, value) {
+        case (.string, .string(let text)): return .string(text)
+        case (.number, .number(let number)): return number.isFinite ? .number(number) : nil
+        // Beyond 2^53 a JS number is no longer an exact integer.
+        case (.integer, .number(let number)):
+            guard number.isFinite, number.rounded() == number, abs(number) <= 9_007_199_254_740_991 else { return nil }
+            return Int(exactly: number).map(FieldValue.integer)
+        case (.boolean, .boolean(let flag)): return .boolean(flag)
+        case (.constant(.number(let expected)), .number(let number)) where number == expected:
+            return Int(exactly: number).map(FieldValue.integer) ?? .number(number)
+        case (.constant(.string(let expected)), .string(let text)) where text == expected: return .string(text)
+        case (.constant(.boolean(let expected)), .boolean(let flag)) where flag == expected: return .boolean(flag)
+        default: return nil
+        }
     }
 }
 
@@ -459,35 +496,18 @@ private struct FieldChecker {
 
     func check(_ value: BodyValue, as type: FieldType, path makePath: @autoclosure () -> String) -> FieldValue? {
         var path: String { makePath() }
+        if let scalar = type.scalarValue(value) { return scalar }
+        // Past here a scalar type was not met: name why.
         switch (type, value) {
-        case (.string, .string(let text)):
-            return .string(text)
-        case (.number, .number(let number)):
+        case (.number, .number(let number)), (.integer, .number(let number)):
             guard number.isFinite else {
                 record(path, .notFinite, type.description, "Number")
                 return nil
             }
-            return .number(number)
-        case (.integer, .number(let number)):
-            guard number.isFinite else {
-                record(path, .notFinite, type.description, "Number")
-                return nil
-            }
-            guard let integer = FieldType.safeInteger(number) else {
-                record(path, .notInteger, type.description, "Number")
-                return nil
-            }
-            return .integer(integer)
-        case (.boolean, .boolean(let flag)):
-            return .boolean(flag)
+            record(path, .notInteger, type.description, "Number")
+            return nil
         case (.constant(let constant), _):
             switch (constant, value) {
-            case (.number(let expected), .number(let number)) where number == expected:
-                return Int(exactly: number).map(FieldValue.integer) ?? .number(number)
-            case (.string(let expected), .string(let text)) where text == expected:
-                return .string(text)
-            case (.boolean(let expected), .boolean(let flag)) where flag == expected:
-                return .boolean(flag)
             case (.number, .number), (.string, .string), (.boolean, .boolean):
                 record(path, .constantMismatch, type.description, value.typeName)
                 return nil

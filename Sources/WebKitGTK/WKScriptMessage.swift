@@ -93,9 +93,11 @@ open class WKFrameInfo: NSObject {
         self.webView = webView
     }
 
+    /// Parsed once: a URL parse costs more than the rest of a message's frame.
+    private static let blank = URL(string: "about:blank")!
+
     /// The main frame of `webView` as it is now.
     static func mainFrame(of webView: WKWebView?) -> WKFrameInfo {
-        let blank = URL(string: "about:blank")!
         let page = webView?.currentPage ?? (URLRequest(url: blank), WKSecurityOrigin.Parts(url: blank))
         return WKFrameInfo(
             isMainFrame: true, request: page.request, securityOrigin: WKSecurityOrigin(page.origin), webView: webView)

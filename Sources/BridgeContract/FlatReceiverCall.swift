@@ -64,24 +64,30 @@ extension BodyValue {
     ///
     /// Only the exact types a caller writes in a literal (and NSNumber): any other value takes the general path.
     init?(scalar value: Any) {
-        let dynamicType = type(of: value)
-        if dynamicType == String.self, let text = value as? String {
-            self = .string(text)
-        } else if dynamicType == Bool.self, let flag = value as? Bool {
-            self = .boolean(flag)
-        } else if dynamicType == Int.self, let integer = value as? Int {
-            self = .number(Double(integer))
-        } else if dynamicType == Double.self, let number = value as? Double, number.isFinite {
-            self = .number(number)
-        } else if dynamicType is NSNumber.Type, let number = value as? NSNumber {
+        // Opened as its own type: the tests below compare metadata, and no dynamic cast runs.
+        guard let scalar = BodyValue.scalar(of: value) else { return nil }
+        self = scalar
+    }
+
+    private static func scalar<Value>(of value: Value) -> BodyValue? {
+        if Value.self == String.self {
+            return .string(unsafeBitCast(value, to: String.self))
+        } else if Value.self == Bool.self {
+            return .boolean(unsafeBitCast(value, to: Bool.self))
+        } else if Value.self == Int.self {
+            return .number(Double(unsafeBitCast(value, to: Int.self)))
+        } else if Value.self == Double.self {
+            let number = unsafeBitCast(value, to: Double.self)
+            return number.isFinite ? .number(number) : nil
+        } else if Value.self is NSString.Type, let text = value as? String {
+            // Apple's message bodies carry NSString.
+            return .string(text)
+        } else if Value.self is NSNumber.Type, let number = value as? NSNumber {
             guard Platform.isBoolean(number) else {
-                guard number.doubleValue.isFinite else { return nil }
-                self = .number(number.doubleValue)
-                return
+                return number.doubleValue.isFinite ? .number(number.doubleValue) : nil
             }
-            self = .boolean(number.boolValue)
-        } else {
-            return nil
+            return .boolean(number.boolValue)
         }
+        return nil
     }
 }

@@ -17,9 +17,10 @@ struct FlatValidationTests {
         return body
     }
 
-    /// The value as WebKit would deliver it: numbers and booleans as NSNumber.
+    /// The value as WebKit would deliver it: numbers and booleans as NSNumber, strings as NSString (on Apple's).
     static func foundation(_ value: Any) -> Any {
         switch value {
+        case let text as String where type(of: value) == String.self: NSString(string: text)
         case let flag as Bool where type(of: value) == Bool.self: NSNumber(value: flag)
         case let number as Double where type(of: value) == Double.self: NSNumber(value: number)
         case let number as Int where type(of: value) == Int.self: NSNumber(value: number)

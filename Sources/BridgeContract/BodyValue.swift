@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `as? Bool` and `as? Int` both accept any `NSNumber`, so the classification looks at dynamic types
 /// precisely: a JS boolean is never a number, whatever Foundation's bridging would allow.
-indirect enum BodyValue: Equatable, Sendable {
+enum BodyValue: Equatable, Sendable {
     case undefined
     case null
     case boolean(Bool)

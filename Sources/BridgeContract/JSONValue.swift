@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value from a contract or check file: what native sends or replies in a check, never page data.
-public indirect enum JSONValue: Codable, Sendable, Equatable {
+public enum JSONValue: Codable, Sendable, Equatable {
     case null
     case boolean(Bool)
     case number(Double)

@@ -32,7 +32,7 @@ public enum Validation: Sendable, CustomStringConvertible, CustomDebugStringConv
 /// A field value whose type the contract checked.
 ///
 /// Its `description` is the structure (`String`, `[Number]`), so interpolating it into a log leaks nothing.
-public indirect enum FieldValue: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+public enum FieldValue: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     case string(String)
     case number(Double)
     case integer(Int)

@@ -10,7 +10,7 @@ extension BridgeContract {
     func validFlat(
         _ body: Any?, direction: Direction, mode: ValidationMode, handler: String, transport: MessageSpec.Transport
     ) -> ValidatedMessage? {
-        // A cast, not a type test: the engine module's body is the dictionary boxed in an Optional.
+        // A cast, not a type test: a body may be an NSDictionary, or come boxed in an Optional.
         guard let object = body as? [String: Any] else { return nil }
         var fields: [String: FieldValue] = [:]
         guard

@@ -259,7 +259,11 @@ open class WKUserContentController: NSObject {
             ?? registrations.keys.first { $0.name == name && matching($0) != nil }
         guard let key, let registration = registrations[key] else { return }
         let body: Any
-        do { body = try JSValueConversion.foundationValue(value) as Any } catch {
+        do {
+            // As Apple's import has it: the value itself, and only `undefined` (nil) boxed in `Any` as an Optional.
+            let converted = try JSValueConversion.foundationValue(value)
+            if let converted { body = converted } else { body = converted as Any }
+        } catch {
             // Apple drops a message whose body cannot be converted; with a reply, settle the Promise instead of leaving it pending.
             if let reply {
                 webkit_script_message_reply_return_error_message(

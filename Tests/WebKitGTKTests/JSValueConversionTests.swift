@@ -68,6 +68,17 @@ final class JSValueConversionTests: XCTestCase {
         XCTAssertEqual(((bodies.last as? [Any])?.last) as? String, "x\u{0}")
     }
 
+    func testABodyIsTheValueItselfNotAnOptional() async {
+        let bodies = await bodies(for: ["{kind: 'ready', version: 1}", "'text'", "[1]", "null"])
+        XCTAssertEqual(bodies.count, 4)
+        for body in bodies {
+            XCTAssertNotEqual(
+                Mirror(reflecting: body).displayStyle, .optional, "a \(type(of: body)) body, boxed as Apple's never is")
+        }
+        guard let object = bodies.first else { return }
+        XCTAssertTrue(type(of: object) == [String: Any].self, "got \(type(of: object))")
+    }
+
     func testUndefinedAndBigIntArriveAsNil() async {
         let bodies = await bodies(for: ["undefined", "10n"])
         XCTAssertEqual(bodies.count, 2)

@@ -85,9 +85,11 @@ let package = Package(
             ],
             path: "Tests/Support/EngineTestSupport"
         ),
+        // Test support for tests that generate their inputs: one seeded generator, the same on every platform.
+        .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
         .testTarget(
             name: "BridgeContractTests",
-            dependencies: ["BridgeContract"]
+            dependencies: ["BridgeContract", "SeededRandom"]
         ),
         .testTarget(
             name: "WebKitGTKTests",
@@ -99,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "BridgeTestingTests",
             dependencies: [
-                "BridgeContract", "BridgeTesting", "BridgeAssertions", "EngineTestSupport",
+                "BridgeContract", "BridgeTesting", "BridgeAssertions", "EngineTestSupport", "SeededRandom",
                 .target(name: "WebKitGTK", condition: linux),
             ],
             resources: [.copy("Fixtures")]
@@ -119,8 +121,9 @@ let package = Package(
 
 // Complete strict concurrency everywhere, in one place (swift-log style).
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableExperimentalFeature("StrictConcurrency=complete"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableExperimentalFeature("StrictConcurrency=complete"),
+        ]
 }

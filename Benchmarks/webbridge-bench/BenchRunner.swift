@@ -333,22 +333,11 @@ final class BenchRunner {
         report.details["raw_native_to_page_calls_per_s_rounds"] = pipes.raw.map {
             BenchReport.rounded($0.callsPerSecond)
         }
-        // Where each side's time goes: its main thread's CPU per message or call, and the share of the wall time it
-        // was busy (near 1: bound by its own work; well below: waiting on the web process).
-        for (name, figures) in [
-            ("raw_page_to_native", bursts.raw), ("page_to_native", bursts.ours),
-            ("api_page_to_native", bursts.api),
-        ] where !figures.isEmpty {
-            report["\(name)_main_thread_us_per_msg"] = Statistics.median(
-                figures.map { 1e6 * $0.mainThreadSeconds / Double($0.count) })
-            report["\(name)_main_thread_busy"] = Statistics.median(figures.map { $0.mainThreadSeconds / $0.seconds })
-        }
-        for (name, figures) in [("raw_native_to_page", pipes.raw), ("native_to_page", pipes.ours)]
-        where !figures.isEmpty {
-            report["\(name)_main_thread_us_per_call"] = Statistics.median(
-                figures.map { 1e6 * $0.mainThreadSeconds / Double($0.count) })
-            report["\(name)_main_thread_busy"] = Statistics.median(figures.map { $0.mainThreadSeconds / $0.seconds })
-        }
+        recordMainThread("raw_page_to_native", bursts.raw, per: "msg")
+        recordMainThread("page_to_native", bursts.ours, per: "msg")
+        recordMainThread("api_page_to_native", bursts.api, per: "msg")
+        recordMainThread("raw_native_to_page", pipes.raw, per: "call")
+        recordMainThread("native_to_page", pipes.ours, per: "call")
         report["page_to_native_ratio"] = ratio(
             report["page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
         report["native_to_page_calls_ratio"] = ratio(
@@ -361,6 +350,15 @@ final class BenchRunner {
             report["raw_native_to_page_rtt_ms_p50"], report["native_to_page_rtt_ms_p50"])
     }
     #endif
+
+    /// Where a side's time goes: its main thread's CPU per message or call, and the share of the wall time it was
+    /// busy (near 1: bound by its own work; well below: waiting on the web process).
+    private func recordMainThread(_ name: String, _ runs: [some MainThreadTimed], per unit: String) {
+        guard !runs.isEmpty else { return }
+        report["\(name)_main_thread_us_per_\(unit)"] = Statistics.median(
+            runs.map { 1e6 * $0.mainThreadSeconds / Double($0.count) })
+        report["\(name)_main_thread_busy"] = Statistics.median(runs.map { $0.mainThreadSeconds / $0.seconds })
+    }
 
     private func record(bursts: [BurstFigure], prefix: String) {
         guard !bursts.isEmpty else { return }

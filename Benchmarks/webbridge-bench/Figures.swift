@@ -1,7 +1,14 @@
 import Foundation
 
+/// A timed run of `count` messages or calls, with the main thread's CPU time over the same span.
+protocol MainThreadTimed {
+    var count: Int { get }
+    var seconds: Double { get }
+    var mainThreadSeconds: Double { get }
+}
+
 /// One page → native burst: how long it took and how the messages arrived.
-struct BurstFigure {
+struct BurstFigure: MainThreadTimed {
     let count: Int
     let seconds: Double
     /// CPU time of the main thread over the same span.
@@ -14,7 +21,7 @@ struct BurstFigure {
 }
 
 /// One pipelined run of native → page calls.
-struct PipelineFigure {
+struct PipelineFigure: MainThreadTimed {
     let count: Int
     let seconds: Double
     /// CPU time of the main thread over the same span.

@@ -28,48 +28,37 @@ enum JSONBody {
 
         private var byte: UInt8 { text[position] }
 
+        /// Steps over `expected` when it is the next byte.
+        private mutating func consume(_ expected: UInt8) -> Bool {
+            guard byte == expected else { return false }
+            position += 1
+            return true
+        }
+
         mutating func value(depth: Int) -> Any? {
             switch byte {
             case UInt8(ascii: "{"):
                 guard depth < limit else { return nil }
                 position += 1
                 var dictionary: [String: Any] = [:]
-                if byte == UInt8(ascii: "}") {
-                    position += 1
-                    return dictionary
-                }
-                while true {
-                    guard byte == UInt8(ascii: "\""), let key = string(), byte == UInt8(ascii: ":") else { return nil }
-                    position += 1
-                    guard let member = value(depth: depth + 1) else { return nil }
+                if consume(UInt8(ascii: "}")) { return dictionary }
+                repeat {
+                    guard byte == UInt8(ascii: "\""), let key = string(), consume(UInt8(ascii: ":")),
+                        let member = value(depth: depth + 1)
+                    else { return nil }
                     dictionary[key] = member
-                    switch byte {
-                    case UInt8(ascii: ","): position += 1
-                    case UInt8(ascii: "}"):
-                        position += 1
-                        return dictionary
-                    default: return nil
-                    }
-                }
+                } while consume(UInt8(ascii: ","))
+                return consume(UInt8(ascii: "}")) ? dictionary : nil
             case UInt8(ascii: "["):
                 guard depth < limit else { return nil }
                 position += 1
                 var array: [Any] = []
-                if byte == UInt8(ascii: "]") {
-                    position += 1
-                    return array
-                }
-                while true {
+                if consume(UInt8(ascii: "]")) { return array }
+                repeat {
                     guard let element = value(depth: depth + 1) else { return nil }
                     array.append(element)
-                    switch byte {
-                    case UInt8(ascii: ","): position += 1
-                    case UInt8(ascii: "]"):
-                        position += 1
-                        return array
-                    default: return nil
-                    }
-                }
+                } while consume(UInt8(ascii: ","))
+                return consume(UInt8(ascii: "]")) ? array : nil
             case UInt8(ascii: "\""): return string()
             case UInt8(ascii: "t"): return literal("true", NSNumber(value: true))
             case UInt8(ascii: "f"): return literal("false", NSNumber(value: false))

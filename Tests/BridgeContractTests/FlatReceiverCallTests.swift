@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 
 @testable import BridgeContract
@@ -94,19 +95,16 @@ struct FlatReceiverCallTests {
     @Test("the flat path accepts only what the general path accepts, with the same script and body")
     func flatMatchesGeneral() throws {
         var random = SeededGenerator(seed: 0x5EED_F1A7)
-        var flatAccepted = 0
-        var generalAccepted = 0
-        var total = 0
+        var tally = PathTally()
         for (name, contract) in try Self.contracts() {
             for _ in 0..<6_000 {
                 let message = Self.message(for: contract, &random)
-                total += 1
                 let general = Result { () throws(ReceiverCallError) in
                     try ReceiverCall(general: message, contract: contract, encoder: .jsonWriter)
                 }
-                if case .success = general { generalAccepted += 1 }
-                if let flat = ReceiverCall(flat: message, contract: contract) {
-                    flatAccepted += 1
+                let flat = ReceiverCall(flat: message, contract: contract)
+                tally.record(flat: flat != nil, general: (try? general.get()) != nil)
+                if let flat {
                     let expected = try #require(
                         try? general.get(), "\(name): the flat path sent what the general path refuses: \(flat)")
                     #expect(flat.script == expected.script, "\(name): \(flat)")
@@ -125,9 +123,7 @@ struct FlatReceiverCallTests {
                 }
             }
         }
-        // The generator must reach both sides of the question, or this proves nothing.
-        #expect(flatAccepted > total / 20, "the flat path accepted only \(flatAccepted) of \(total)")
-        #expect(generalAccepted < total / 2, "only \(total - generalAccepted) of \(total) messages were refused")
+        tally.expectBothSidesReached("messages")
     }
 
     @Test("a flat message is sent by the flat path; a nested one, or any violation, by the general path")
@@ -152,19 +148,25 @@ struct FlatReceiverCallTests {
     }
 }
 
-/// SplitMix64: the same messages on every run and platform.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
+/// How often each path accepted, over a differential test's generated inputs.
+struct PathTally {
+    private(set) var total = 0
+    private(set) var flatAccepted = 0
+    private(set) var generalAccepted = 0
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    mutating func record(flat: Bool, general: Bool) {
+        total += 1
+        if flat { flatAccepted += 1 }
+        if general { generalAccepted += 1 }
     }
 
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    /// The generator must reach both sides of the question, or the test proves nothing.
+    func expectBothSidesReached(_ inputs: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(
+            flatAccepted > total / 20, "the flat path accepted only \(flatAccepted) of \(total)",
+            sourceLocation: sourceLocation)
+        #expect(
+            generalAccepted < total / 2, "only \(total - generalAccepted) of \(total) \(inputs) were refused",
+            sourceLocation: sourceLocation)
+    }
 }

@@ -1,6 +1,7 @@
 import BridgeContract
 import BridgeTesting
 import Foundation
+import SeededRandom
 import XCTest
 
 /// The fast encoder (`JSONWriter`) against `JSONSerialization`, over 100,000 generated bodies: in the real
@@ -160,20 +161,12 @@ struct BodyGenerator {
         var plainKeys: Bool
     }
 
-    private var state: UInt64
+    private var random: SeededGenerator
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
-    /// SplitMix64: small, fast, and the same sequence on every platform.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    mutating func next() -> UInt64 { random.next() }
+    mutating func below(_ bound: Int) -> Int { random.next(below: bound) }
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
     mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 

@@ -221,8 +221,11 @@ final class BenchRunner {
                 // the two long schedules above run minutes apart and their ratio drifts with the machine.
                 var ours: [Double] = []
                 var raw: [Double] = []
+                // Where each side's sessions spent CPU: this process, its main thread, the engine's processes.
+                var cpu = [CPUShares(), CPUShares()]
                 for pair in 0..<options.interleavedPairs {
                     for side in pair.isMultiple(of: 2) ? [0, 1] : [1, 0] {
+                        let before = CPUShares.now()
                         if side == 0 {
                             ours.append(
                                 try await SessionBench.session(html: fixture, index: pair, timeout: options.timeout)
@@ -230,10 +233,17 @@ final class BenchRunner {
                         } else {
                             raw.append(try RawBench.session(engine, html: fixture, timeout: options.timeout).total)
                         }
+                        cpu[side] = cpu[side] + (CPUShares.now() - before)
                     }
                 }
                 report["session_interleaved_ms_p50"] = Statistics.percentile(ours, 50)
                 report["raw_session_interleaved_ms_p50"] = Statistics.percentile(raw, 50)
+                let pairs = Double(options.interleavedPairs)
+                for (side, name) in [(0, "session"), (1, "raw_session")] {
+                    report["\(name)_cpu_ms_process"] = cpu[side].process / pairs * 1000
+                    report["\(name)_cpu_ms_main_thread"] = cpu[side].mainThread / pairs * 1000
+                    report["\(name)_cpu_ms_engine"] = cpu[side].engine / pairs * 1000
+                }
             }
         }
 

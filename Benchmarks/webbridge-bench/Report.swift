@@ -210,6 +210,14 @@ struct BenchReport {
                 "  taken in turn, p50 ms", cell(self["session_interleaved_ms_p50"], 2),
                 cell(self["raw_session_interleaved_ms_p50"], 2), cell(self["session_vs_raw"]),
             ]))
+        // Where the sessions taken in turn spent CPU: on two cores the engine and this process compete for both.
+        for (label, key) in [("process", "process"), ("main thread", "main_thread"), ("engine processes", "engine")] {
+            lines.append(
+                row([
+                    "    CPU ms a session, \(label)", cell(self["session_cpu_ms_\(key)"], 2),
+                    cell(self["raw_session_cpu_ms_\(key)"], 2),
+                ]))
+        }
         lines.append(
             row([
                 "cold check s (median of \(coldRuns))", cell(self["cold_check_s"], 3),

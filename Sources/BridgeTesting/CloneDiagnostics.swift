@@ -46,12 +46,18 @@ enum CloneDiagnostics {
     /// WebKit's own result. The one trace it leaves: getters on the body run once more, for the clone test.
     @MainActor
     static func userScript(handler: String) -> WKUserScript {
-        // Every session of a run uses the same handler: its script text is built once, not per session.
-        if lastSource?.handler != handler { lastSource = (handler, source(handler: handler)) }
-        return WKUserScript(source: lastSource!.text, injectionTime: .atDocumentStart, forMainFrameOnly: false)
+        // Every session of a run uses the same handlers: each one's script is made once, not per session (a script
+        // is immutable and may be added to any number of controllers, as on Apple's platforms).
+        if let script = scripts[handler] { return script }
+        let script = WKUserScript(
+            source: source(handler: handler), injectionTime: .atDocumentStart, forMainFrameOnly: false)
+        // Bounded: a process that checks many contracts keeps the scripts of the last few handler names.
+        if scripts.count >= 16 { scripts.removeAll() }
+        scripts[handler] = script
+        return script
     }
 
-    @MainActor private static var lastSource: (handler: String, text: String)?
+    @MainActor private static var scripts: [String: WKUserScript] = [:]
 
     static func source(handler: String) -> String {
         // The name goes in as a string literal, never as code.

@@ -342,15 +342,7 @@ final class FrameTagging {
         // One hidden handler per world, named apart, so the signal tells which world a tag came from.
         handlerName =
             Self.reservedPrefix + (world.map { "_" + String($0.unicodeScalars.count) + "_" + Self.slug($0) } ?? "")
-        let source = Self.source(handlerName: handlerName, wrapsMainFrame: world != nil)
-        script =
-            world.map {
-                webkit_user_script_new_for_world(
-                    source, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, $0,
-                    nil, nil)
-            }
-            ?? webkit_user_script_new(
-                source, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+        script = Self.script(handlerName: handlerName, world: world)
         let route = Unmanaged.passRetained(TagRoute(controller: controller, world: world)).toOpaque()
         signalID = cwk_connect_script_message(
             controller.manager, "script-message-received::\(handlerName)",
@@ -381,8 +373,27 @@ final class FrameTagging {
             webkit_user_content_manager_unregister_script_message_handler(manager, handlerName)
         }
         g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), signalID)
-        webkit_user_script_unref(script)
     }
+
+    /// The engine's script for a world, made once per world and kept: every controller with handlers adds it, and
+    /// making it anew (building its source, converting it for the engine) was a tenth of a session's own work.
+    private static func script(handlerName: String, world: String?) -> OpaquePointer {
+        if let script = scripts[world] { return script }
+        let source = Self.source(handlerName: handlerName, wrapsMainFrame: world != nil)
+        let script =
+            world.map {
+                webkit_user_script_new_for_world(
+                    source, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, $0,
+                    nil, nil)
+            }
+            ?? webkit_user_script_new(
+                source, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+        scripts[world] = script!
+        return script!
+    }
+
+    /// One per world ever used; a process uses a handful.
+    private static var scripts: [String?: OpaquePointer] = [:]
 
     private static func slug(_ text: String) -> String {
         String(text.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })

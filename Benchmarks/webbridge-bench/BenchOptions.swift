@@ -21,6 +21,8 @@ struct BenchOptions {
           --raw-recycle N      experiment: the raw loop replaces its web context and process every N sessions
           --trim-before-rss    experiment: malloc_trim(0) before each RSS reading (fragmentation vs leak)
           --side SIDE          with --only: webbridge or raw (default: both)
+          --messages N         experiment: N messages a burst and N pipelined calls a round (default 50,000), for
+                               profiling under valgrind (figures not comparable)
           --main-runloop       experiment: run the main RunLoop, as XCTest does, so GLib's events reach the main
                                thread through the watcher thread (one hop each) instead of GLib's own loop
         """
@@ -58,9 +60,11 @@ struct BenchOptions {
     var interleavedPairs: Int { quick ? 20 : 400 }
     /// Long enough that the engine's own pauses (its garbage collector, say) land in every round: 10,000 gave
     /// rounds from 0.3 to 2.5 times the other side's.
-    var burstCount: Int { 50_000 }
+    var burstCount: Int { messages ?? 50_000 }
     var roundTrips: Int { quick ? 300 : 2_000 }
-    var pipelined: Int { 50_000 }
+    var pipelined: Int { messages ?? 50_000 }
+    /// Experiment: messages per burst and calls per pipelined round (for profiling under valgrind).
+    var messages: Int?
     var rounds: Int { quick ? 1 : 5 }
     /// Seconds to wait for any single event (a load, a burst, a process) before calling it failed.
     var timeout: Double = 30
@@ -112,6 +116,11 @@ struct BenchOptions {
                     throw BenchFailure("--timeout: a number of seconds > 0")
                 }
                 timeout = seconds
+            case "--messages":
+                guard let count = Int(try value(argument)), count > 0 else {
+                    throw BenchFailure("--messages: a number of messages > 0")
+                }
+                messages = count
             case "--side":
                 let chosen = try value(argument)
                 guard chosen == "webbridge" || chosen == "raw" else {

@@ -4,6 +4,10 @@ import Foundation
 import Glibc
 #endif
 
+#if os(Linux)
+import WebKitGTK
+#endif
+
 /// A monotonic stopwatch in seconds; `DispatchTime` never jumps with the wall clock.
 struct Stopwatch {
     private let start = DispatchTime.now().uptimeNanoseconds
@@ -122,58 +126,41 @@ struct CPUShares {
         CPUShares(process: a.process + b.process, mainThread: a.mainThread + b.mainThread, engine: a.engine + b.engine)
     }
 
-    /// Read now. The engine's processes are found once and again whenever one of them has gone.
+    /// Read now.
     static func now() -> CPUShares {
         var shares = CPUShares(
-            process: seconds(CLOCK_PROCESS_CPUTIME_ID), mainThread: seconds(CLOCK_THREAD_CPUTIME_ID), engine: 0)
+            process: seconds(CLOCK_PROCESS_CPUTIME_ID) ?? 0, mainThread: seconds(CLOCK_THREAD_CPUTIME_ID) ?? 0)
         #if os(Linux)
-        for _ in 0..<2 {
-            var total = 0.0
-            var gone = false
-            for pid in EngineChildren.pids {
-                var clock = clockid_t()
-                guard clock_getcpuclockid(pid, &clock) == 0, let value = seconds(clock, orNil: true) else {
-                    gone = true
-                    break
-                }
-                total += value
-            }
-            if !gone && !EngineChildren.pids.isEmpty {
-                shares.engine = total
-                break
-            }
-            EngineChildren.rescan()
+        // The engine's processes are found once, and again whenever one of them has gone (its clock no longer reads).
+        if let engine = engineSeconds() {
+            shares.engine = engine
+        } else {
+            engineProcesses = EngineProcesses.descendants()
+            shares.engine = engineSeconds() ?? 0
         }
         #endif
         return shares
     }
 
-    private static func seconds(_ clock: clockid_t, orNil: Bool = false) -> Double? {
+    #if os(Linux)
+    nonisolated(unsafe) private static var engineProcesses: [pid_t] = []
+
+    /// The engine's processes' CPU seconds; nil when none is known or one of them has gone.
+    private static func engineSeconds() -> Double? {
+        guard !engineProcesses.isEmpty else { return nil }
+        var total = 0.0
+        for pid in engineProcesses {
+            var clock = clockid_t()
+            guard clock_getcpuclockid(pid, &clock) == 0, let value = seconds(clock) else { return nil }
+            total += value
+        }
+        return total
+    }
+    #endif
+
+    private static func seconds(_ clock: clockid_t) -> Double? {
         var now = timespec()
-        guard clock_gettime(clock, &now) == 0 else { return orNil ? nil : 0 }
+        guard clock_gettime(clock, &now) == 0 else { return nil }
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
-
-    private static func seconds(_ clock: clockid_t) -> Double { seconds(clock, orNil: false) ?? 0 }
 }
-
-#if os(Linux)
-/// The engine processes (WebKitGTK's web and network processes) whose parent is this process.
-enum EngineChildren {
-    nonisolated(unsafe) static var pids: [pid_t] = []
-
-    static func rescan() {
-        let me = getpid()
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        pids = entries.compactMap { Int32($0) }.filter { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return false }
-            // "pid (comm) state ppid …": the name may hold spaces, so read after its closing parenthesis.
-            let name = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            return name.hasPrefix("WebKit") && fields.count > 1 && Int32(fields[1]) == me
-        }
-    }
-}
-#endif

@@ -6,8 +6,8 @@ extension BridgeContract {
     /// and `validFlat`.
     ///
     /// `classify` is `BodyValue(scalar:)`, called where the values' type is known: inside a generic function an
-    /// existential value would reach it boxed once more, and its type tests would fail. `visit` gets every key with its scalar and, for a declared field, its typed value; it returns false to give
-    /// up. The result is the message's index and the request id, or nil whenever the general path must decide: a
+    /// existential value would reach it boxed once more, and its type tests would fail. `visit` gets every key
+    /// with its scalar and, for a declared field, its typed value; it returns false to give up. The result is the message's index and the request id, or nil whenever the general path must decide: a
     /// nested or unusual value, any violation, a candidate named by `match` (it could outrank the kind).
     @inline(__always)  // so both callers get the closures inlined: per message, a call through them costs 0.2-0.4 µs
     func walkFlat<Value>(

@@ -51,7 +51,7 @@ enum CloneDiagnostics {
         if let script = scripts[handler] { return script }
         let script = WKUserScript(
             source: source(handler: handler), injectionTime: .atDocumentStart, forMainFrameOnly: false)
-        // Bounded: a process that checks many contracts keeps the scripts of the last few handler names.
+        // Bounded: a process that checks many contracts keeps at most 16 (all are dropped when the 17th comes).
         if scripts.count >= 16 { scripts.removeAll() }
         scripts[handler] = script
         return script

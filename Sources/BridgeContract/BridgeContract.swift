@@ -81,9 +81,12 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     }
 
     /// Whether messages of `kind` carry the request id: those that acknowledge and those acknowledged.
+    @inline(__always)  // the flat paths ask per message: a call copies the spec
     public func carriesRequestID(_ spec: MessageSpec) -> Bool {
         guard requestID != nil else { return false }
-        return spec.acknowledges != nil || messages.contains { $0.acknowledges == spec.kind }
+        if spec.acknowledges != nil { return true }
+        let kind = spec.kind
+        return messages.withUnsafeBufferPointer { specs in specs.indices.contains { specs[$0].acknowledges == kind } }
     }
 
     /// The discriminator values that name an object message: its `match`, or the discriminator field = kind.
@@ -99,6 +102,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     }
 
     /// The handler a page → native message is posted to.
+    @inline(__always)  // asked per message by the flat paths: a call copies the spec
     public func handlerName(of spec: MessageSpec) -> String { spec.handler ?? handler }
 
     /// The page function a native → page message calls.

@@ -7,8 +7,9 @@ extension BridgeContract {
     ///
     /// `classify` is `BodyValue(scalar:)`, called where the values' type is known: inside a generic function an
     /// existential value would reach it boxed once more, and its type tests would fail. `visit` gets every key
-    /// with its scalar and, for a declared field, its typed value; it returns false to give up. The result is the message's index and the request id, or nil whenever the general path must decide: a
-    /// nested or unusual value, any violation, a candidate named by `match` (it could outrank the kind).
+    /// with its scalar and, for a declared field, its typed value; it returns false to give up. The result is the
+    /// message's index and the request id, or nil whenever the general path must decide: a nested or unusual
+    /// value, any violation, a candidate named by `match` (it could outrank the kind).
     @inline(__always)  // so both callers get the closures inlined: per message, a call through them costs 0.2-0.4 µs
     func walkFlat<Value>(
         _ object: [String: Value], direction: Direction, mode: ValidationMode, handler: String,
@@ -19,23 +20,40 @@ extension BridgeContract {
         let name = discriminator[0]
         guard let named = object[name], let kindValue = classify(named), case .string(let kind) = kindValue
         else { return nil }
-        // The first candidate of that kind, as the validator picks it.
-        var found: Int?
-        for index in messages.indices
-        where isCandidate(messages[index], direction: direction, handler: handler, transport: transport) {
-            guard messages[index].match == nil else { return nil }
-            if found == nil, messages[index].isObject, messages[index].kind == kind { found = index }
+        // The first candidate of that kind, as the validator picks it. The specs are read in place: passing one
+        // by value copies the whole struct (a retain per property), four times a message.
+        let found: Int? = messages.withUnsafeBufferPointer { specs in
+            var found: Int?
+            for index in specs.indices
+            where isCandidate(specs[index], direction: direction, handler: handler, transport: transport) {
+                guard specs[index].match == nil else { return nil }
+                if found == nil, specs[index].body == nil, specs[index].kind == kind { found = index }
+            }
+            return found
         }
         guard let found else { return nil }
-        let spec = messages[found]
-        let idField = requestID.flatMap { carriesRequestID(spec) ? $0.field : nil }
+        return messages.withUnsafeBufferPointer { specs in
+            let idField = requestID.flatMap { carriesRequestID(specs[found]) ? $0.field : nil }
+            return walkFields(
+                object, of: specs[found], index: found, discriminator: name, kind: kindValue, idField: idField,
+                mode: mode, classify: classify, visit: visit)
+        }
+    }
+
+    /// The fields of a flat message against the message it names (see `walkFlat`).
+    @inline(__always)
+    private func walkFields<Value>(
+        _ object: [String: Value], of spec: borrowing MessageSpec, index found: Int, discriminator name: String,
+        kind kindValue: BodyValue, idField: String?, mode: ValidationMode, classify: (Value) -> BodyValue?,
+        visit: (String, BodyValue, FieldValue?) -> Bool
+    ) -> (index: Int, requestID: String?)? {
         var requiredSeen = 0
         var requestIDValue: String?
         for (key, value) in object {
             // The kind was classified already.
             guard let scalar = key == name ? kindValue : classify(value) else { return nil }
             var typed: FieldValue?
-            if let field = spec.fields[key] {
+            if let field = spec.fields.scanned(key) {
                 typed = field.type.scalarValue(scalar)
                 guard typed != nil else { return nil }
                 if !field.optional { requiredSeen += 1 }
@@ -52,6 +70,17 @@ extension BridgeContract {
             requiredSeen == spec.fields.values.count(where: { !$0.optional })
         else { return nil }
         return (found, requestIDValue)
+    }
+}
+
+extension Dictionary where Key == String {
+    /// The value for `key`. A small dictionary (a message's declared fields) is scanned: comparing a few short
+    /// keys costs less than hashing one.
+    @inline(__always)
+    fileprivate func scanned(_ key: String) -> Value? {
+        guard count <= 8 else { return self[key] }
+        for (name, value) in self where name == key { return value }
+        return nil
     }
 }
 

@@ -23,11 +23,10 @@ extension BridgeContract {
                     return true
                 })
         else { return nil }
-        let spec = messages[index]
         var message = ValidatedMessage(
-            kind: spec.kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
+            kind: messages[index].kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
             fields: fields)
-        message.discriminatorValues[discriminator[0]] = .string(spec.kind)
+        message.kindField = discriminator[0]
         return message
     }
 }

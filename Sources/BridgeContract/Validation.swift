@@ -101,13 +101,24 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, Cu
     public let body: FieldValue?
     /// The name of the request-id field, for the description.
     let requestIDField: String?
-    /// The discriminator fields that named the message, for the description.
-    var discriminatorValues: [String: FieldValue] = [:]
+    /// The contract's one discriminator field, whose value is the kind, when that named the message: kept as a
+    /// name, not a dictionary, so the common message costs no allocation for it.
+    var kindField: String?
+    /// The discriminator values of a `match` that named the message, for the description.
+    var matchValues: [String: FieldValue] = [:]
+
+    /// Every discriminator field that named the message, with its value.
+    var discriminatorValues: [String: FieldValue] {
+        var values = matchValues
+        if let kindField { values[kindField] = .string(kind) }
+        return values
+    }
 
     /// The value of a field as JSON, for native to echo it back (never for a log).
     public func jsonValue(of field: String) -> JSONValue? {
         if field == requestIDField, let requestID { return .string(requestID) }
-        return (fields[field] ?? discriminatorValues[field]).map(\.jsonValue)
+        if let value = fields[field] { return value.jsonValue }
+        return field == kindField ? .string(kind) : matchValues[field]?.jsonValue
     }
 
     /// A message with these values; `requestIDField` names the id's field in the description.
@@ -294,6 +305,7 @@ extension BridgeContract {
 
     /// Whether a message arriving this way could be `spec`: its direction, and for the page's, its handler and
     /// transport.
+    @inline(__always)  // the flat paths call it per message and candidate: a call copies the spec
     func isCandidate(_ spec: MessageSpec, direction: Direction, handler: String, transport: MessageSpec.Transport)
         -> Bool
     {
@@ -389,8 +401,8 @@ extension BridgeContract {
         var message = ValidatedMessage(
             kind: spec.kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
             fields: fields)
-        if let single { message.discriminatorValues[single] = .string(spec.kind) }
-        for (name, constant) in match { message.discriminatorValues[name] = constant.fieldValue }
+        message.kindField = single
+        for (name, constant) in match { message.matchValues[name] = constant.fieldValue }
         return .valid(message)
     }
 }

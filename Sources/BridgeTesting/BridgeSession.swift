@@ -293,9 +293,8 @@ public final class BridgeSession: NSObject {
             reject(BridgeRejection(structure: messageStructure(body), violations: violations))
             return nil
         case .valid(let validated):
-            counts[validated.kind, default: 0] += 1
+            let count = counts.incremented(validated.kind)
             if messages.count < 10_000 { messages.append(validated) }
-            let count = counts[validated.kind]!
             if validated.kind == readyKind {
                 if ready == nil {
                     ready = validated
@@ -469,5 +468,16 @@ private final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandler {
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
     ) {
         MainActor.assumeIsolated { _ = session?.receive(message) }
+    }
+}
+
+extension Dictionary where Value == Int {
+    /// Adds one to the count of `key` and returns the new count, with one lookup (the subscript's modify).
+    fileprivate mutating func incremented(_ key: Key) -> Int {
+        func addOne(_ count: inout Int) -> Int {
+            count += 1
+            return count
+        }
+        return addOne(&self[key, default: 0])
     }
 }

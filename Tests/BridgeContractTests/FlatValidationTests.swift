@@ -83,4 +83,21 @@ struct FlatValidationTests {
         #expect(flat(["kind": "ready", "version": 1]) == nil)
         #expect(flat(["kind": "sync", "value": "ok", "id": "p-1"]) == nil)  // the other direction
     }
+
+    @Test("a validated message gives native its kind, request id and fields to echo, and logs their structure")
+    func echoedValues() throws {
+        let contract = FlatReceiverCallTests.requestIDContract
+        let body: [String: Any] = ["kind": "ready", "version": NSNumber(value: 1), "id": "p-1"]
+        let flat = try #require(
+            contract.validFlat(body, direction: .pageToNative, mode: .strict, handler: "bridge", transport: .postMessage))
+        let general = try #require(
+            contract.validateInGeneral(body, direction: .pageToNative, mode: .strict, handler: "bridge").message)
+        for message in [flat, general] {
+            #expect(message.jsonValue(of: "kind") == .string("ready"))
+            #expect(message.jsonValue(of: "id") == .string("p-1"))
+            #expect(message.jsonValue(of: "version") == .number(1))
+            #expect(message.jsonValue(of: "missing") == nil)
+            #expect(message.description == "ready {id: String, kind: String, version: Number}")
+        }
+    }
 }

@@ -46,6 +46,40 @@ enum APIBench {
             count: ids.count, seconds: seconds, mainThreadSeconds: cpu, tally: handler.tally, rejected: 0)
     }
 
+    /// Pipelined calls through Apple's API with the raw loop's own script text: `evaluateJavaScript` and its
+    /// completion (the result converted as Apple's API converts it), and nothing of WebBridge's (no contract
+    /// check, no encoder, no request id issued). Set against the raw loop, it shows what the API alone costs
+    /// native → page; set against WebBridge's, what the check and the encoder cost.
+    static func pipelined(count: Int, timeout: Double) async throws -> PipelineFigure {
+        let configuration = WKWebViewConfiguration()
+        if let store = WebBridgeBench.store { configuration.websiteDataStore = store }
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let loaded = LoadWatcher()
+        webView.navigationDelegate = loaded
+        defer { webView.navigationDelegate = nil }
+        webView.loadHTMLString(BenchPage.html, baseURL: nil)
+        guard await loaded.finished.wait(timeout: timeout) else {
+            throw BenchFailure("Apple API: webView(_:didFinish:) of the bench page did not come within \(timeout) s")
+        }
+        let pipeline = PipelineState()
+        let clock = CPUStopwatch()
+        for index in 0..<count {
+            webView.evaluateJavaScript(RawBench.receiverCall(index)) { _, error in
+                pipeline.completions += 1
+                if error != nil { pipeline.errors += 1 }
+                if pipeline.completions == count {
+                    pipeline.reading = clock.reading
+                    pipeline.done.signal()
+                }
+            }
+        }
+        guard await pipeline.done.wait(timeout: timeout), let (seconds, cpu) = pipeline.reading else {
+            throw BenchFailure(
+                "Apple API: \(count) pipelined calls did not complete within \(timeout) s (\(pipeline.completions) did)")
+        }
+        return PipelineFigure(count: count, seconds: seconds, mainThreadSeconds: cpu, errors: pipeline.errors)
+    }
+
     @MainActor
     private final class CountingHandler: NSObject, WKScriptMessageHandler {
         var tally: BenchPage.Tally

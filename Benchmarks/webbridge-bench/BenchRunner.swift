@@ -251,7 +251,7 @@ final class BenchRunner {
             [], [], [], []
         )
         var trips: (raw: [Double], ours: [Double]) = ([], [])
-        var pipes: (raw: [PipelineFigure], ours: [PipelineFigure]) = ([], [])
+        var pipes: (raw: [PipelineFigure], ours: [PipelineFigure], api: [PipelineFigure]) = ([], [], [])
         // Both sides measure throughput on web processes of their own, new here: by now WebBridge's default
         // process has served every session and suite page above (≈ 1,300 views), the raw loop's about 900.
         do { try engine.recycle(timeout: options.timeout) } catch {
@@ -303,6 +303,9 @@ final class BenchRunner {
                     pipes.raw.append(try RawBench.pipelined(engine, count: options.pipelined, timeout: options.timeout))
                 }
             } webbridge: {
+                await measure("Apple's evaluateJavaScript, pipelined") {
+                    pipes.api.append(try await APIBench.pipelined(count: options.pipelined, timeout: options.timeout))
+                }
                 await measure("WebBridge pipelined") {
                     pipes.ours.append(
                         try await WebBridgeBench.pipelined(count: options.pipelined, timeout: options.timeout))
@@ -329,6 +332,9 @@ final class BenchRunner {
         report["native_to_page_rtt_ms_p95"] = Statistics.percentile(trips.ours, 95)
         report["raw_native_to_page_calls_per_s"] = Statistics.median(pipes.raw.map(\.callsPerSecond))
         report["native_to_page_calls_per_s"] = Statistics.median(pipes.ours.map(\.callsPerSecond))
+        // What Apple's API costs by itself native → page (its call and completion): the floor for any caller.
+        report["api_native_to_page_calls_per_s"] = Statistics.median(pipes.api.map(\.callsPerSecond))
+        report.details["api_native_to_page_calls_per_s_rounds"] = pipes.api.map { BenchReport.rounded($0.callsPerSecond) }
         // The raw loop's whole pipelined call, to set against JSONSerialization's share of ours.
         report["raw_native_to_page_us_per_call"] = report["raw_native_to_page_calls_per_s"].map { 1e6 / $0 }
         report["raw_native_to_page_errors"] = pipes.raw.isEmpty ? nil : Double(pipes.raw.map(\.errors).reduce(0, +))
@@ -348,10 +354,15 @@ final class BenchRunner {
         recordMainThread("api_page_to_native", bursts.api, per: "msg")
         recordMainThread("raw_native_to_page", pipes.raw, per: "call")
         recordMainThread("native_to_page", pipes.ours, per: "call")
+        recordMainThread("api_native_to_page", pipes.api, per: "call")
         report["page_to_native_ratio"] = ratio(
             report["page_to_native_msgs_per_s"], report["raw_page_to_native_msgs_per_s"])
         report["native_to_page_calls_ratio"] = ratio(
             report["native_to_page_calls_per_s"], report["raw_native_to_page_calls_per_s"])
+        report["native_to_page_api_ratio"] = ratio(
+            report["api_native_to_page_calls_per_s"], report["raw_native_to_page_calls_per_s"])
+        report["native_to_page_vs_api_ratio"] = ratio(
+            report["native_to_page_calls_per_s"], report["api_native_to_page_calls_per_s"])
         report["session_vs_raw"] = ratio(
             report["session_interleaved_ms_p50"], report["raw_session_interleaved_ms_p50"])
         report["session_vs_raw_apart"] = ratio(report["session_ms_p50"], report["raw_session_ms_p50"])

@@ -49,9 +49,12 @@ struct BenchReport {
             whose: { report in
                 guard let encoder = report["encoder_us_per_call"], let raw = report["raw_native_to_page_us_per_call"]
                 else { return nil }
+                let api = report["native_to_page_api_ratio"].map {
+                    String(format: "; Apple's evaluateJavaScript (no check, no encoder): %.2f of raw", $0)
+                }
                 return String(
                     format: "the encoder alone takes %.1f µs per call, the raw engine's whole call %.1f µs", encoder,
-                    raw)
+                    raw) + (api ?? "")
             }),
         Target(name: "warm session p50", key: "session_ms_p50", bound: { _ in 20 }, atMost: true, text: "≤ 20 ms"),
         Target(
@@ -184,6 +187,15 @@ struct BenchReport {
             row([
                 "native → page calls/s (pipelined)", cell(self["native_to_page_calls_per_s"], 0),
                 cell(self["raw_native_to_page_calls_per_s"], 0), cell(self["native_to_page_calls_ratio"]),
+            ]))
+        lines.append(
+            row([
+                "  Apple's evaluateJavaScript, no check", "", cell(self["api_native_to_page_calls_per_s"], 0),
+                cell(self["native_to_page_api_ratio"]),
+            ]))
+        lines.append(
+            row([
+                "  WebBridge over Apple's call", "", "", cell(self["native_to_page_vs_api_ratio"]),
             ]))
         lines.append(
             row([

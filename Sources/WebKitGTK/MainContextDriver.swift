@@ -24,6 +24,9 @@ final class MainContextDriver: @unchecked Sendable {
     private var watcherPolling = false
     private var servicePending = false
     private var ownsMainThread = false
+    /// The thread GLib's loop runs on once it owns the main thread: compared without a system call, where
+    /// `Thread.isMainThread` makes two (`gettid`, `getpid`) for every script the engine is handed.
+    private var loopThread: pthread_t?
     // Main thread only.
     private let context = g_main_context_default()
     private var started = false
@@ -59,9 +62,10 @@ final class MainContextDriver: @unchecked Sendable {
     func scheduleService() {
         lock.lock()
         if ownsMainThread {
+            let loopThread = self.loopThread
             lock.unlock()
             // The loop re-reads its sources after every dispatch; only another thread must wake it.
-            if !Thread.isMainThread { g_main_context_wakeup(context) }
+            if let loopThread, pthread_equal(pthread_self(), loopThread) == 0 { g_main_context_wakeup(context) }
             return
         }
         let already = servicePending
@@ -111,6 +115,7 @@ final class MainContextDriver: @unchecked Sendable {
         lock.lock()
         ownsMainThread = !started
         let owned = ownsMainThread
+        if owned { loopThread = pthread_self() }
         lock.unlock()
         if owned {
             _ = g_main_context_acquire(context)

@@ -75,7 +75,8 @@ enum APIBench {
         }
         guard await pipeline.done.wait(timeout: timeout), let (seconds, cpu) = pipeline.reading else {
             throw BenchFailure(
-                "Apple API: \(count) pipelined calls did not complete within \(timeout) s (\(pipeline.completions) did)")
+                "Apple API: \(count) pipelined calls did not complete within \(timeout) s (\(pipeline.completions) did)"
+            )
         }
         return PipelineFigure(count: count, seconds: seconds, mainThreadSeconds: cpu, errors: pipeline.errors)
     }

@@ -334,7 +334,9 @@ final class BenchRunner {
         report["native_to_page_calls_per_s"] = Statistics.median(pipes.ours.map(\.callsPerSecond))
         // What Apple's API costs by itself native → page (its call and completion): the floor for any caller.
         report["api_native_to_page_calls_per_s"] = Statistics.median(pipes.api.map(\.callsPerSecond))
-        report.details["api_native_to_page_calls_per_s_rounds"] = pipes.api.map { BenchReport.rounded($0.callsPerSecond) }
+        report.details["api_native_to_page_calls_per_s_rounds"] = pipes.api.map {
+            BenchReport.rounded($0.callsPerSecond)
+        }
         // The raw loop's whole pipelined call, to set against JSONSerialization's share of ours.
         report["raw_native_to_page_us_per_call"] = report["raw_native_to_page_calls_per_s"].map { 1e6 / $0 }
         report["raw_native_to_page_errors"] = pipes.raw.isEmpty ? nil : Double(pipes.raw.map(\.errors).reduce(0, +))

@@ -24,7 +24,8 @@ extension BridgeContract {
                 })
         else { return nil }
         var message = ValidatedMessage(
-            kind: messages[index].kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
+            kind: messages[index].kind, direction: direction, requestID: requestIDValue,
+            requestIDField: requestID?.field,
             fields: fields)
         message.kindField = discriminator[0]
         return message

@@ -89,7 +89,8 @@ struct FlatValidationTests {
         let contract = FlatReceiverCallTests.requestIDContract
         let body: [String: Any] = ["kind": "ready", "version": NSNumber(value: 1), "id": "p-1"]
         let flat = try #require(
-            contract.validFlat(body, direction: .pageToNative, mode: .strict, handler: "bridge", transport: .postMessage))
+            contract.validFlat(
+                body, direction: .pageToNative, mode: .strict, handler: "bridge", transport: .postMessage))
         let general = try #require(
             contract.validateInGeneral(body, direction: .pageToNative, mode: .strict, handler: "bridge").message)
         for message in [flat, general] {

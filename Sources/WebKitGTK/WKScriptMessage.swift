@@ -98,9 +98,10 @@ open class WKFrameInfo: NSObject {
 
     /// The main frame of `webView` as it is now.
     static func mainFrame(of webView: WKWebView?) -> WKFrameInfo {
-        let page = webView?.currentPage ?? (URLRequest(url: blank), WKSecurityOrigin.Parts(url: blank))
+        if let frame = webView?.mainFrameInfo { return frame }
         return WKFrameInfo(
-            isMainFrame: true, request: page.request, securityOrigin: WKSecurityOrigin(page.origin), webView: webView)
+            isMainFrame: true, request: URLRequest(url: blank),
+            securityOrigin: WKSecurityOrigin(WKSecurityOrigin.Parts(url: blank)), webView: webView)
     }
 }
 

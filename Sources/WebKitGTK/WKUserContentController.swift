@@ -250,14 +250,15 @@ open class WKUserContentController: NSObject {
         // The world comes from the frame tag when there is one; an untagged message is from the page world's main frame.
         let tagged = pendingFrame
         let expectsReply = reply != nil
-        func matching(_ key: Key) -> Key? {
-            registrations[key].flatMap { $0.handler.expectsReply == expectsReply ? key : nil }
+        func matching(_ key: Key) -> (key: Key, registration: Registration)? {
+            registrations[key].flatMap { $0.handler.expectsReply == expectsReply ? (key, $0) : nil }
         }
         // Tagged world first, then the page world; a name registered only elsewhere gets an untagged message too.
-        let key =
+        let found =
             tagged.flatMap { matching(Key(world: $0.world, name: name)) } ?? matching(Key(world: nil, name: name))
-            ?? registrations.keys.first { $0.name == name && matching($0) != nil }
-        guard let key, let registration = registrations[key] else { return }
+            ?? registrations.first { $0.key.name == name && $0.value.handler.expectsReply == expectsReply }
+            .map { ($0.key, $0.value) }
+        guard let (key, registration) = found else { return }
         let body: Any
         do {
             // As Apple's import has it: the value itself, and only `undefined` (nil) boxed in `Any` as an Optional.

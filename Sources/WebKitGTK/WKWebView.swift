@@ -244,19 +244,46 @@ open class WKWebView: NSObject {
     /// The current page's request and origin, rebuilt only when the page's URI changes: every script message
     /// carries them.
     var currentPage: (request: URLRequest, origin: WKSecurityOrigin.Parts)? {
-        guard let view, let uri = webkit_web_view_get_uri(view) else { return nil }
-        if let cached = cachedPage, cached.uri.withCString({ strcmp($0, uri) == 0 }) {
-            return (cached.request, cached.origin)
-        }
-        let text = String(cString: uri)
-        guard let url = URL(string: text) else { return nil }
-        let request = URLRequest(url: url)
-        let origin = WKSecurityOrigin.Parts(url: url)
-        cachedPage = (text, request, origin)
-        return (request, origin)
+        page().map { ($0.request, $0.origin) }
     }
 
-    private var cachedPage: (uri: String, request: URLRequest, origin: WKSecurityOrigin.Parts)?
+    /// The main frame as messages and dialogs report it: one snapshot per page URI, since every script message
+    /// from the main frame carries one (two objects a message otherwise).
+    var mainFrameInfo: WKFrameInfo? {
+        guard let page = page() else { return nil }
+        if let frame = page.mainFrame { return frame }
+        let frame = WKFrameInfo(
+            isMainFrame: true, request: page.request, securityOrigin: WKSecurityOrigin(page.origin), webView: self)
+        page.mainFrame = frame
+        return frame
+    }
+
+    /// The page as of its URI now; a class, so reading it per message retains one object instead of copying
+    /// a request.
+    private final class Page {
+        let uri: String
+        let request: URLRequest
+        let origin: WKSecurityOrigin.Parts
+        var mainFrame: WKFrameInfo?
+
+        init(uri: String, request: URLRequest, origin: WKSecurityOrigin.Parts) {
+            self.uri = uri
+            self.request = request
+            self.origin = origin
+        }
+    }
+
+    private var cachedPage: Page?
+
+    private func page() -> Page? {
+        guard let view, let uri = webkit_web_view_get_uri(view) else { return nil }
+        if let cached = cachedPage, cached.uri.withCString({ strcmp($0, uri) == 0 }) { return cached }
+        let text = String(cString: uri)
+        guard let url = URL(string: text) else { return nil }
+        let page = Page(uri: text, request: URLRequest(url: url), origin: WKSecurityOrigin.Parts(url: url))
+        cachedPage = page
+        return page
+    }
 
     private func begin() -> WKNavigation {
         let navigation = WKNavigation()

@@ -26,6 +26,29 @@ final class WKFrameInfoTests: XCTestCase {
         XCTAssertTrue(frame.webView === session.webView)
     }
 
+    func testMainFrameMessagesFollowThePageAsItsURLChanges() async throws {
+        // The main frame's snapshot is kept per page URL: a new URL must give the next message a new one.
+        let session = Session()
+        session.collector.expectedCount = 2
+        let received = expectation(description: "a message before and one after history.pushState")
+        session.collector.received = received
+        var frames: [WKFrameInfo] = []
+        session.collector.onMessage = { frames.append($0.frameInfo) }
+        session.webView.loadHTMLString(
+            """
+            <script>
+            window.webkit.messageHandlers.bridge.postMessage('before');
+            history.pushState(null, '', '/moved?step=2');
+            window.webkit.messageHandlers.bridge.postMessage('after');
+            </script>
+            """, baseURL: URL(string: "https://app.example/start.html"))
+        await fulfillment(of: [received], timeout: 5)
+        XCTAssertEqual(
+            frames.map { $0.request.url?.absoluteString },
+            ["https://app.example/start.html", "https://app.example/moved?step=2"])
+        XCTAssertEqual(frames.map(\.isMainFrame), [true, true])
+    }
+
     func testIframeMessageSaysSoAndKeepsItsBodyExactly() async throws {
         let session = Session()
         session.collector.expectedCount = 2

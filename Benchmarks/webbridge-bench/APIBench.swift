@@ -16,20 +16,9 @@ enum APIBench {
         let handler = CountingHandler(ids: ids)
         let controller = WKUserContentController()
         controller.add(handler, name: "bridge")
-        let configuration = WKWebViewConfiguration()
-        configuration.userContentController = controller
-        if let store = WebBridgeBench.store { configuration.websiteDataStore = store }
-        let webView = WKWebView(frame: .zero, configuration: configuration)
-        let loaded = LoadWatcher()
-        webView.navigationDelegate = loaded
-        defer {
-            controller.removeScriptMessageHandler(forName: "bridge")
-            webView.navigationDelegate = nil
-        }
-        webView.loadHTMLString(BenchPage.html, baseURL: nil)
-        guard await loaded.finished.wait(timeout: timeout) else {
-            throw BenchFailure("Apple API: webView(_:didFinish:) of the bench page did not come within \(timeout) s")
-        }
+        defer { controller.removeScriptMessageHandler(forName: "bridge") }
+        let (webView, loaded) = try await benchPage(controller: controller, timeout: timeout)
+        defer { withExtendedLifetime(loaded) { webView.navigationDelegate = nil } }
         let handed = Occurrence()
         webView.evaluateJavaScript(try BenchPage.idsScript(ids)) { _, _ in handed.signal() }
         guard await handed.wait(timeout: timeout) else {
@@ -51,34 +40,30 @@ enum APIBench {
     /// check, no encoder, no request id issued). Set against the raw loop, it shows what the API alone costs
     /// native → page; set against WebBridge's, what the check and the encoder cost.
     static func pipelined(count: Int, timeout: Double) async throws -> PipelineFigure {
+        let (webView, loaded) = try await benchPage(controller: WKUserContentController(), timeout: timeout)
+        defer { withExtendedLifetime(loaded) { webView.navigationDelegate = nil } }
+        return try await PipelineState.run("Apple API", count: count, timeout: timeout, on: webView) {
+            RawBench.receiverCall($0)
+        }
+    }
+
+    /// A view on the bench page (in the throughput store, as the other sides' views), loaded: didFinish came.
+    /// The watcher is returned because the view holds its navigation delegate weakly.
+    private static func benchPage(controller: WKUserContentController, timeout: Double) async throws
+        -> (WKWebView, LoadWatcher)
+    {
         let configuration = WKWebViewConfiguration()
+        configuration.userContentController = controller
         if let store = WebBridgeBench.store { configuration.websiteDataStore = store }
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let loaded = LoadWatcher()
         webView.navigationDelegate = loaded
-        defer { webView.navigationDelegate = nil }
         webView.loadHTMLString(BenchPage.html, baseURL: nil)
         guard await loaded.finished.wait(timeout: timeout) else {
+            webView.navigationDelegate = nil
             throw BenchFailure("Apple API: webView(_:didFinish:) of the bench page did not come within \(timeout) s")
         }
-        let pipeline = PipelineState()
-        let clock = CPUStopwatch()
-        for index in 0..<count {
-            webView.evaluateJavaScript(RawBench.receiverCall(index)) { _, error in
-                pipeline.completions += 1
-                if error != nil { pipeline.errors += 1 }
-                if pipeline.completions == count {
-                    pipeline.reading = clock.reading
-                    pipeline.done.signal()
-                }
-            }
-        }
-        guard await pipeline.done.wait(timeout: timeout), let (seconds, cpu) = pipeline.reading else {
-            throw BenchFailure(
-                "Apple API: \(count) pipelined calls did not complete within \(timeout) s (\(pipeline.completions) did)"
-            )
-        }
-        return PipelineFigure(count: count, seconds: seconds, mainThreadSeconds: cpu, errors: pipeline.errors)
+        return (webView, loaded)
     }
 
     @MainActor

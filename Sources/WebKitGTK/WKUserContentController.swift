@@ -256,8 +256,7 @@ open class WKUserContentController: NSObject {
         // Tagged world first, then the page world; a name registered only elsewhere gets an untagged message too.
         let found =
             tagged.flatMap { matching(Key(world: $0.world, name: name)) } ?? matching(Key(world: nil, name: name))
-            ?? registrations.first { $0.key.name == name && $0.value.handler.expectsReply == expectsReply }
-            .map { ($0.key, $0.value) }
+            ?? registrations.keys.lazy.filter { $0.name == name }.compactMap(matching).first
         guard let (key, registration) = found else { return }
         let body: Any
         do {

@@ -241,12 +241,6 @@ open class WKWebView: NSObject {
     /// Whether a load is in progress.
     open var isLoading: Bool { view.map { webkit_web_view_is_loading($0) != 0 } ?? false }
 
-    /// The current page's request and origin, rebuilt only when the page's URI changes: every script message
-    /// carries them.
-    var currentPage: (request: URLRequest, origin: WKSecurityOrigin.Parts)? {
-        page().map { ($0.request, $0.origin) }
-    }
-
     /// The main frame as messages and dialogs report it: one snapshot per page URI, since every script message
     /// from the main frame carries one (two objects a message otherwise).
     var mainFrameInfo: WKFrameInfo? {
@@ -258,8 +252,8 @@ open class WKWebView: NSObject {
         return frame
     }
 
-    /// The page as of its URI now; a class, so reading it per message retains one object instead of copying
-    /// a request.
+    /// The page as of its URI now, its request and origin rebuilt only when the URI changes; a class, so reading
+    /// it per message retains one object instead of copying a request.
     private final class Page {
         let uri: String
         let request: URLRequest

@@ -1,9 +1,9 @@
 /// One way a message body breaks the contract: where, which rule, what was expected and what type came.
 ///
 /// It never carries the value that came, so it is safe to print and log.
-public struct ContractViolation: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// The rules a message body can break.
-    public enum Rule: String, Sendable, Equatable, CaseIterable {
+    public enum Rule: String, Sendable, Equatable, Codable, CaseIterable {
         /// The body is not a JS object (dictionary).
         case bodyNotObject = "body-not-object"
         /// A required field is absent.
@@ -85,6 +85,31 @@ public struct ContractViolation: Error, Sendable, Equatable, CustomStringConvert
         case .duplicate:
             return "\(sender) must send it once per page load; look for a second listener or a repeated init"
         }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, rule, expected, found, direction, remedy
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            path: try container.decode(String.self, forKey: .path),
+            rule: try container.decode(Rule.self, forKey: .rule),
+            expected: try container.decode(String.self, forKey: .expected),
+            found: try container.decode(String.self, forKey: .found),
+            direction: try container.decode(Direction.self, forKey: .direction))
+    }
+
+    /// Encodes the remedy too, so a report's reader gets what to do without this library.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(rule, forKey: .rule)
+        try container.encode(expected, forKey: .expected)
+        try container.encode(found, forKey: .found)
+        try container.encode(direction, forKey: .direction)
+        try container.encode(remedy, forKey: .remedy)
     }
 
     public var description: String {

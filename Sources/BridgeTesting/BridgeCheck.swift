@@ -21,21 +21,29 @@ public struct CheckConfiguration: Sendable {
     public var contract: BridgeContract
     /// The text sent as the native → page message's `value` by the fixture-style play.
     public var value: String
-    /// Seconds to wait for each event: the load, each page message, each acceptance.
+    /// Seconds each step may take: the load, each page message, each acceptance.
     public var timeout: TimeInterval
+    /// Seconds the whole check may take, whatever each step takes; nil bounds only the steps.
+    public var bound: TimeInterval?
     /// Strict (the default) fails on any unknown, invalid or duplicate page message; lenient only lists them.
     public var mode: ValidationMode
     /// How native is played; nil takes the contract's `check` section, or the fixture style (ready, then sync).
     public var play: CheckPlay?
 
+    /// The step timeout when none is given, read by the CLI, the assertions and the seed test: ample for a cold
+    /// simulator, a fraction of it on Linux.
+    public static let defaultTimeout: TimeInterval = 10
+
     public init(
-        page: Page, contract: BridgeContract = .default, value: String = "ok", timeout: TimeInterval = 10,
-        mode: ValidationMode = .strict, play: CheckPlay? = nil
+        page: Page, contract: BridgeContract = .default, value: String = "ok",
+        timeout: TimeInterval = defaultTimeout, bound: TimeInterval? = nil, mode: ValidationMode = .strict,
+        play: CheckPlay? = nil
     ) {
         self.page = page
         self.contract = contract
         self.value = value
         self.timeout = timeout
+        self.bound = bound
         self.mode = mode
         self.play = play
     }
@@ -66,6 +74,8 @@ public struct SessionReport: Sendable, Equatable, Codable {
     public let timeline: [TimelineEntry]
     /// Page → native messages seen besides the first valid ready (duplicates, rejections), as structure.
     public let extraMessages: [String]
+    /// The first page messages the contract refused, each violation as a value (path, rule, expected, found).
+    public var rejections: [BridgeRejection] = []
 
     /// The failures in the order a reader should fix them: the load, then each direction.
     public var failures: [BridgeFailure] {
@@ -73,6 +83,9 @@ public struct SessionReport: Sendable, Equatable, Codable {
     }
 
     public var passed: Bool { failures.isEmpty }
+
+    /// How many refused messages a report keeps as values; the timeline and the extras count the rest.
+    static let keptRejections = 10
 }
 
 /// A suite's lane: checks run one after another in an in-memory store of its own, emptied before each session.
@@ -197,6 +210,9 @@ public enum BridgeCheck {
                     .pageUnreachable,
                     "no HTTP response from \(host): the engine finished the load without fetching it (WebKit refuses some ports, e.g. 1, 25, 6000)"
                 ))
+        case .failure where session.loadError.map(LoadError.cause) == .timeout:
+            // The engine's request timer ends with the load step: the same verdict as the harness's own deadline.
+            return timedOutLoad(host: host, status: session.httpStatusCode, within: within)
         case .failure(let failure):
             if let error = session.loadError, LoadError.isUnreachable(error) {
                 return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host)"))
@@ -213,17 +229,21 @@ public enum BridgeCheck {
         case nil where session.webContentProcessTerminated:
             return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))
         case nil:
-            guard let status = session.httpStatusCode else {
-                return .fail(
-                    BridgeFailure(
-                        .pageUnreachable, "\(LoadError.Cause.timeout.rawValue) from \(host) (waited \(within))"))
-            }
-            return .fail(
-                BridgeFailure(
-                    .pageLoadDidNotFinish,
-                    "\(host) answered HTTP \(status), but webView(_:didFinish:) did not come within \(within) (a subresource may never have arrived)"
-                ))
+            return timedOutLoad(host: host, status: session.httpStatusCode, within: within)
         }
+    }
+
+    /// A real page's load that the step's deadline ended: not deployed unless the main document answered.
+    private static func timedOutLoad(host: String, status: Int?, within: String) -> DirectionVerdict {
+        guard let status else {
+            return .fail(
+                BridgeFailure(.pageUnreachable, "\(LoadError.Cause.timeout.rawValue) from \(host) (waited \(within))"))
+        }
+        return .fail(
+            BridgeFailure(
+                .pageLoadDidNotFinish,
+                "\(host) answered HTTP \(status), but webView(_:didFinish:) did not come within \(within) (a subresource may never have arrived)"
+            ))
     }
 
     /// What the diagnostics script saw, with what WebKit does about it.
@@ -248,26 +268,30 @@ extension BridgeSession {
     public func deliver(_ call: ReceiverCall, expecting expected: String?, timeout: TimeInterval) async
         -> BridgeFailure?
     {
-        await deliver(script: call.script, expecting: expected, timeout: timeout)
+        await deliver(script: call.script, expecting: expected, clock: CheckClock(timeout: timeout))
     }
 
     /// Runs a receiver call given as script text; for tests that show what a hand-built script breaks.
     public func deliver(script: String, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
+        await deliver(script: script, expecting: expected, clock: CheckClock(timeout: timeout))
+    }
+
+    /// Runs a receiver call within the current step of `clock`.
+    func deliver(script: String, expecting expected: String?, clock: CheckClock) async -> BridgeFailure? {
         // The engine's own error for a dead process names a result type, not the crash: say what happened.
-        let failure = await deliverOnLiveProcess(script: script, expecting: expected, timeout: timeout)
+        let failure = await deliverOnLiveProcess(script: script, expecting: expected, clock: clock)
         guard let failure else { return nil }
         guard webContentProcessTerminated else { return failure }
         return BridgeFailure(.pageDidNotAccept, "\(BridgeSession.terminatedDetail) (engine: \(failure.detail))")
     }
 
     private func deliverOnLiveProcess(
-        script: String, expecting expected: String?, timeout: TimeInterval
+        script: String, expecting expected: String?, clock: CheckClock
     ) async -> BridgeFailure? {
         var returnedUnsupported = false
-        switch await evaluate(script, timeout: timeout) {
+        switch await evaluate(script, until: clock.deadline) {
         case .timedOut:
-            return BridgeFailure(
-                .pageDidNotAccept, "the receiver call did not complete within \(BridgeCheck.seconds(timeout))")
+            return BridgeFailure(.pageDidNotAccept, clock.missed("the receiver call did not complete"))
         case .error(let error) where Self.isUnsupportedResult(error):
             // The receiver ran without throwing but returned what cannot come back (an async receiver's Promise):
             // whether it accepted shows at the observation point.
@@ -280,11 +304,10 @@ extension BridgeSession {
         guard let expected else { return nil }
         let readBack =
             "(function(v){return v === undefined ? null : encodeURIComponent(v)})(\(BridgeCheck.observationPoint))"
-        switch await evaluate(readBack, timeout: timeout) {
+        switch await evaluate(readBack, until: clock.deadline) {
         case .timedOut:
             return BridgeFailure(
-                .pageDidNotAccept,
-                "reading \(BridgeCheck.observationPoint) did not complete within \(BridgeCheck.seconds(timeout))")
+                .pageDidNotAccept, clock.missed("reading \(BridgeCheck.observationPoint) did not complete"))
         case .error(let error):
             return BridgeFailure(
                 .pageDidNotAccept, "reading \(BridgeCheck.observationPoint) failed: \(javaScriptErrorText(error))")

@@ -46,7 +46,7 @@ public struct Acknowledgement: Sendable, Equatable {
 }
 
 /// A page → native message the contract refused: its structure and every violation, never its values.
-public struct BridgeRejection: Sendable, Equatable, CustomStringConvertible {
+public struct BridgeRejection: Sendable, Equatable, Codable, CustomStringConvertible {
     public let structure: String
     public let violations: [ContractViolation]
 
@@ -187,13 +187,18 @@ public final class BridgeSession: NSObject {
     ///
     /// - Returns: whether the condition held when the wait ended (by an event, the timeout or teardown).
     public func wait(timeout: TimeInterval, until condition: @escaping @MainActor () -> Bool) async -> Bool {
+        await wait(until: .now() + timeout, condition)
+    }
+
+    /// Waits until `condition` holds, re-checking after every event, until `deadline`: the harness's one timer.
+    func wait(until deadline: DispatchTime, _ condition: @escaping @MainActor () -> Bool) async -> Bool {
         if condition() { return true }
         guard webView != nil else { return false }
         return await withCheckedContinuation { continuation in
             let id = nextWaiter
             nextWaiter += 1
             waiters[id] = Waiter(condition: condition, continuation: continuation)
-            DispatchQueue.main.asyncAfter(deadline: .now() + timeout) { [weak self] in
+            DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
                 MainActor.assumeIsolated {
                     // Whoever removes the waiter resumes it, so it is resumed exactly once.
                     guard let waiter = self?.waiters.removeValue(forKey: id) else { return }

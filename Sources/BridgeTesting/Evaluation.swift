@@ -18,13 +18,18 @@ extension BridgeSession {
     ///
     /// Wraps the completion-handler form: Apple's `async` import of `evaluateJavaScript` has crashed on a nil result.
     public func evaluate(_ script: String, timeout: TimeInterval) async -> EvaluationOutcome {
+        await evaluate(script, until: .now() + timeout)
+    }
+
+    /// Evaluates `script` in the page and waits for its completion until `deadline`.
+    func evaluate(_ script: String, until deadline: DispatchTime) async -> EvaluationOutcome {
         guard let webView else { return .error(SessionClosed()) }
         let box = OutcomeBox()
         webView.evaluateJavaScript(script) { [weak self] value, error in
             box.outcome = error.map { .error($0) } ?? .value(value)
             self?.notify()
         }
-        _ = await wait(timeout: timeout) { box.outcome != nil }
+        _ = await wait(until: deadline) { box.outcome != nil }
         return box.outcome ?? .timedOut
     }
 }

@@ -9,8 +9,8 @@ import WebKitGTK
 
 /// Plays native's side of one session: triggers, sends, replies; then judges each direction.
 ///
-/// Steps run one at a time, in the order their triggers happened; each wait is for an event, bounded by the
-/// configuration's timeout, and ends as soon as nothing more is expected.
+/// Steps run one at a time, in the order their triggers happened; each wait is for an event, bounded by the one
+/// clock's step deadline, and ends as soon as nothing more is expected or the verdict it waits for is decided.
 @MainActor
 final class PlayRunner {
     private let configuration: CheckConfiguration
@@ -30,23 +30,27 @@ final class PlayRunner {
     /// The page messages that must arrive, from the play.
     private let expected: [String]
     private var outcomes: [(name: String, failure: BridgeFailure?, note: String)] = []
+    private var clock: CheckClock
 
     init(configuration: CheckConfiguration, play: CheckPlay, session: BridgeSession) {
         self.configuration = configuration
         self.play = play
         self.session = session
         expected = play.expectedMessages
+        clock = CheckClock(timeout: configuration.timeout, bound: configuration.bound)
     }
 
     func run() async -> SessionReport {
         defer { session.tearDown() }
         wire()
-        let timeout = configuration.timeout
+        clock.beginStep()
         switch configuration.page {
         case .html(let html, let baseURL):
             session.loadHTMLString(html, baseURL: baseURL)
         case .url(let url):
-            session.load(URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout))
+            // The engine's request timer ends with the load step; either way the verdict's text is the same.
+            session.load(
+                URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: clock.remaining))
         }
         while true {
             if loaded == nil, session.loadResult != nil {
@@ -63,20 +67,37 @@ final class PlayRunner {
                 continue
             }
             if finished { break }
-            // Anything new (a message, the load, a dead process) wakes the wait; nothing new within the timeout ends it.
-            let progressed = await session.wait(timeout: timeout) { [unowned self] in
+            // Anything new (a message, the load, a dead process) wakes the wait; nothing new within a step ends it.
+            let progressed = await session.wait(until: clock.deadline) { [unowned self] in
                 !queue.isEmpty || finished || (loaded == nil && session.loadResult != nil)
                     || session.webContentProcessTerminated
             }
             if !progressed || session.webContentProcessTerminated && queue.isEmpty { break }
+            clock.beginStep()
         }
         return report()
     }
 
-    /// Whether the play has nothing left to do: the load is over, every step ran, every expected message came.
+    /// Whether the play has nothing left to do: the load is over, every step ran, and every expected message came
+    /// or the page → native verdict is already a failure that no later message can undo.
     private var finished: Bool {
         guard let loaded, queue.isEmpty else { return false }
-        return !loaded || expected.allSatisfy { session.counts[$0, default: 0] > 0 }
+        return !loaded || pageToNativeFailed || expected.allSatisfy { session.counts[$0, default: 0] > 0 }
+    }
+
+    /// Whether page → native has failed for good: what decides it only accumulates (a strict rejection, a second
+    /// copy of an expected message, the page reporting its own error, an acknowledgement of no request).
+    private var pageToNativeFailed: Bool {
+        if configuration.mode == .strict {
+            if session.rejectedCount > 0 { return true }
+            if expected.contains(where: { session.counts[$0, default: 0] > 1 }) { return true }
+        }
+        return !pageErrors.isEmpty || session.acknowledgements.contains { $0.correlation != .matched }
+    }
+
+    /// Page messages the contract marks as the page reporting its own error.
+    private var pageErrors: [ValidatedMessage] {
+        session.messages.filter { contract.message($0.kind, direction: .pageToNative)?.pageError == true }
     }
 
     /// Queues the steps a page message triggers, and answers the ones that expect a reply.
@@ -107,11 +128,13 @@ final class PlayRunner {
     // MARK: Native → page
 
     private func perform(_ pending: Pending) async {
+        clock.beginStep()
         let step = pending.step
         guard let name = step.send, let spec = contract.message(name, direction: .nativeToPage) else {
             // A reply step: its answer already went; what is left is to see the page accept it.
             if case .observed(let expression, let equals)? = step.accepted {
-                let failure = await observe(expression, equals: equals).map {
+                // The reply went before this step could look, so any value the page shows is its answer.
+                let failure = await observe(expression, equals: equals, before: nil).map {
                     BridgeFailure($0.category, "the reply to \(step.after): \($0.detail)")
                 }
                 outcomes.append(("reply to \(step.after)", failure, "the page shows the reply to \(step.after)"))
@@ -143,18 +166,19 @@ final class PlayRunner {
         let fixtureStyle = isFixtureStyle(step)
         session.record(fixtureStyle ? .syncSent : .sent, fixtureStyle ? call.structure : "\(name): \(call.description)")
         let failure: BridgeFailure?
-        let timeout = configuration.timeout
         switch step.accepted ?? .returns {
         case .observed(let expression, .string(let text)) where expression == BridgeCheck.observationPoint:
-            failure = await session.deliver(call, expecting: text, timeout: timeout)
+            failure = await session.deliver(script: call.script, expecting: text, clock: clock)
         case .observed(let expression, let equals):
-            if let refused = await session.deliver(call, expecting: nil, timeout: timeout) {
+            // What the page showed before native acted: only a change from it is the page's answer.
+            let before = await read(expression)
+            if let refused = await session.deliver(script: call.script, expecting: nil, clock: clock) {
                 failure = refused
             } else {
-                failure = await observe(expression, equals: equals)
+                failure = await observe(expression, equals: equals, before: before)
             }
         case .returns:
-            failure = await session.deliver(call, expecting: nil, timeout: timeout)
+            failure = await session.deliver(script: call.script, expecting: nil, clock: clock)
         case .settles:
             failure = await settle(call.script)
         }
@@ -185,50 +209,65 @@ final class PlayRunner {
         return false
     }
 
-    /// Waits until `expression` evaluates in the page to what the play says it must be, compared as JSON.
+    /// Waits until `expression` shows the page's answer, compared with what the play expects as JSON.
     ///
-    /// The page may still be handling native's answer when the call returns (a reply handler's promise, a
-    /// `fromNative` continuation), so the page looks again after each of its own tasks until the value is there
-    /// or the timeout has passed, and returns what it last saw.
-    private func observe(_ expression: String, equals expected: JSONValue) async -> BridgeFailure? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let expectedText = String(decoding: (try? encoder.encode(expected)) ?? Data(), as: UTF8.self)
+    /// The page may still be handling native's message when the call returns (a reply handler's promise, a
+    /// `fromNative` continuation), so the page looks again after each of its own tasks. A value other than `before`
+    /// (what it showed before native acted), `undefined` and `null` is its answer: the expected one passes, any
+    /// other fails at once instead of at the deadline.
+    private func observe(_ expression: String, equals expected: JSONValue, before: String?) async -> BridgeFailure? {
+        let expectedText = Self.jsonText(expected)
         let body = """
             const deadline = Date.now() + limit;
             for (;;) {
               const value = (\(expression));
               const text = value === undefined ? null : JSON.stringify(value);
-              if (text === expected || Date.now() >= deadline) return text;
+              if (text === expected || (text !== before && text !== null && text !== "null")) return text;
+              if (Date.now() >= deadline) return before;
               await new Promise((resolve) => setTimeout(resolve, 5));
             }
             """
-        let limit = configuration.timeout * 1000
-        switch await callAsync(body, arguments: ["expected": expectedText, "limit": limit]) {
+        let arguments: [String: Any] = [
+            "expected": expectedText, "before": before ?? NSNull(), "limit": clock.remaining * 1000,
+        ]
+        let late = BridgeFailure(
+            .pageDidNotAccept, clock.missed("\(expression) did not show the expected \(expected.structure) value"))
+        switch await callAsync(body, arguments: arguments) {
         case nil:
-            return BridgeFailure(
-                .pageDidNotAccept,
-                "reading \(expression) did not complete within \(BridgeCheck.seconds(configuration.timeout))")
+            return late
         case .failure(let error):
             return BridgeFailure(.pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
         case .success(let value):
-            guard let text = value as? String,
+            guard let text = value as? String, text != before,
                 let found = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-            else {
-                return BridgeFailure(.pageDidNotAccept, "\(expression) was not set")
-            }
+            else { return late }
             if found == expected { return nil }
-            return BridgeFailure(
-                .pageDidNotAccept, "\(expression) is \(found.structure), not the expected \(expected.structure) value")
+            let shown =
+                found.structure == expected.structure
+                ? "shows another \(found.structure) than the expected one"
+                : "is \(found.structure), not the expected \(expected.structure) value"
+            return BridgeFailure(.pageDidNotAccept, "\(expression) \(shown)")
         }
+    }
+
+    /// What `expression` shows now, as JSON text; nil when it is undefined or cannot be read.
+    private func read(_ expression: String) async -> String? {
+        let script = "(function(){const v=(\(expression));return v===undefined?null:JSON.stringify(v)})()"
+        guard case .value(let value) = await session.evaluate(script, until: clock.deadline) else { return nil }
+        return value as? String
+    }
+
+    private static func jsonText(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
 
     /// Runs a call and waits for the promise it returns to fulfil; a rejection is the page refusing.
     private func settle(_ script: String) async -> BridgeFailure? {
         switch await callAsync("await (\(script)); return null;") {
         case nil:
-            return BridgeFailure(
-                .pageDidNotAccept, "its promise did not settle within \(BridgeCheck.seconds(configuration.timeout))")
+            return BridgeFailure(.pageDidNotAccept, clock.missed("its promise did not settle"))
         case .failure(let error):
             return BridgeFailure(.pageDidNotAccept, "its promise rejected: \(javaScriptErrorText(error))")
         case .success:
@@ -236,7 +275,7 @@ final class PlayRunner {
         }
     }
 
-    /// Runs an async function body in the page; nil when it has not completed within the timeout.
+    /// Runs an async function body in the page; nil when it has not completed by the step's deadline.
     private func callAsync(_ body: String, arguments: [String: Any] = [:]) async -> Result<Any?, any Error>? {
         guard let webView = session.webView else { return .failure(SessionClosed()) }
         @MainActor final class Box { var result: Result<Any?, any Error>? }
@@ -253,7 +292,7 @@ final class PlayRunner {
             }
             session.notify()
         }
-        _ = await session.wait(timeout: configuration.timeout) { box.result != nil }
+        _ = await session.wait(until: clock.deadline) { box.result != nil }
         return box.result
     }
 
@@ -278,7 +317,7 @@ final class PlayRunner {
         }
         return SessionReport(
             load: load, pageToNative: pageToNative, nativeToPage: nativeToPage, timeline: session.timeline,
-            extraMessages: extras())
+            extraMessages: extras(), rejections: Array(session.rejections.prefix(SessionReport.keptRejections)))
     }
 
     /// Structure of what arrived besides the expected messages: refusals, duplicates, dialogs.
@@ -313,29 +352,27 @@ final class PlayRunner {
         }
         let duplicates = expected.filter { session.counts[$0, default: 0] > 1 }
         // The page reporting its own error, or answering a request native never sent, fails in either mode.
-        let pageErrors = session.messages.filter {
-            contract.message($0.kind, direction: .pageToNative)?.pageError == true
-        }
+        let pageErrors = self.pageErrors
         let strayAcks = session.acknowledgements.filter { $0.correlation != .matched }
+        var problems: [String] = []
+        for error in pageErrors.prefix(3) {
+            problems.append("the page reported an error through \(error.description)")
+        }
+        for ack in strayAcks.prefix(3) {
+            problems.append(
+                "\(ack.kind) answers no request native sent (\(ack.correlation.rawValue) id): its \(contract.requestID?.field ?? "id") must be the id of the request it acknowledges"
+            )
+        }
+        for name in duplicates where configuration.mode == .strict {
+            problems.append(
+                "duplicate '\(name)': it arrived \(session.counts[name]!) times and must arrive once per page load (a second listener or a repeated init?)"
+            )
+        }
         if missing.isEmpty {
-            let strictProblems = configuration.mode == .strict && (!session.rejections.isEmpty || !duplicates.isEmpty)
-            if !strictProblems && pageErrors.isEmpty && strayAcks.isEmpty {
+            let strictRejections = configuration.mode == .strict && !session.rejections.isEmpty
+            if problems.isEmpty && !strictRejections {
                 let seen = expected.compactMap { name in session.messages.first { $0.kind == name }?.description }
                 return .pass(seen.isEmpty ? "no page message expected" : seen.joined(separator: " | "))
-            }
-            var problems: [String] = []
-            for error in pageErrors.prefix(3) {
-                problems.append("the page reported an error through \(error.description)")
-            }
-            for ack in strayAcks.prefix(3) {
-                problems.append(
-                    "\(ack.kind) answers no request native sent (\(ack.correlation.rawValue) id): its \(contract.requestID?.field ?? "id") must be the id of the request it acknowledges"
-                )
-            }
-            for name in duplicates where configuration.mode == .strict {
-                problems.append(
-                    "duplicate '\(name)': it arrived \(session.counts[name]!) times and must arrive once per page load (a second listener or a repeated init?)"
-                )
             }
             if !session.rejections.isEmpty {
                 let more = session.rejectedCount > 3 ? " and \(session.rejectedCount - 3) more" : ""
@@ -345,6 +382,14 @@ final class PlayRunner {
                         + session.rejections.prefix(3).map(\.description).joined(separator: " | ") + more)
             }
             return .fail(BridgeFailure(.nativeDidNotReceive, problems.joined(separator: "; ")))
+        }
+        if loaded, !problems.isEmpty, session.rejections.isEmpty {
+            // The problem decided the verdict and ended the wait: the missing messages were not waited out.
+            let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+            return .fail(
+                BridgeFailure(
+                    .nativeDidNotReceive,
+                    problems.joined(separator: "; ") + "; \(names) had not arrived when that decided the verdict"))
         }
         if !loaded {
             // What did arrive is listed with the extras; the load's failure is the one to fix first.
@@ -365,7 +410,7 @@ final class PlayRunner {
                 session.messages.isEmpty
                 ? "" : "; only \(Set(session.messages.map(\.kind)).sorted().joined(separator: ", ")) came"
             seen =
-                "nothing arrived on \(handlers) within \(BridgeCheck.seconds(configuration.timeout))\(others)"
+                clock.missed("nothing arrived on \(handlers)") + others
                 + (away ?? "")
         } else {
             let more = session.rejectedCount > 3 ? " and \(session.rejectedCount - 3) more" : ""

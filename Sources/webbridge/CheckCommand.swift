@@ -37,7 +37,7 @@ enum CheckCommand {
                               start, main frame), or end:FILE, start,all-frames:FILE, end,all-frames:FILE
           --value TEXT        text sent as the sync message's value in the fixture style (default: ok)
           --lenient           list unknown, invalid and duplicate page messages instead of failing on them
-          --timeout SECONDS   wait for each event at most this long (default: 10, at most 86400)
+          --timeout SECONDS   wait for each event at most this long (default: \(BridgeCheck.seconds(CheckConfiguration.defaultTimeout)), at most 86400)
           --repeat N          run N fresh sessions (default: 1, at most 1000000000); the report keeps
                               the counts, the first sessions and the first failures in full
           --jobs N            pages checked at once in a suite, each job with its own web process (default:
@@ -155,7 +155,7 @@ struct CheckOptions {
         userScripts = arguments.values("--user-script")
         lenient = arguments.has("--lenient")
         value = arguments.value("--value")
-        timeout = try arguments.seconds("--timeout") ?? 10
+        timeout = try arguments.seconds("--timeout") ?? CheckConfiguration.defaultTimeout
         repeatCount = try arguments.positiveInt("--repeat") ?? 1
         jobs = try arguments.positiveInt("--jobs", maximum: SuiteRun.maximumJobs)
         shard = try arguments.value("--shard").map { text throws(UsageError) in try Shard(text) }

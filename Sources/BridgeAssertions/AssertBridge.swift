@@ -7,7 +7,10 @@ import XCTest
 import Testing
 #endif
 
-/// Fails the test at the caller's line when the bridge breaks, with `verifyBridge`'s text.
+/// Fails the running test at the caller's line when the bridge breaks, and returns the report either way.
+///
+/// The failure is recorded through Swift Testing inside a `@Test`, and through XCTest otherwise, so the same line
+/// works in both; its first line is the verdict (category and reason), which Xcode and CI annotations show.
 ///
 /// ```swift
 /// func testCheckoutBridge() async throws {
@@ -16,42 +19,78 @@ import Testing
 /// }
 /// ```
 @MainActor
+@discardableResult
 public func assertBridge(
-    page: URL, contract: URL? = nil, mode: ValidationMode = .strict, timeout: TimeInterval = 10, sessions: Int = 1,
-    file: StaticString = #filePath, line: UInt = #line
-) async {
-    if let failure = await verifyBridge(
-        page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions)
-    {
-        XCTFail(failure, file: file, line: line)
-    }
+    page: URL, contract: URL? = nil, mode: ValidationMode = .strict,
+    timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) async -> BridgeReport {
+    let report = await verifyBridge(page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions)
+    record(report, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    return report
 }
 
-/// Fails the test at the caller's line when the bridge of this HTML breaks.
+/// Fails the running test at the caller's line when the bridge of this HTML breaks, and returns the report.
 @MainActor
+@discardableResult
 public func assertBridge(
     html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay? = nil,
-    mode: ValidationMode = .strict, timeout: TimeInterval = 10, sessions: Int = 1,
-    file: StaticString = #filePath, line: UInt = #line
-) async {
-    if let failure = await verifyBridge(
+    mode: ValidationMode = .strict, timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) async -> BridgeReport {
+    let report = await verifyBridge(
         html: html, baseURL: baseURL, contract: contract, play: play, mode: mode, timeout: timeout, sessions: sessions)
-    {
-        XCTFail(failure, file: file, line: line)
-    }
+    record(report, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    return report
 }
 
-#if canImport(Testing)
-/// Records a Swift Testing issue at the caller's line when the bridge breaks.
+/// `assertBridge` under the name Swift Testing's `#expect` suggests; the same check, recorded the same way.
 @MainActor
+@discardableResult
 public func expectBridge(
-    page: URL, contract: URL? = nil, mode: ValidationMode = .strict, timeout: TimeInterval = 10, sessions: Int = 1,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async {
-    if let failure = await verifyBridge(
-        page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions)
-    {
-        Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
-    }
+    page: URL, contract: URL? = nil, mode: ValidationMode = .strict,
+    timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) async -> BridgeReport {
+    await assertBridge(
+        page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions, fileID: fileID,
+        filePath: filePath, line: line, column: column)
 }
-#endif
+
+/// `assertBridge(html:)` under the name Swift Testing's `#expect` suggests.
+@MainActor
+@discardableResult
+public func expectBridge(
+    html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay? = nil,
+    mode: ValidationMode = .strict, timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) async -> BridgeReport {
+    await assertBridge(
+        html: html, baseURL: baseURL, contract: contract, play: play, mode: mode, timeout: timeout,
+        sessions: sessions, fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Where an assertion was written, in the forms both test libraries take.
+struct CallSite {
+    let fileID: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+}
+
+/// Records a failed report as a failure of the running test: a Swift Testing issue inside a `@Test`, else an
+/// XCTest failure (the pattern of swift-snapshot-testing's `recordIssue`). A passing report records nothing.
+func record(_ report: BridgeReport, at site: CallSite) {
+    guard let text = report.failureText else { return }
+    #if canImport(Testing)
+    if Test.current != nil {
+        Issue.record(
+            Comment(rawValue: text),
+            sourceLocation: SourceLocation(
+                fileID: "\(site.fileID)", filePath: "\(site.filePath)", line: Int(site.line),
+                column: Int(site.column)))
+        return
+    }
+    #endif
+    XCTFail(text, file: site.filePath, line: site.line)
+}

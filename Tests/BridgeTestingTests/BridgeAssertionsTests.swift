@@ -1,6 +1,9 @@
-import BridgeAssertions
 import BridgeContract
+import Foundation
+import Testing
 import XCTest
+
+@testable import BridgeAssertions
 
 /// The one check behind `verifyBridge`/`assertBridge`: strict by default, lenient on request, structure only.
 @MainActor
@@ -10,41 +13,152 @@ final class BridgeAssertionsTests: XCTestCase {
     static let ready = #"window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});"#
 
     func testTheFixturePassesInOneLine() async throws {
-        await assertBridge(html: try FixtureVariant.fixture(), timeout: Self.timeout)
+        let report = await assertBridge(html: try FixtureVariant.fixture(), timeout: Self.timeout)
+        XCTAssertTrue(report.passed)
+        XCTAssertNil(report.failureText)
     }
 
     func testAnUnknownMessageBeforeTheReadyFailsAsNativeDidNotReceiveNamingItsStructureOnly() async throws {
         let html = try FixtureVariant.replacingReady(with: Self.unknown + "\n" + Self.ready)
-        let verdict = await verifyBridge(html: html, timeout: Self.timeout)
-        let failure = try XCTUnwrap(verdict, "an unknown first message passed")
-        XCTAssertTrue(failure.contains("FAIL: native did not receive the page's message"), failure)
-        XCTAssertTrue(failure.contains("{kind: String}"), failure)
-        XCTAssertTrue(failure.contains("unknown-kind"), failure)
-        XCTAssertFalse(failure.contains("secret-4711"), "a value reached the failure text: \(failure)")
+        let report = await verifyBridge(html: html, timeout: Self.timeout)
+        XCTAssertEqual(report.failedCategories, [.nativeDidNotReceive])
+        let rejection = try XCTUnwrap(report.sessions.first?.rejections.first, "the unknown message was not refused")
+        XCTAssertEqual(rejection.structure, "{kind: String}")
+        XCTAssertEqual(rejection.violations.map(\.rule), [.unknownKind])
+        let text = try XCTUnwrap(report.failureText)
+        XCTAssertFalse(text.contains("secret-4711"), "a value reached the failure text: \(text)")
     }
 
     func testAnUnknownMessageIsOnlyListedWhenTheCheckIsLenient() async throws {
         let html = try FixtureVariant.replacingReady(with: Self.unknown + "\n" + Self.ready)
-        let failure = await verifyBridge(html: html, mode: .lenient, timeout: Self.timeout)
-        XCTAssertNil(failure, failure ?? "")
+        let report = await verifyBridge(html: html, mode: .lenient, timeout: Self.timeout)
+        XCTAssertTrue(report.passed, report.failureText ?? "")
     }
 
     func testADoubleReadyFailsAsNativeDidNotReceive() async throws {
         let html = try FixtureVariant.replacingReady(with: Self.ready + "\n" + Self.ready)
-        let verdict = await verifyBridge(html: html, timeout: Self.timeout)
-        let failure = try XCTUnwrap(verdict, "a double ready passed")
-        XCTAssertTrue(failure.contains("duplicate 'ready': it arrived 2 times"), failure)
+        let report = await verifyBridge(html: html, timeout: Self.timeout)
+        XCTAssertEqual(report.failedCategories, [.nativeDidNotReceive])
+        XCTAssertTrue(
+            report.failures.contains { $0.detail.contains("duplicate 'ready': it arrived 2 times") },
+            "\(report.failures)")
     }
 
     func testRepeatedSessionsEachPassWithNoDuplicateCallbacks() async throws {
-        let failure = await verifyBridge(html: try FixtureVariant.fixture(), timeout: Self.timeout, sessions: 5)
-        XCTAssertNil(failure, failure ?? "")
+        let report = await verifyBridge(html: try FixtureVariant.fixture(), timeout: Self.timeout, sessions: 5)
+        XCTAssertEqual(report.sessions.count, 5)
+        XCTAssertTrue(report.passed, report.failureText ?? "")
     }
 
     func testAPageThatCannotBeReadIsAFailureNamingTheFile() async {
         let missing = URL(fileURLWithPath: "/nonexistent/checkout.html")
-        let failure = await verifyBridge(page: missing, timeout: Self.timeout)
+        let report = await verifyBridge(page: missing, timeout: Self.timeout)
+        XCTAssertFalse(report.passed)
         XCTAssertEqual(
-            failure, "the page checkout.html can't be read as UTF-8 text: give the path of an HTML file")
+            report.failureText,
+            "FAIL: the page checkout.html can't be read as UTF-8 text: give the path of an HTML file")
+    }
+
+    func testTheFailureTextStartsWithTheVerdictNotTheSession() async throws {
+        let report = await verifyBridge(html: try FixtureVariant.throwingReceiver(), timeout: Self.timeout)
+        let text = try XCTUnwrap(report.failureText, "a throwing receiver passed")
+        let first = try XCTUnwrap(text.split(separator: "\n").first)
+        XCTAssertTrue(first.hasPrefix("FAIL: page did not accept the native message: "), "first line: \(first)")
+        XCTAssertTrue(first.contains("Receiver refused"), "the first line does not say why: \(first)")
+        XCTAssertTrue(text.contains("\nsession 1\n"), text)
+    }
+
+    // MARK: Recording in XCTest
+
+    /// Failures XCTest was asked to record while `capturing` is set, instead of failing this test.
+    private nonisolated let captured = CapturedFailures()
+
+    override nonisolated func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        guard captured.capture(description, file: filePath, line: lineNumber) else {
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    func testABrokenPageFailsTheXCTestAtTheCallersLine() async throws {
+        let html = try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#)
+        captured.start()
+        let line = #line + 1
+        let report = await assertBridge(html: html, timeout: Self.timeout)
+        let failures = captured.stop()
+        XCTAssertEqual(failures.count, 1, "one failure for one broken page: \(failures)")
+        let failure = try XCTUnwrap(failures.first)
+        XCTAssertEqual(failure.line, line)
+        XCTAssertTrue(failure.file.hasSuffix("BridgeAssertionsTests.swift"), failure.file)
+        // XCTFail's own prefix, then the report's text from its verdict line on.
+        XCTAssertEqual(failure.description, "failed - " + (report.failureText ?? "(the report passed)"))
+        XCTAssertTrue(failure.description.hasPrefix("failed - FAIL: native did not receive the page's message"))
+    }
+
+    func testAPassingPageRecordsNoFailure() async throws {
+        captured.start()
+        await assertBridge(html: try FixtureVariant.fixture(), timeout: Self.timeout)
+        XCTAssertEqual(captured.stop().map(\.description), [])
+    }
+}
+
+/// A lock-guarded list, since XCTest may record a failure from any thread.
+final class CapturedFailures: @unchecked Sendable {
+    struct Failure { let description: String, file: String, line: Int }
+    private let lock = NSLock()
+    private var failures: [Failure]?
+
+    func start() { lock.withLock { failures = [] } }
+
+    func stop() -> [Failure] {
+        lock.withLock {
+            defer { failures = nil }; return failures ?? []
+        }
+    }
+
+    /// Keeps the failure when capturing; false lets XCTest record it as usual.
+    func capture(_ description: String, file: String, line: Int) -> Bool {
+        lock.withLock {
+            guard failures != nil else { return false }
+            failures?.append(Failure(description: description, file: file, line: line))
+            return true
+        }
+    }
+}
+
+// MARK: Recording in Swift Testing
+
+/// The same assertion inside a `@Test` records a Swift Testing issue (an XCTest failure would be dropped there).
+@Suite("assertBridge in Swift Testing")
+@MainActor
+struct AssertBridgeInSwiftTestingTests {
+    @Test("a broken page records an issue at the caller's line, with the default timeout")
+    func aBrokenPageRecordsAnIssue() async throws {
+        let html = try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#)
+        let line = #line + 2
+        await withKnownIssue {
+            await assertBridge(html: html)
+        } matching: { issue in
+            issue.sourceLocation?.line == line && issue.sourceLocation?.fileName == "BridgeAssertionsTests.swift"
+                && issue.comments.contains { $0.rawValue.hasPrefix("FAIL: native did not receive the page's message") }
+        }
+    }
+
+    @Test("expectBridge is the same assertion")
+    func expectBridgeRecordsTheSameIssue() async throws {
+        let html = try FixtureVariant.throwingReceiver()
+        await withKnownIssue {
+            await expectBridge(html: html, timeout: BridgeAssertionsTests.timeout)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("FAIL: page did not accept the native message") }
+        }
+    }
+
+    @Test("a passing page records nothing")
+    func aPassingPageRecordsNothing() async throws {
+        let report = await expectBridge(html: try FixtureVariant.fixture(), timeout: BridgeAssertionsTests.timeout)
+        #expect(report.passed)
     }
 }

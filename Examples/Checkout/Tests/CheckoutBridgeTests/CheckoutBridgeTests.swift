@@ -15,11 +15,13 @@ final class CheckoutBridgeTests: XCTestCase {
     }
 
     func testItemsSentAsTextIsCaughtAndNamedByStructure() async throws {
-        let verdict = await verifyBridge(
-            page: fixture("checkout-items-as-text.html"), contract: contractURL(), timeout: 3)
-        let failure = try XCTUnwrap(verdict, "the broken page passed")
-        XCTAssertTrue(failure.contains("native did not receive the page's message"), failure)
-        XCTAssertTrue(failure.contains("items: expected Integer, found String"), failure)
+        let report = await verifyBridge(page: fixture("checkout-items-as-text.html"), contract: contractURL())
+        XCTAssertEqual(report.failedCategories, [.nativeDidNotReceive], report.failureText ?? "the broken page passed")
+        let violation = try XCTUnwrap(report.sessions.first?.rejections.first?.violations.first)
+        XCTAssertEqual(violation.path, "items")
+        XCTAssertEqual(violation.rule, .wrongType)
+        XCTAssertEqual(violation.expected, "Integer")
+        XCTAssertEqual(violation.found, "String")
     }
 
     /// The contract file the app bundles, read from the app target's resources.

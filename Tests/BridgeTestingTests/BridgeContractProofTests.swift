@@ -1,68 +1,74 @@
 import BridgeTesting
+import EngineTestSupport
 import XCTest
 
 /// The contract test can fail: each way of breaking the fixture makes it fail with its own category.
+@MainActor
 final class BridgeContractProofTests: XCTestCase {
-    /// Short: each broken fixture waits out at least one expectation.
+    /// Short: a broken fixture may wait out a step (a page that never posts).
     static let timeout: TimeInterval = 2
 
     func assertContractTestFails(
         on html: String, with category: FailureCategory, file: StaticString = #filePath, line: UInt = #line
-    ) {
-        let run = MainActor.assumeIsolated { BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout) }
-        XCTAssertFalse(run.failures.isEmpty, "the contract test passed on a broken fixture", file: file, line: line)
-        XCTAssertTrue(
-            run.failures.contains { $0.hasPrefix(category.rawValue) },
-            "expected '\(category.rawValue)', got \(run.failures)", file: file, line: line)
-        let others = Set(FailureCategory.allCases).subtracting([category])
-        XCTAssertFalse(
-            run.failures.contains { failure in others.contains { failure.hasPrefix($0.rawValue) } },
-            "only '\(category.rawValue)' should fail, got \(run.failures)", file: file, line: line)
+    ) async {
+        let report = await BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout)
+        XCTAssertEqual(
+            report.failures.map(\.category), [category], "expected only '\(category.rawValue)', got \(report.failures)",
+            file: file, line: line)
     }
 
-    func testVersionAsStringFailsAsNativeDidNotReceive() throws {
-        assertContractTestFails(
+    func testVersionAsStringFailsAsNativeDidNotReceive() async throws {
+        await assertContractTestFails(
             on: try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#), with: .nativeDidNotReceive)
     }
 
-    func testThrowingReceiverFailsAsPageDidNotAccept() throws {
-        assertContractTestFails(on: try FixtureVariant.throwingReceiver(), with: .pageDidNotAccept)
+    func testThrowingReceiverFailsAsPageDidNotAccept() async throws {
+        await assertContractTestFails(on: try FixtureVariant.throwingReceiver(), with: .pageDidNotAccept)
     }
 
-    func testMissingPostMessageFailsAsNativeDidNotReceive() throws {
-        assertContractTestFails(on: try FixtureVariant.replacingReady(with: ""), with: .nativeDidNotReceive)
+    func testMissingPostMessageFailsAsNativeDidNotReceive() async throws {
+        await assertContractTestFails(on: try FixtureVariant.replacingReady(with: ""), with: .nativeDidNotReceive)
     }
 
-    func testTheUnbrokenFixturePasses() throws {
-        let html = try FixtureVariant.fixture()
-        let run = MainActor.assumeIsolated { BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout) }
-        XCTAssertEqual(run.failures, [])
+    func testAPageThatNeverFinishesLoadingFailsAsPageLoadDidNotFinish() async throws {
+        // An image whose request never ends holds didFinish back past the step timeout.
+        let server = try LoopbackHTTPServer(routes: ["/never": .stall])
+        defer { server.stop() }
+        let html = try FixtureVariant.fixture().replacingOccurrences(
+            of: "<body>", with: "<body><img src=\"\(server.url("/never"))\">")
+        await assertContractTestFails(on: html, with: .pageLoadDidNotFinish)
     }
 
-    func testRejectionsNeverFulfilTheReadyExpectation() throws {
+    func testTheUnbrokenFixturePasses() async throws {
+        let report = await BridgeContractTests.verifyBridge(html: try FixtureVariant.fixture(), timeout: Self.timeout)
+        XCTAssertEqual(report.failures, [])
+    }
+
+    func testRejectionsNeverCountAsTheReady() async throws {
         let html = try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#)
-        let run = MainActor.assumeIsolated { BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout) }
-        XCTAssertEqual(run.readyCount, 0)
-        XCTAssertTrue(
-            run.failures.contains { $0.hasPrefix(FailureCategory.nativeDidNotReceive.rawValue) },
-            "expected a 'native did not receive' failure, got \(run.failures)")
+        let report = await BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout)
+        XCTAssertEqual(report.pageMessagesReceived, 0)
+        XCTAssertEqual(report.failures.map(\.category), [.nativeDidNotReceive])
     }
 
-    func testSecondReadyInOneSessionFailsTheContractTestAsDuplicate() throws {
+    func testSecondReadyInOneSessionFailsTheContractTestAsDuplicate() async throws {
         let post = #"window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});"#
         let html = try FixtureVariant.replacingReady(with: post + "\n" + post)
-        let run = MainActor.assumeIsolated { BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout) }
-        XCTAssertTrue(run.failures.contains { $0.contains("duplicate ready") }, "\(run.failures)")
+        let report = await BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout)
+        XCTAssertTrue(
+            report.failures.contains { $0.category == .nativeDidNotReceive && $0.detail.contains("duplicate 'ready'") },
+            "\(report.failures)")
     }
 
-    func testFiftySessionsInARowEachSeeExactlyOneReadyAndOneAcceptance() throws {
+    func testFiftySessionsInARowEachSeeExactlyOneReadyAndOneAcceptance() async throws {
         let html = try FixtureVariant.fixture()
-        let runs = MainActor.assumeIsolated { (1...50).map { _ in BridgeContractTests.verifyBridge(html: html) } }
+        var reports: [SessionReport] = []
+        for _ in 1...50 { reports.append(await BridgeContractTests.verifyBridge(html: html)) }
         // Checked after all sessions: a handler left from an earlier session would have counted twice.
-        for (index, run) in runs.enumerated() {
-            XCTAssertEqual(run.failures, [], "session \(index + 1)")
-            XCTAssertEqual(run.readyCount, 1, "session \(index + 1): ready count")
-            XCTAssertEqual(run.acceptedCount, 1, "session \(index + 1): acceptance count")
+        for (index, report) in reports.enumerated() {
+            XCTAssertEqual(report.failures, [], "session \(index + 1)")
+            XCTAssertEqual(report.pageMessagesReceived, 1, "session \(index + 1): page messages received")
+            XCTAssertEqual(report.nativeMessagesAccepted, 1, "session \(index + 1): acceptances")
         }
     }
 }

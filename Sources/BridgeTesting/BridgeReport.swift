@@ -54,3 +54,8 @@ public struct BridgeReport: Sendable, Equatable {
         return ([verdict] + failed + [ReportRendering.summary(sessions)]).joined(separator: "\n")
     }
 }
+
+extension SessionReport {
+    /// This session as the text report shows it: its timeline, then each direction's verdict, one line each.
+    public func text(session index: Int = 1) -> String { ReportRendering.text(session: index, self) }
+}

@@ -3,46 +3,46 @@ import Foundation
 /// Renders check reports as one self-contained HTML file: a summary table, then each session's sequence diagram.
 ///
 /// The file loads nothing (its Content-Security-Policy forbids it) and every text from a page is escaped.
-public enum HTMLReport {
+package enum HTMLReport {
     /// One page's sessions in a report.
-    public struct Page: Sendable {
-        public let name: String
-        public let tally: SessionTally
+    package struct Page: Sendable {
+        package let name: String
+        package let tally: SessionTally
 
-        public init(name: String, tally: SessionTally) {
+        package init(name: String, tally: SessionTally) {
             self.name = name
             self.tally = tally
         }
 
-        public init(name: String, sessions: [SessionReport]) {
+        package init(name: String, sessions: [SessionReport]) {
             self.init(name: name, tally: SessionTally(sessions))
         }
     }
 
     /// The policy in the report's `<meta>`: nothing but its own inline styles.
-    public static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'"
+    package static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'"
     /// The most characters of a timeline note shown on an arrow; the failure box shows the detail in full.
     static let labelLimit = 160
 
     /// The report over one page's sessions.
-    public static func render(page: String, _ reports: [SessionReport], notice: String? = nil) -> String {
+    package static func render(page: String, _ reports: [SessionReport], notice: String? = nil) -> String {
         render([Page(name: page, sessions: reports)], notice: notice)
     }
 
     /// The report over one page's tally: every count, and the sessions it kept in full.
-    public static func render(page: String, _ tally: SessionTally, notice: String? = nil) -> String {
+    package static func render(page: String, _ tally: SessionTally, notice: String? = nil) -> String {
         render([Page(name: page, tally: tally)], notice: notice)
     }
 
     /// The report over several pages, each with its sessions.
-    public static func render(_ pages: [(page: String, sessions: [SessionReport])], notice: String? = nil) -> String {
+    package static func render(_ pages: [(page: String, sessions: [SessionReport])], notice: String? = nil) -> String {
         render(pages.map { Page(name: $0.page, sessions: $0.sessions) }, notice: notice)
     }
 
     /// The report over several pages: the summary table, then each page's sessions.
     ///
     /// - Parameter notice: a line shown above the table (such as why the run stopped early).
-    public static func render(_ pages: [Page], title: String = "webbridge check", notice: String? = nil) -> String {
+    package static func render(_ pages: [Page], title: String = "webbridge check", notice: String? = nil) -> String {
         let passed = pages.allSatisfy(\.tally.passed)
         var body: [String] = []
         body.append("<header><h1>\(escape(title))</h1>")
@@ -373,12 +373,12 @@ public enum HTMLReport {
 
 extension ReportRendering {
     /// One page's tally as a self-contained HTML report (see `HTMLReport`).
-    public static func html(page: String, _ tally: SessionTally, notice: String? = nil) -> String {
+    package static func html(page: String, _ tally: SessionTally, notice: String? = nil) -> String {
         HTMLReport.render(page: page, tally, notice: notice)
     }
 
     /// Several pages' sessions as one self-contained HTML report (see `HTMLReport`).
-    public static func html(_ pages: [(page: String, sessions: [SessionReport])]) -> String {
+    package static func html(_ pages: [(page: String, sessions: [SessionReport])]) -> String {
         HTMLReport.render(pages)
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Renders check reports for people (text), programs (JSON) and CI dashboards (JUnit XML).
-public enum ReportRendering {
+package enum ReportRendering {
     /// A session's timeline and its verdicts, one line each: escaped, capped, and repeats grouped as `× N`.
-    public static func text(session index: Int, _ report: SessionReport, timeline: Bool = true) -> String {
+    package static func text(session index: Int, _ report: SessionReport, timeline: Bool = true) -> String {
         var lines = ["session \(index)"]
         let verdicts = [report.load, report.pageToNative, report.nativeToPage]
         if timeline {
@@ -88,7 +88,7 @@ public enum ReportRendering {
     }
 
     /// The closing line: the verdict over every session and the first failure's category.
-    public static func summary(_ reports: [SessionReport]) -> String {
+    package static func summary(_ reports: [SessionReport]) -> String {
         let failed = reports.filter { !$0.passed }
         let sessions = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
         guard !failed.isEmpty else {
@@ -99,7 +99,7 @@ public enum ReportRendering {
     }
 
     /// Every session as JSON, with the overall verdict.
-    public static func json(_ reports: [SessionReport]) -> String {
+    package static func json(_ reports: [SessionReport]) -> String {
         struct Document: Encodable {
             let passed: Bool
             let sessions: [SessionReport]
@@ -111,7 +111,7 @@ public enum ReportRendering {
     }
 
     /// JUnit XML with one test case per direction per session.
-    public static func junit(_ reports: [SessionReport], suite: String = "webbridge check") -> String {
+    package static func junit(_ reports: [SessionReport], suite: String = "webbridge check") -> String {
         junit(reports.enumerated().map { ($0.offset + 1, $0.element) }, suite: suite, totals: nil)
     }
 
@@ -193,45 +193,45 @@ public enum ReportRendering {
 /// The sessions of a run, in bounded memory: counts for all, full reports for the first few and the first failures.
 ///
 /// A run of a billion sessions keeps the same few reports a run of a hundred does, not every passing timeline.
-public struct SessionTally: Sendable {
+package struct SessionTally: Sendable {
     /// Sessions kept in full from the start of the run, passing or not.
-    public static let keptFirst = 10
+    package static let keptFirst = 10
     /// Failed sessions kept in full after those.
-    public static let keptFailures = 100
+    package static let keptFailures = 100
 
     /// One kept session and its number in the run (1-based).
-    public struct Kept: Sendable, Encodable {
-        public let session: Int
-        public let report: SessionReport
+    package struct Kept: Sendable, Encodable {
+        package let session: Int
+        package let report: SessionReport
 
         private enum CodingKeys: String, CodingKey { case session }
 
         // The report's own fields, plus its number.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             try report.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(session, forKey: .session)
         }
     }
 
-    public private(set) var count = 0
-    public private(set) var failedCount = 0
+    package private(set) var count = 0
+    package private(set) var failedCount = 0
     /// Every category that failed in any session, sorted.
-    public private(set) var failedCategories: [FailureCategory] = []
+    package private(set) var failedCategories: [FailureCategory] = []
     /// Whether every failure of every session was a page that could not be fetched.
-    public private(set) var onlyUnreachable = true
-    public private(set) var kept: [Kept] = []
+    package private(set) var onlyUnreachable = true
+    package private(set) var kept: [Kept] = []
     /// JUnit's totals over every session: two test cases each, failed or skipped as `junit` renders them.
-    public private(set) var failedCases = 0
-    public private(set) var skippedCases = 0
+    package private(set) var failedCases = 0
+    package private(set) var skippedCases = 0
 
-    public init() {}
+    package init() {}
 
-    public init(_ reports: [SessionReport]) {
+    package init(_ reports: [SessionReport]) {
         for report in reports { add(report) }
     }
 
-    public mutating func add(_ report: SessionReport) {
+    package mutating func add(_ report: SessionReport) {
         count += 1
         for verdict in [report.pageToNative, report.nativeToPage] {
             switch verdict.status {
@@ -257,14 +257,14 @@ public struct SessionTally: Sendable {
         }
     }
 
-    public var passed: Bool { failedCount == 0 }
+    package var passed: Bool { failedCount == 0 }
     /// Sessions counted but not kept in full.
-    public var omitted: Int { count - kept.count }
+    package var omitted: Int { count - kept.count }
 }
 
 extension ReportRendering {
     /// The closing line over a tally: the verdict, every failed category, the counts.
-    public static func summary(_ tally: SessionTally) -> String {
+    package static func summary(_ tally: SessionTally) -> String {
         let sessions = tally.count == 1 ? "1 session" : "\(tally.count) sessions"
         guard !tally.passed else { return "PASS: both directions of the bridge hold (\(sessions))" }
         let categories = tally.failedCategories.map(\.rawValue).joined(separator: "; ")
@@ -272,7 +272,7 @@ extension ReportRendering {
     }
 
     /// The tally as JSON: the verdict, the counts, and the kept sessions with their numbers.
-    public static func json(_ tally: SessionTally, interrupted: Bool = false) -> String {
+    package static func json(_ tally: SessionTally, interrupted: Bool = false) -> String {
         struct Document: Encodable {
             let passed: Bool
             let sessionCount: Int
@@ -290,7 +290,7 @@ extension ReportRendering {
     }
 
     /// The tally as JUnit XML: the kept sessions' test cases, under totals that count every session.
-    public static func junit(_ tally: SessionTally, suite: String = "webbridge check") -> String {
+    package static func junit(_ tally: SessionTally, suite: String = "webbridge check") -> String {
         junit(
             tally.kept.map { ($0.session, $0.report) }, suite: suite,
             totals: (2 * tally.count, tally.failedCases, tally.skippedCases))
@@ -298,15 +298,15 @@ extension ReportRendering {
 }
 
 /// Text from a page, a file or a command line made safe for a terminal: control characters escaped, length capped.
-public enum TerminalText {
+package enum TerminalText {
     /// The most characters of one timeline note shown.
-    public static let noteLimit = 200
+    package static let noteLimit = 200
     /// The most characters of one verdict's detail shown.
-    public static let detailLimit = 2_000
+    package static let detailLimit = 2_000
 
     /// `text` with every control character written as an escape (`\u{1B}`), so it can't move the cursor,
     /// ring the bell, or start a line that looks like the tool's own.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -326,13 +326,13 @@ public enum TerminalText {
     }
 
     /// Several lines of text, each escaped: the line breaks stay, nothing else moves the cursor.
-    public static func escapeLines(_ text: String) -> String {
+    package static func escapeLines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }
             .joined(separator: "\n")
     }
 
     /// `text` escaped and cut to `limit` characters, with a note saying how much was cut.
-    public static func line(_ text: String, limit: Int = detailLimit) -> String {
+    package static func line(_ text: String, limit: Int = detailLimit) -> String {
         guard text.count > limit else { return escape(text) }
         return escape(String(text.prefix(limit))) + " … [cut: \(text.count - limit) more characters]"
     }

@@ -1,28 +1,28 @@
 import Foundation
 
 /// One page of a suite: its name as the report shows it, and its sessions.
-public struct PageTally: Sendable {
-    public let name: String
-    public let tally: SessionTally
+package struct PageTally: Sendable {
+    package let name: String
+    package let tally: SessionTally
 
-    public init(name: String, tally: SessionTally) {
+    package init(name: String, tally: SessionTally) {
         self.name = name
         self.tally = tally
     }
 }
 
 /// The pages of a suite, counted: which passed, and which failed in each category.
-public struct SuiteTally: Sendable {
-    public let pages: [PageTally]
+package struct SuiteTally: Sendable {
+    package let pages: [PageTally]
 
-    public init(_ pages: [PageTally]) { self.pages = pages }
+    package init(_ pages: [PageTally]) { self.pages = pages }
 
-    public var failedPages: [PageTally] { pages.filter { !$0.tally.passed } }
-    public var passedCount: Int { pages.count - failedPages.count }
-    public var passed: Bool { failedPages.isEmpty }
+    package var failedPages: [PageTally] { pages.filter { !$0.tally.passed } }
+    package var passedCount: Int { pages.count - failedPages.count }
+    package var passed: Bool { failedPages.isEmpty }
 
     /// Each failed category with the pages that failed in it (a page counts in each of its categories).
-    public var failedByCategory: [(category: FailureCategory, pages: [String])] {
+    package var failedByCategory: [(category: FailureCategory, pages: [String])] {
         FailureCategory.allCases.compactMap { category in
             let names = failedPages.filter { $0.tally.failedCategories.contains(category) }.map(\.name)
             return names.isEmpty ? nil : (category, names)
@@ -35,7 +35,7 @@ extension ReportRendering {
     static let listedPages = 10
 
     /// The suite's closing lines: pages passed and failed, each failed category with its pages, the verdict.
-    public static func summary(_ suite: SuiteTally) -> String {
+    package static func summary(_ suite: SuiteTally) -> String {
         let count = suite.pages.count
         let pages = count == 1 ? "1 page" : "\(count) pages"
         var lines = ["pages: \(suite.passedCount) passed, \(suite.failedPages.count) failed (of \(count))"]
@@ -57,7 +57,7 @@ extension ReportRendering {
     }
 
     /// The suite as JSON: the verdict, the page counts by category, and one entry per page with its sessions.
-    public static func json(_ suite: SuiteTally, interrupted: Bool = false, shard: String? = nil) -> String {
+    package static func json(_ suite: SuiteTally, interrupted: Bool = false, shard: String? = nil) -> String {
         struct Page: Encodable {
             let page: String
             let passed: Bool
@@ -95,7 +95,7 @@ extension ReportRendering {
     }
 
     /// The suite as JUnit XML: one `<testsuite>` per page, named after it, with its sessions' test cases.
-    public static func junit(_ suite: SuiteTally) -> String {
+    package static func junit(_ suite: SuiteTally) -> String {
         let suites = suite.pages.map { page in
             junitSuite(
                 page.tally.kept.map { ($0.session, $0.report) }, suite: page.name,

@@ -70,7 +70,7 @@ final class BridgePageIntegrationTests: XCTestCase {
             ? "the page could not be fetched, so the contract was not checked"
             : "the page was fetched and broke the bridge contract"
         let details = failures.map(\.description).joined(separator: "\n")
-        return "\(kind):\n\(details)\n\(ReportRendering.text(session: 1, report))"
+        return "\(kind):\n\(details)\n\(report.text())"
     }
 }
 

@@ -70,7 +70,7 @@ final class ProtocolCheckTests: XCTestCase {
             page: .url(server.url("/" + path)), contract: contract, timeout: Self.timeout,
             play: try play(playName, of: protocolName, contract: contract))
         let report = await BridgeCheck.run(configuration)
-        let shown = ReportRendering.text(session: 1, report)
+        let shown = report.text()
         let label = "\(path)\(playName.map { " (\($0) play)" } ?? "")"
         guard outcome != "pass" else {
             XCTAssertTrue(report.passed, "\(label) should pass:\n\(shown)")

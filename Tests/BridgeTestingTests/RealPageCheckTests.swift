@@ -24,7 +24,7 @@ final class RealPageCheckTests: XCTestCase {
     func assertUnreachable(
         _ report: SessionReport, host: String, cause: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        let rendered = ReportRendering.text(session: 1, report)
+        let rendered = report.text()
         XCTAssertEqual(report.failures.map(\.category), [.pageUnreachable], rendered, file: file, line: line)
         let detail = report.load.failure?.detail ?? ""
         XCTAssertTrue(
@@ -39,7 +39,7 @@ final class RealPageCheckTests: XCTestCase {
         let server = try serveSite()
         defer { server.stop() }
         let report = await check(server.url(RealPageSite.fixture))
-        XCTAssertTrue(report.passed, ReportRendering.text(session: 1, report))
+        XCTAssertTrue(report.passed, report.text())
         XCTAssertEqual(report.load.note, "HTTP 200 from 127.0.0.1:\(server.port)")
         XCTAssertEqual(server.requestedPaths.first, RealPageSite.fixture, "the page was not fetched from the server")
     }
@@ -79,9 +79,9 @@ final class RealPageCheckTests: XCTestCase {
         let server = try serveSite()
         defer { server.stop() }
         let report = await check(server.url(RealPageSite.contractBroken), timeout: waitedOut)
-        XCTAssertEqual(report.load.status, .pass, ReportRendering.text(session: 1, report))
+        XCTAssertEqual(report.load.status, .pass, report.text())
         XCTAssertEqual(
-            report.failures.map(\.category), [.nativeDidNotReceive], ReportRendering.text(session: 1, report))
+            report.failures.map(\.category), [.nativeDidNotReceive], report.text())
         XCTAssertTrue(report.pageToNative.failure?.detail.contains("version: expected Number 1, found String") == true)
     }
 
@@ -138,7 +138,7 @@ final class RealPageCheckTests: XCTestCase {
         let server = try serveSite()
         defer { server.stop() }
         let report = await check(server.url(RealPageSite.stalledSubresource), timeout: waitedOut)
-        let rendered = ReportRendering.text(session: 1, report)
+        let rendered = report.text()
         XCTAssertTrue(
             server.waitForRequest(RealPageSite.stalledImage, timeout: timeout), "the image was never requested")
         XCTAssertEqual(report.failures.map(\.category), [.pageLoadDidNotFinish], rendered)
@@ -154,7 +154,7 @@ final class RealPageCheckTests: XCTestCase {
         let report = await check(server.url(RealPageSite.missingSubresource))
         XCTAssertTrue(
             server.waitForRequest(RealPageSite.missingImage, timeout: timeout), "the image was never requested")
-        XCTAssertTrue(report.passed, ReportRendering.text(session: 1, report))
+        XCTAssertTrue(report.passed, report.text())
         XCTAssertEqual(
             report.load.note, "HTTP 200 from 127.0.0.1:\(server.port)", "a subresource's status replaced the page's")
     }

@@ -96,7 +96,10 @@ check_variant() {
         >"$staged/resource_bundle_accessor.swift"
 
     local sources=("${bridge_testing[@]/#$root/$staged}")
-    if compile "$staged" "${package_flags[@]}" -parse-as-library -emit-module -module-name BridgeTesting \
+    # SwiftPM names the package for `package` access; the shared tests get another name, as in the Xcode project,
+    # which links the package's products from outside and sees only their public API.
+    if compile "$staged" "${package_flags[@]}" -package-name WebBridge -parse-as-library -emit-module \
+        -module-name BridgeTesting \
         -I "$modules" "${sources[@]}" "$staged/resource_bundle_accessor.swift" \
         -o "$modules/BridgeTesting.swiftmodule"; then
         echo "ok $name: Sources/BridgeTesting"
@@ -105,7 +108,8 @@ check_variant() {
         failed=1
     fi
     if [ "$failed" = 0 ]; then
-        if compile "$staged" "${package_flags[@]}" -parse-as-library -typecheck -I "$modules" \
+        if compile "$staged" "${package_flags[@]}" -package-name ClientTests -parse-as-library -typecheck \
+            -I "$modules" \
             "${shared_tests[@]/#/$staged/}"; then
             echo "ok $name: the shared test files (${shared_tests[*]})"
         else

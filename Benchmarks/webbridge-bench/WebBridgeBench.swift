@@ -44,7 +44,7 @@ enum WebBridgeBench {
         }
         session.onEvent = { event in
             switch event {
-            case .ready(let message), .duplicateReady(let message):
+            case .message(let message):
                 burst.tally.record(id: message.requestID, rawID: burst.rawID)
             case .rejected:
                 burst.rejected += 1

@@ -21,11 +21,12 @@ import Testing
 @MainActor
 @discardableResult
 public func assertBridge(
-    page: URL, contract: URL? = nil, mode: ValidationMode = .strict,
+    page: URL, contract: URL? = nil, strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {
-    let report = await verifyBridge(page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions)
+    let report = await verifyBridge(
+        page: page, contract: contract, strictness: strictness, fields: fields, timeout: timeout, sessions: sessions)
     record(report, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     return report
 }
@@ -35,11 +36,13 @@ public func assertBridge(
 @discardableResult
 public func assertBridge(
     html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay? = nil,
-    mode: ValidationMode = .strict, timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
+    strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {
     let report = await verifyBridge(
-        html: html, baseURL: baseURL, contract: contract, play: play, mode: mode, timeout: timeout, sessions: sessions)
+        html: html, baseURL: baseURL, contract: contract, play: play, strictness: strictness, fields: fields,
+        timeout: timeout, sessions: sessions)
     record(report, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     return report
 }
@@ -48,12 +51,13 @@ public func assertBridge(
 @MainActor
 @discardableResult
 public func expectBridge(
-    page: URL, contract: URL? = nil, mode: ValidationMode = .strict,
+    page: URL, contract: URL? = nil, strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {
     await assertBridge(
-        page: page, contract: contract, mode: mode, timeout: timeout, sessions: sessions, fileID: fileID,
+        page: page, contract: contract, strictness: strictness, fields: fields, timeout: timeout, sessions: sessions,
+        fileID: fileID,
         filePath: filePath, line: line, column: column)
 }
 
@@ -62,11 +66,13 @@ public func expectBridge(
 @discardableResult
 public func expectBridge(
     html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay? = nil,
-    mode: ValidationMode = .strict, timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
+    strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {
     await assertBridge(
-        html: html, baseURL: baseURL, contract: contract, play: play, mode: mode, timeout: timeout,
+        html: html, baseURL: baseURL, contract: contract, play: play, strictness: strictness, fields: fields,
+        timeout: timeout,
         sessions: sessions, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 

@@ -173,17 +173,44 @@ public struct CheckPlay: Codable, Sendable, Equatable {
         }
     }
 
-    /// A play that sends `value` in `message` after didFinish and observes it the fixture's way.
-    public static func fixtureStyle(
-        expecting ready: String, send message: String, value: String, observationPoint: String
-    ) -> CheckPlay {
-        CheckPlay(
-            steps: [
-                PlayStep(
-                    after: didFinish, send: message, value: .object(["value": .string(value)]),
-                    accepted: .observed(expression: observationPoint, equals: .string(value)))
-            ],
-            expect: [ready])
+    /// Where the fixture page shows the text native sent: the observation point of the fixture style.
+    public static let fixtureObservationPoint = "document.body.dataset.received"
+
+    /// The fixture style, built from the contract: the one place the check's roles are named.
+    ///
+    /// The page's first message that answers nothing (the fixture's `ready`) must arrive once; after didFinish,
+    /// native sends its first message that answers nothing (`sync`), with a sample of each field. When that message
+    /// has a String field `value`, it carries `value` and the page must show it at ``fixtureObservationPoint``.
+    public static func fixture(for contract: BridgeContract, value: String) throws(ContractFileError) -> CheckPlay {
+        guard let first = contract.messages.first(where: { $0.direction == .pageToNative && $0.acknowledges == nil })
+        else {
+            throw ContractFileError(
+                code: .invalidValue, path: "messages",
+                problem: "the contract declares no page-to-native message for the check to expect",
+                remedy: "declare the page's first message, or give the check a play (\"check\": {\"steps\": …})")
+        }
+        guard let native = contract.messages.first(where: { $0.direction == .nativeToPage && $0.acknowledges == nil })
+        else {
+            throw ContractFileError(
+                code: .invalidValue, path: "messages",
+                problem: "the contract declares no native-to-page message for the check to send",
+                remedy:
+                    "declare the message native sends (e.g. {\"kind\": \"sync\", \"direction\": \"native-to-page\", …}), or give the check a play whose steps say what native does"
+            )
+        }
+        var step = PlayStep(after: didFinish, send: native.kind, accepted: .returns)
+        if case .object(var fields) = native.isObject ? FieldType.object(native.fields).sample : .null {
+            if native.fields["value"]?.type == .string {
+                fields["value"] = .string(value)
+                step.accepted = .observed(expression: fixtureObservationPoint, equals: .string(value))
+            }
+            step.value = .object(fields)
+        } else if let body = native.body {
+            step.value = body.sample
+        }
+        let play = CheckPlay(steps: [step], expect: [first.kind])
+        try play.check(against: contract)
+        return play
     }
 }
 

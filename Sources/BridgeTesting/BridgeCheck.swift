@@ -25,8 +25,10 @@ public struct CheckConfiguration: Sendable {
     public var timeout: TimeInterval
     /// Seconds the whole check may take, whatever each step takes; nil bounds only the steps.
     public var bound: TimeInterval?
-    /// Strict (the default) fails on any unknown, invalid or duplicate page message; lenient only lists them.
-    public var mode: ValidationMode
+    /// Whether unknown, invalid or repeated page messages fail the check (strict, the default) or are listed.
+    public var strictness: CheckStrictness
+    /// Whether fields the contract does not declare are violations (strict, the default) or ignored.
+    public var fields: ValidationMode
     /// How native is played; nil takes the contract's `check` section, or the fixture style (ready, then sync).
     public var play: CheckPlay?
 
@@ -36,17 +38,27 @@ public struct CheckConfiguration: Sendable {
 
     public init(
         page: Page, contract: BridgeContract = .default, value: String = "ok",
-        timeout: TimeInterval = defaultTimeout, bound: TimeInterval? = nil, mode: ValidationMode = .strict,
-        play: CheckPlay? = nil
+        timeout: TimeInterval = defaultTimeout, bound: TimeInterval? = nil,
+        strictness: CheckStrictness = .strict, fields: ValidationMode = .strict, play: CheckPlay? = nil
     ) {
         self.page = page
         self.contract = contract
         self.value = value
         self.timeout = timeout
         self.bound = bound
-        self.mode = mode
+        self.strictness = strictness
+        self.fields = fields
         self.play = play
     }
+}
+
+/// Whether page messages beyond what the play expects fail the check; apart from the contract's `ValidationMode`,
+/// which says whether undeclared fields are violations.
+public enum CheckStrictness: String, Sendable, Codable {
+    /// An unknown or invalid page message, or a second copy of an expected one, fails page → native.
+    case strict
+    /// Such messages are listed with the session's extras; only a missing expected message fails.
+    case lenient
 }
 
 /// The verdict on one direction of the bridge.
@@ -106,9 +118,6 @@ public final class CheckLane {
 /// Runs both directions of the bridge on the real engine and names what broke.
 @MainActor
 public enum BridgeCheck {
-    /// The observation point the fixture sets when it accepts a message (not part of the production protocol).
-    nonisolated public static let observationPoint = "document.body.dataset.received"
-
     /// Loads the page in a fresh session, plays native's side, and names what broke.
     ///
     /// - Parameters:
@@ -133,7 +142,8 @@ public enum BridgeCheck {
                 ofTypes: WKWebsiteDataStore.allWebsiteDataTypes(), modifiedSince: .distantPast)
         }
         let session = BridgeSession(
-            contract: configuration.contract, mode: configuration.mode, userScripts: play.userScripts,
+            contract: configuration.contract, mode: configuration.fields,
+            announcingKind: play.expectedMessages.first, userScripts: play.userScripts,
             websiteDataStore: websiteDataStore)
         observe?(session)
         return await PlayRunner(configuration: configuration, play: play, session: session).run()
@@ -146,36 +156,7 @@ public enum BridgeCheck {
             try play.check(against: contract)
             return play
         }
-        // The fixture style: the contract's first page message, then its first native message after didFinish.
-        guard contract.message(contract.readyKind, direction: .pageToNative) != nil else {
-            throw ContractFileError(
-                code: .invalidValue, path: "messages",
-                problem: "the contract declares no page-to-native message for the check to expect",
-                remedy: "declare the page's first message, or give the check a play (\"check\": {\"steps\": …})")
-        }
-        let play: CheckPlay
-        if let native = contract.messages.first(where: { $0.direction == .nativeToPage && $0.acknowledges == nil }) {
-            var step = PlayStep(after: CheckPlay.didFinish, send: native.kind, accepted: .returns)
-            if case .object(var fields) = native.isObject ? FieldType.object(native.fields).sample : .null {
-                if native.fields["value"]?.type == .string {
-                    fields["value"] = .string(configuration.value)
-                    step.accepted = .observed(expression: observationPoint, equals: .string(configuration.value))
-                }
-                step.value = .object(fields)
-            } else if let body = native.body {
-                step.value = body.sample
-            }
-            play = CheckPlay(steps: [step], expect: [contract.readyKind])
-        } else {
-            throw ContractFileError(
-                code: .invalidValue, path: "messages",
-                problem: "the contract declares no native-to-page message for the check to send",
-                remedy:
-                    "declare the message native sends (e.g. {\"kind\": \"sync\", \"direction\": \"native-to-page\", …}), or give the check a play whose steps say what native does"
-            )
-        }
-        try play.check(against: contract)
-        return play
+        return try CheckPlay.fixture(for: contract, value: configuration.value)
     }
 
     /// The load's verdict; for a real page, a fetch that failed or answered >= 400 is kept apart from a broken page.
@@ -261,32 +242,42 @@ public enum BridgeCheck {
 }
 
 extension BridgeSession {
-    /// Calls the page's receiver with `call`, then checks the observation point shows `expected` exactly.
+    /// Calls the page's receiver with `call`, then checks `expression` (the fixture's observation point unless
+    /// given) shows `expected` exactly.
     ///
     /// The comparison reads the text back percent-encoded, so NUL, U+2028 and lone surrogates survive the trip
     /// and a mismatch is reported without the value.
-    public func deliver(_ call: ReceiverCall, expecting expected: String?, timeout: TimeInterval) async
-        -> BridgeFailure?
-    {
-        await deliver(script: call.script, expecting: expected, clock: CheckClock(timeout: timeout))
+    public func deliver(
+        _ call: ReceiverCall, expecting expected: String?, at expression: String = CheckPlay.fixtureObservationPoint,
+        timeout: TimeInterval
+    ) async -> BridgeFailure? {
+        await deliver(
+            script: call.script, showing: expected.map { ($0, expression) }, clock: CheckClock(timeout: timeout))
     }
 
     /// Runs a receiver call given as script text; for tests that show what a hand-built script breaks.
-    public func deliver(script: String, expecting expected: String?, timeout: TimeInterval) async -> BridgeFailure? {
-        await deliver(script: script, expecting: expected, clock: CheckClock(timeout: timeout))
+    public func deliver(
+        script: String, expecting expected: String?, at expression: String = CheckPlay.fixtureObservationPoint,
+        timeout: TimeInterval
+    ) async -> BridgeFailure? {
+        await deliver(
+            script: script, showing: expected.map { ($0, expression) }, clock: CheckClock(timeout: timeout))
     }
 
-    /// Runs a receiver call within the current step of `clock`.
-    func deliver(script: String, expecting expected: String?, clock: CheckClock) async -> BridgeFailure? {
+    /// Runs a receiver call within the current step of `clock`; with `shown`, the page must then show that text
+    /// at that expression.
+    func deliver(script: String, showing shown: (text: String, expression: String)?, clock: CheckClock) async
+        -> BridgeFailure?
+    {
         // The engine's own error for a dead process names a result type, not the crash: say what happened.
-        let failure = await deliverOnLiveProcess(script: script, expecting: expected, clock: clock)
+        let failure = await deliverOnLiveProcess(script: script, showing: shown, clock: clock)
         guard let failure else { return nil }
         guard webContentProcessTerminated else { return failure }
         return BridgeFailure(.pageDidNotAccept, "\(BridgeSession.terminatedDetail) (engine: \(failure.detail))")
     }
 
     private func deliverOnLiveProcess(
-        script: String, expecting expected: String?, clock: CheckClock
+        script: String, showing shown: (text: String, expression: String)?, clock: CheckClock
     ) async -> BridgeFailure? {
         var returnedUnsupported = false
         switch await evaluate(script, until: clock.deadline) {
@@ -301,29 +292,29 @@ extension BridgeSession {
         case .value:
             break
         }
-        guard let expected else { return nil }
+        guard let (expected, expression) = shown else { return nil }
         let readBack =
-            "(function(v){return v === undefined ? null : encodeURIComponent(v)})(\(BridgeCheck.observationPoint))"
+            "(function(v){return v === undefined ? null : encodeURIComponent(v)})(\(expression))"
         switch await evaluate(readBack, until: clock.deadline) {
         case .timedOut:
             return BridgeFailure(
-                .pageDidNotAccept, clock.missed("reading \(BridgeCheck.observationPoint) did not complete"))
+                .pageDidNotAccept, clock.missed("reading \(expression) did not complete"))
         case .error(let error):
             return BridgeFailure(
-                .pageDidNotAccept, "reading \(BridgeCheck.observationPoint) failed: \(javaScriptErrorText(error))")
+                .pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
         case .value(let value):
             guard let encoded = value as? String else {
                 let promise =
                     returnedUnsupported
                     ? " (the receiver returned a value that cannot cross the bridge, such as a Promise; if it rejected, evaluateJavaScript cannot show why)"
                     : ""
-                return BridgeFailure(.pageDidNotAccept, "\(BridgeCheck.observationPoint) was not set\(promise)")
+                return BridgeFailure(.pageDidNotAccept, "\(expression) was not set\(promise)")
             }
             if encoded == URIComponent.encode(expected) { return nil }
             let found = encoded.removingPercentEncoding ?? encoded
             return BridgeFailure(
                 .pageDidNotAccept,
-                "\(BridgeCheck.observationPoint) differs from the sent text (sent String of \(expected.utf16.count) UTF-16 units, found String of \(found.utf16.count))"
+                "\(expression) differs from the sent text (sent String of \(expected.utf16.count) UTF-16 units, found String of \(found.utf16.count))"
             )
         }
     }

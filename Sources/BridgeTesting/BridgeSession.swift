@@ -12,9 +12,7 @@ public enum BridgeEvent {
     case didFinish
     case loadFailed(any Error)
     case httpResponse(statusCode: Int)
-    case ready(ValidatedMessage)
-    case duplicateReady(ValidatedMessage)
-    /// A valid page → native message other than the ready.
+    /// A valid page → native message that acknowledges nothing, each time one arrives.
     case message(ValidatedMessage)
     case rejected(BridgeRejection)
     /// WebKit could not clone a message the page posted and dropped it; the handler never saw it.
@@ -64,16 +62,14 @@ public struct BridgeRejection: Sendable, Equatable, Codable, CustomStringConvert
 public final class BridgeSession: NSObject {
     public let contract: BridgeContract
     public let mode: ValidationMode
-    /// The page → native kind that announces the page is ready: the contract's first page → native message.
-    public let readyKind: String
+    /// The kind whose first arrival the timeline marks as `ready received`: the judge's first expected message.
+    public var announcingKind: String?
     public private(set) var webView: WKWebView?
     public private(set) var timeline: [TimelineEntry] = []
     public private(set) var loadResult: Result<Void, BridgeFailure>?
     public private(set) var httpStatusCode: Int?
     /// The error the load failed with, if it failed.
     public private(set) var loadError: (any Error)?
-    public private(set) var ready: ValidatedMessage?
-    public private(set) var duplicateReadyCount = 0
     /// The first 100 messages the contract refused; `rejectedCount` counts them all.
     public private(set) var rejections: [BridgeRejection] = []
     public private(set) var rejectedCount = 0
@@ -84,6 +80,9 @@ public final class BridgeSession: NSObject {
     public private(set) var messages: [ValidatedMessage] = []
     /// How many valid messages of each kind arrived.
     public private(set) var counts: [String: Int] = [:]
+
+    /// The first valid message of `kind` that arrived, if one did.
+    public func first(_ kind: String) -> ValidatedMessage? { messages.first { $0.kind == kind } }
     /// Dialogs the page opened, in order.
     public internal(set) var dialogs: [DialogKind] = []
     /// Answers native gives to page messages that expect one (reply handlers, prompts); nil answers nothing.
@@ -117,12 +116,12 @@ public final class BridgeSession: NSObject {
     ///   - userScripts: the app's native-side scripts, injected before the page's own (as the app does).
     ///   - websiteDataStore: where cookies and storage live; nil shares the default store (and on Linux its process).
     public init(
-        contract: BridgeContract = .default, mode: ValidationMode = .strict, readyKind: String? = nil,
+        contract: BridgeContract = .default, mode: ValidationMode = .strict, announcingKind: String? = nil,
         userScripts: [UserScriptSpec] = [], websiteDataStore: WKWebsiteDataStore? = nil
     ) {
         self.contract = contract
         self.mode = mode
-        self.readyKind = readyKind ?? contract.readyKind
+        self.announcingKind = announcingKind
         controller = WKUserContentController()
         super.init()
         for name in contract.handlerNames {
@@ -300,18 +299,7 @@ public final class BridgeSession: NSObject {
         case .valid(let validated):
             let count = counts.incremented(validated.kind)
             if messages.count < 10_000 { messages.append(validated) }
-            if validated.kind == readyKind {
-                if ready == nil {
-                    ready = validated
-                    record(.readyReceived, validated.description)
-                    emit(.ready(validated))
-                } else {
-                    duplicateReadyCount += 1
-                    // One timeline line for the first duplicate; the count tells the rest without growing the timeline.
-                    if duplicateReadyCount == 1 { record(.messageRejected, "duplicate \(validated.description)") }
-                    emit(.duplicateReady(validated))
-                }
-            } else if contract.message(validated.kind, direction: .pageToNative)?.acknowledges != nil,
+            if contract.message(validated.kind, direction: .pageToNative)?.acknowledges != nil,
                 let id = validated.requestID
             {
                 let correlation = correlator.settle(rawID: id)
@@ -320,7 +308,11 @@ public final class BridgeSession: NSObject {
                 record(.acknowledged, "\(validated.kind): \(correlation)")
                 emit(.acknowledgement(validated, correlation))
             } else {
-                if count <= 3 { record(.messageReceived, validated.description) }
+                if count == 1, validated.kind == announcingKind {
+                    record(.readyReceived, validated.description)
+                } else if count <= 3 {
+                    record(.messageReceived, validated.description)
+                }
                 emit(.message(validated))
             }
             return validated

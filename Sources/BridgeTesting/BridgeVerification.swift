@@ -17,11 +17,13 @@ public func verifyBridge(_ configuration: CheckConfiguration, page: String = "pa
 @MainActor
 public func verifyBridge(
     html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay? = nil,
-    mode: ValidationMode = .strict, timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1
+    strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1
 ) async -> BridgeReport {
     await verifyBridge(
         CheckConfiguration(
-            page: .html(html, baseURL: baseURL), contract: contract, timeout: timeout, mode: mode, play: play),
+            page: .html(html, baseURL: baseURL), contract: contract, timeout: timeout, strictness: strictness,
+            fields: fields, play: play),
         page: "HTML page", sessions: sessions)
 }
 
@@ -30,7 +32,7 @@ public func verifyBridge(
 /// A page or contract that cannot be read fails the report too, naming the file and the remedy.
 @MainActor
 public func verifyBridge(
-    page: URL, contract: URL? = nil, mode: ValidationMode = .strict,
+    page: URL, contract: URL? = nil, strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1
 ) async -> BridgeReport {
     let name = page.lastPathComponent
@@ -52,6 +54,7 @@ public func verifyBridge(
         }
     }
     let configuration = CheckConfiguration(
-        page: .html(html, baseURL: page.deletingLastPathComponent()), contract: loaded, timeout: timeout, mode: mode)
+        page: .html(html, baseURL: page.deletingLastPathComponent()), contract: loaded, timeout: timeout,
+        strictness: strictness, fields: fields)
     return await verifyBridge(configuration, page: name, sessions: sessions)
 }

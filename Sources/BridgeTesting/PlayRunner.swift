@@ -88,7 +88,7 @@ final class PlayRunner {
     /// Whether page → native has failed for good: what decides it only accumulates (a strict rejection, a second
     /// copy of an expected message, the page reporting its own error, an acknowledgement of no request).
     private var pageToNativeFailed: Bool {
-        if configuration.mode == .strict {
+        if configuration.strictness == .strict {
             if session.rejectedCount > 0 { return true }
             if expected.contains(where: { session.counts[$0, default: 0] > 1 }) { return true }
         }
@@ -106,8 +106,14 @@ final class PlayRunner {
         session.onEvent = { [unowned self] event in
             previous?(event)
             switch event {
-            case .ready(let message), .message(let message), .acknowledgement(let message, _):
-                // A step runs once per arrival of its trigger; a duplicate ready is a failure, not a trigger.
+            case .message(let message), .acknowledgement(let message, _):
+                // An expected message counts once: another copy is a failure (strict) or listed (lenient), never a
+                // trigger, so a page that repeats it cannot make native repeat itself. Other triggers run each time.
+                let count = session.counts[message.kind, default: 0]
+                if count > 1, expected.contains(message.kind) {
+                    if count == 2 { session.record(.messageRejected, "duplicate \(message.description)") }
+                    return
+                }
                 for step in play.steps where step.after == message.kind && step.send != nil {
                     queue.append(Pending(step: step, trigger: message))
                 }
@@ -167,18 +173,18 @@ final class PlayRunner {
         session.record(fixtureStyle ? .syncSent : .sent, fixtureStyle ? call.structure : "\(name): \(call.description)")
         let failure: BridgeFailure?
         switch step.accepted ?? .returns {
-        case .observed(let expression, .string(let text)) where expression == BridgeCheck.observationPoint:
-            failure = await session.deliver(script: call.script, expecting: text, clock: clock)
+        case .observed(let expression, .string(let text)) where expression == CheckPlay.fixtureObservationPoint:
+            failure = await session.deliver(script: call.script, showing: (text, expression), clock: clock)
         case .observed(let expression, let equals):
             // What the page showed before native acted: only a change from it is the page's answer.
             let before = await read(expression)
-            if let refused = await session.deliver(script: call.script, expecting: nil, clock: clock) {
+            if let refused = await session.deliver(script: call.script, showing: nil, clock: clock) {
                 failure = refused
             } else {
                 failure = await observe(expression, equals: equals, before: before)
             }
         case .returns:
-            failure = await session.deliver(script: call.script, expecting: nil, clock: clock)
+            failure = await session.deliver(script: call.script, showing: nil, clock: clock)
         case .settles:
             failure = await settle(call.script)
         }
@@ -203,7 +209,7 @@ final class PlayRunner {
 
     /// Whether a step is the fixture's exchange, reported in the words the fixture check always used.
     private func isFixtureStyle(_ step: PlayStep) -> Bool {
-        if case .observed(BridgeCheck.observationPoint, .string)? = step.accepted {
+        if case .observed(CheckPlay.fixtureObservationPoint, .string)? = step.accepted {
             return step.after == CheckPlay.didFinish
         }
         return false
@@ -363,13 +369,13 @@ final class PlayRunner {
                 "\(ack.kind) answers no request native sent (\(ack.correlation.rawValue) id): its \(contract.requestID?.field ?? "id") must be the id of the request it acknowledges"
             )
         }
-        for name in duplicates where configuration.mode == .strict {
+        for name in duplicates where configuration.strictness == .strict {
             problems.append(
                 "duplicate '\(name)': it arrived \(session.counts[name]!) times and must arrive once per page load (a second listener or a repeated init?)"
             )
         }
         if missing.isEmpty {
-            let strictRejections = configuration.mode == .strict && !session.rejections.isEmpty
+            let strictRejections = configuration.strictness == .strict && !session.rejections.isEmpty
             if problems.isEmpty && !strictRejections {
                 let seen = expected.compactMap { name in session.messages.first { $0.kind == name }?.description }
                 return .pass(seen.isEmpty ? "no page message expected" : seen.joined(separator: " | "))

@@ -36,7 +36,8 @@ enum CheckCommand {
                               a native-side script the app injects, before the page's own: FILE (document
                               start, main frame), or end:FILE, start,all-frames:FILE, end,all-frames:FILE
           --value TEXT        text sent as the sync message's value in the fixture style (default: ok)
-          --lenient           list unknown, invalid and duplicate page messages instead of failing on them
+          --lenient           list unknown, invalid and duplicate page messages instead of failing on them,
+                              and ignore fields the contract does not declare
           --timeout SECONDS   wait for each event at most this long (default: \(BridgeCheck.seconds(CheckConfiguration.defaultTimeout)), at most 86400)
           --repeat N          run N fresh sessions (default: 1, at most 1000000000); the report keeps
                               the counts, the first sessions and the first failures in full
@@ -235,7 +236,7 @@ struct CheckOptions {
         }
         let configuration = CheckConfiguration(
             page: .html("", baseURL: nil), contract: contract, value: value ?? "ok", timeout: timeout,
-            mode: lenient ? .lenient : .strict, play: play)
+            strictness: lenient ? .lenient : .strict, fields: lenient ? .lenient : .strict, play: play)
         do {
             _ = try BridgeCheck.plan(configuration)
         } catch {

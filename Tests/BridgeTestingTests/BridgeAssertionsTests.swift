@@ -1,11 +1,14 @@
 import BridgeContract
 import Foundation
-import Testing
 import XCTest
 
 @testable import BridgeAssertions
 
 /// The one check behind `verifyBridge`/`assertBridge`: strict by default, lenient on request, structure only.
+///
+/// Recording in Swift Testing is shown in Examples/Checkout, a package of its own: Swift Testing runs suites in
+/// parallel, and there the engine's child-process handling and `Process` (the contract module's node tests) do
+/// not mix in one process.
 @MainActor
 final class BridgeAssertionsTests: XCTestCase {
     static let timeout: TimeInterval = 3
@@ -31,8 +34,19 @@ final class BridgeAssertionsTests: XCTestCase {
 
     func testAnUnknownMessageIsOnlyListedWhenTheCheckIsLenient() async throws {
         let html = try FixtureVariant.replacingReady(with: Self.unknown + "\n" + Self.ready)
-        let report = await verifyBridge(html: html, mode: .lenient, timeout: Self.timeout)
+        let report = await verifyBridge(html: html, strictness: .lenient, timeout: Self.timeout)
         XCTAssertTrue(report.passed, report.failureText ?? "")
+    }
+
+    func testTheCheckStrictnessAndTheFieldModeAreSeparateChoices() async throws {
+        let html = try FixtureVariant.posting(#"{kind: "ready", version: 1, theme: "dark"}"#)
+        // A lenient check still refuses the ready for its undeclared field: it is not a valid ready.
+        let strictFields = await verifyBridge(html: html, strictness: .lenient, timeout: Self.timeout)
+        XCTAssertEqual(strictFields.failedCategories, [.nativeDidNotReceive])
+        XCTAssertEqual(strictFields.sessions.first?.rejections.first?.violations.map(\.rule), [.unexpectedField])
+        // Lenient fields accept it, whatever the check's strictness.
+        let lenientFields = await verifyBridge(html: html, fields: .lenient, timeout: Self.timeout)
+        XCTAssertTrue(lenientFields.passed, lenientFields.failureText ?? "")
     }
 
     func testADoubleReadyFailsAsNativeDidNotReceive() async throws {
@@ -125,40 +139,5 @@ final class CapturedFailures: @unchecked Sendable {
             failures?.append(Failure(description: description, file: file, line: line))
             return true
         }
-    }
-}
-
-// MARK: Recording in Swift Testing
-
-/// The same assertion inside a `@Test` records a Swift Testing issue (an XCTest failure would be dropped there).
-@Suite("assertBridge in Swift Testing")
-@MainActor
-struct AssertBridgeInSwiftTestingTests {
-    @Test("a broken page records an issue at the caller's line, with the default timeout")
-    func aBrokenPageRecordsAnIssue() async throws {
-        let html = try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#)
-        let line = #line + 2
-        await withKnownIssue {
-            await assertBridge(html: html)
-        } matching: { issue in
-            issue.sourceLocation?.line == line && issue.sourceLocation?.fileName == "BridgeAssertionsTests.swift"
-                && issue.comments.contains { $0.rawValue.hasPrefix("FAIL: native did not receive the page's message") }
-        }
-    }
-
-    @Test("expectBridge is the same assertion")
-    func expectBridgeRecordsTheSameIssue() async throws {
-        let html = try FixtureVariant.throwingReceiver()
-        await withKnownIssue {
-            await expectBridge(html: html, timeout: BridgeAssertionsTests.timeout)
-        } matching: { issue in
-            issue.comments.contains { $0.rawValue.hasPrefix("FAIL: page did not accept the native message") }
-        }
-    }
-
-    @Test("a passing page records nothing")
-    func aPassingPageRecordsNothing() async throws {
-        let report = await expectBridge(html: try FixtureVariant.fixture(), timeout: BridgeAssertionsTests.timeout)
-        #expect(report.passed)
     }
 }

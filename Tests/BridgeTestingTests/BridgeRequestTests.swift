@@ -45,7 +45,7 @@ final class BridgeRequestTests: XCTestCase {
             if correlation == .matched, message.requestID == current?.rawValue { settled.fulfill() }
         }
         session.loadHTMLString(Self.laggingPage)
-        let loaded = await session.wait(timeout: timeout) { session.loadResult != nil && session.ready != nil }
+        let loaded = await session.wait(timeout: timeout) { session.loadResult != nil && session.first("ready") != nil }
         XCTAssertTrue(loaded, "page load did not finish, or no ready, within \(timeout) s")
 
         let first = session.correlator.begin()

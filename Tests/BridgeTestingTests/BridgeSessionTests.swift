@@ -9,7 +9,7 @@ final class BridgeSessionTests: XCTestCase {
 
     /// Loads `html` and waits for didFinish, failing with the category when it does not come.
     func loadedSession(_ html: String, file: StaticString = #filePath, line: UInt = #line) async -> BridgeSession {
-        let session = BridgeSession()
+        let session = BridgeSession(announcingKind: "ready")
         session.loadHTMLString(html)
         let finished = await session.wait(timeout: timeout) { session.loadResult != nil }
         XCTAssertTrue(finished, "page load did not finish within \(timeout) s", file: file, line: line)
@@ -25,7 +25,7 @@ final class BridgeSessionTests: XCTestCase {
         XCTAssertTrue(
             rejected, "native did not receive the page's message: no rejection within \(timeout) s", file: file,
             line: line)
-        XCTAssertNil(session.ready, "a broken ready was accepted", file: file, line: line)
+        XCTAssertNil(session.first("ready"), "a broken ready was accepted", file: file, line: line)
         let violations = session.rejections.flatMap(\.violations)
         XCTAssertTrue(
             violations.contains { $0.path == path && $0.rule == rule },
@@ -60,7 +60,7 @@ final class BridgeSessionTests: XCTestCase {
                 """)
         let session = await loadedSession(html)
         defer { session.tearDown() }
-        let ready = await session.wait(timeout: timeout) { session.ready != nil }
+        let ready = await session.wait(timeout: timeout) { session.first("ready") != nil }
         XCTAssertTrue(ready, "native did not receive the page's message within \(timeout) s")
         let events = session.timeline.map(\.event)
         let finishedAt = try XCTUnwrap(events.firstIndex(of: .didFinish))
@@ -85,10 +85,10 @@ final class BridgeSessionTests: XCTestCase {
         let html = try FixtureVariant.replacingReady(with: post + "\n" + post)
         let session = await loadedSession(html)
         defer { session.tearDown() }
-        let duplicate = await session.wait(timeout: timeout) { session.duplicateReadyCount > 0 }
+        let duplicate = await session.wait(timeout: timeout) { session.counts["ready", default: 0] > 1 }
         XCTAssertTrue(duplicate, "the second ready was not reported")
-        XCTAssertEqual(session.duplicateReadyCount, 1)
-        XCTAssertNotNil(session.ready)
+        XCTAssertEqual(session.counts["ready"], 2)
+        XCTAssertNotNil(session.first("ready"))
     }
 
     func testTearDownReleasesTheSessionAndItsWebView() async throws {
@@ -115,7 +115,9 @@ final class BridgeSessionTests: XCTestCase {
                 """)
         let session = await loadedSession(html)
         defer { session.tearDown() }
-        let arrived = await session.wait(timeout: timeout) { session.ready != nil && !session.uncloneable.isEmpty }
+        let arrived = await session.wait(timeout: timeout) {
+            session.first("ready") != nil && !session.uncloneable.isEmpty
+        }
         XCTAssertTrue(arrived, "native did not receive the page's message, or no diagnosis came, within \(timeout) s")
         XCTAssertEqual(session.uncloneable, [UncloneableMessage(path: "body.items[1].onDone", type: "Function")])
         XCTAssertEqual(session.rejections, [], "a dropped message is not a rejection: the handler never saw it")
@@ -129,7 +131,7 @@ final class BridgeSessionTests: XCTestCase {
     func testACloneableMessageIsNotReported() async throws {
         let session = await loadedSession(try FixtureVariant.posting(#"{kind: "ready", version: 1}"#))
         defer { session.tearDown() }
-        let ready = await session.wait(timeout: timeout) { session.ready != nil }
+        let ready = await session.wait(timeout: timeout) { session.first("ready") != nil }
         XCTAssertTrue(ready, "native did not receive the page's message within \(timeout) s")
         XCTAssertEqual(session.uncloneable, [])
         XCTAssertFalse(session.timeline.contains { $0.event == .messageDropped })

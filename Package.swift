@@ -5,6 +5,7 @@ import PackageDescription
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
 // CWebKitGTK <- WebKitGTK (Linux only)  <- BridgeTesting
 // XcodeRunner (Foundation only)         <- webbridge
+// TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
 let linux = TargetDependencyCondition.when(platforms: [.linux])
 
 let package = Package(
@@ -24,6 +25,8 @@ let package = Package(
         .executable(name: "webbridge", targets: ["webbridge"]),
     ],
     targets: [
+        // The one escape for text printed to a terminal; below every target that prints what it did not write.
+        .target(name: "TerminalEscape"),
         .target(
             name: "BridgeContract",
             resources: [.copy("Resources/DefaultContract.json"), .copy("Resources/DefaultContract.lock.json")]
@@ -47,7 +50,7 @@ let package = Package(
         .target(
             name: "BridgeTesting",
             dependencies: [
-                "BridgeContract",
+                "BridgeContract", "TerminalEscape",
                 .target(name: "WebKitGTK", condition: linux),
                 .target(name: "WebKitGTKSupport", condition: linux),
             ],
@@ -55,10 +58,10 @@ let package = Package(
         ),
         .target(name: "BridgeAssertions", dependencies: ["BridgeContract", "BridgeTesting"]),
         // Foundation only: the cloud-Mac job reads Apple's tools' output and project files, not messages.
-        .target(name: "XcodeRunner"),
+        .target(name: "XcodeRunner", dependencies: ["TerminalEscape"]),
         .executableTarget(
             name: "webbridge",
-            dependencies: ["BridgeContract", "BridgeTesting", "XcodeRunner"]
+            dependencies: ["BridgeContract", "BridgeTesting", "TerminalEscape", "XcodeRunner"]
         ),
         .executableTarget(
             name: "webbridge-bench",
@@ -87,6 +90,7 @@ let package = Package(
         ),
         // Test support for tests that generate their inputs: one seeded generator, the same on every platform.
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
+        .testTarget(name: "TerminalEscapeTests", dependencies: ["TerminalEscape"]),
         .testTarget(
             name: "BridgeContractTests",
             dependencies: ["BridgeContract", "SeededRandom"]
@@ -108,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "XcodeRunnerTests",
-            dependencies: ["XcodeRunner"],
+            dependencies: ["TerminalEscape", "XcodeRunner"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscape
 
 /// Where a job's text goes: xcodebuild's output, the progress line and webbridge's own notes.
 public struct JobConsole: Sendable {

@@ -1,5 +1,6 @@
 import BridgeTesting
 import Foundation
+import TerminalEscape
 
 /// `webbridge doctor`: what `swift test` needs here (WebKitGTK, Xvfb, a display) and the one test style it cannot run.
 enum DoctorCommand {
@@ -53,12 +54,12 @@ enum DoctorCommand {
         for path in paths {
             let url = URL(fileURLWithPath: path, relativeTo: package).standardizedFileURL
             guard FileManager.default.fileExists(atPath: url.path) else {
-                return usageError("--path \(Printable.path(path)) does not exist")
+                return usageError("--path \(path.escapingControlCharacters) does not exist")
             }
             roots.append(url)
         }
         if arguments.value("--package-path") != nil, !isDirectory(package) {
-            return usageError("--package-path \(Printable.path(package.path)) is not a folder")
+            return usageError("--package-path \(package.path.escapingControlCharacters) is not a folder")
         }
 
         let environment = EnvironmentChecks.run()
@@ -68,7 +69,8 @@ enum DoctorCommand {
         for finding in scan.findings { print(finding.line(relativeTo: package)) }
         for unreadable in scan.unreadable {
             print(
-                "note test styles: skipped \(Printable.path(relative(unreadable, to: package))): not readable as text")
+                "note test styles: skipped \(relative(unreadable, to: package).escapingControlCharacters): not readable as text"
+            )
         }
         if scan.findings.isEmpty {
             print(
@@ -125,22 +127,6 @@ func splitPaths(_ argv: ArraySlice<String>) throws(UsageError) -> (paths: [Strin
     return (paths, rest)
 }
 
-/// Text the terminal shows as is: control characters (a file name can hold any) become `\u{…}` escapes.
-enum Printable {
-    static func path(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 {
-                result += "\\u{\(String(value, radix: 16, uppercase: true))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-}
-
 // MARK: - Environment
 
 /// One line of the environment report, in the style of `webbridge xcode preflight`.
@@ -151,7 +137,8 @@ struct DoctorCheck: CustomStringConvertible {
     var remedy = ""
 
     var description: String {
-        "\(failed ? "FAIL" : "ok") \(name): \(Printable.path(detail))" + (remedy.isEmpty ? "" : ". Remedy: \(remedy)")
+        "\(failed ? "FAIL" : "ok") \(name): \(detail.escapingControlCharacters)"
+            + (remedy.isEmpty ? "" : ". Remedy: \(remedy)")
     }
 }
 

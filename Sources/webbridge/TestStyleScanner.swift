@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscape
 
 /// A synchronous test method isolated to the main actor: SwiftPM's Linux test discovery casts it to a
 /// non-isolated function type and aborts the whole test binary.
@@ -15,7 +16,8 @@ struct TestStyleFinding: Equatable {
     let reason: String
 
     func line(relativeTo base: URL) -> String {
-        "\(Printable.path(DoctorCommand.relative(file, to: base))):\(line): [\(Self.rule)] \(Printable.path(className)).\(Printable.path(method))() is "
+        "\(DoctorCommand.relative(file, to: base).escapingControlCharacters):\(line): [\(Self.rule)] "
+            + "\(className.escapingControlCharacters).\(method.escapingControlCharacters)() is "
             + "a synchronous test method on the main actor (\(reason)); `swift test` on Linux aborts every test at "
             + "discovery. Fix: \(Self.fix)"
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscape
 import XCTest
 
 @testable import XcodeRunner

@@ -102,6 +102,8 @@ enum ExitStatus: Int32 {
     case usage = 2
     case environment = 3
     case pageUnreachable = 4
+    /// `xcode test --timeout` stopped a run, as timeout(1) reports it.
+    case timedOut = 124
     /// Stopped by SIGINT (Ctrl-C) after reporting what was done.
     case interruptedBySIGINT = 130
     /// Stopped by SIGTERM after reporting what was done.

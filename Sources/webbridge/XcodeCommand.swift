@@ -53,9 +53,11 @@ enum XcodeCommand {
         }
     }
 
-    /// Exit statuses beyond the documented ones are xcodebuild's own codes, passed through (C `exit` flushes stdout).
-    static func exit(_ code: Int32) -> Never {
-        Foundation.exit(code)
+    /// Prints how the job ended and exits with its code; codes beyond the documented ones are xcodebuild's own,
+    /// passed through (C `exit` flushes stdout).
+    static func finish(_ outcome: JobOutcome, _ command: String) -> Never {
+        for line in XcodeJobText.lines(outcome, command: command) { printError(line) }
+        exit(XcodeJobText.exitCode(outcome))
     }
 
     static var job: XcodeJob {
@@ -63,8 +65,7 @@ enum XcodeCommand {
             tools: ToolRunner(),
             console: JobConsole(
                 output: { FileHandle.standardOutput.write($0) },
-                progress: { printError("webbridge: \($0)") },
-                note: { printError($0) }))
+                event: { event in for line in XcodeJobText.lines(event) { printError(line) } }))
     }
 
     static func configURL(_ arguments: Arguments) -> URL {
@@ -218,7 +219,7 @@ enum XcodeCommand {
         let options = try testOptions(arguments)
         let url = configURL(arguments)
         guard let config = loadConfig(url) else { return .environment }
-        exit(job.test(config: config, folder: url.deletingLastPathComponent(), options: options))
+        finish(job.test(config: config, folder: url.deletingLastPathComponent(), options: options), "test")
     }
 
     static func rerun(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
@@ -232,6 +233,6 @@ enum XcodeCommand {
         }
         try arguments.expectPositionals(atMost: 1)
         guard let path = arguments.positionals.first else { throw UsageError("rerun needs the manifest path") }
-        exit(job.rerun(manifestURL: URL(fileURLWithPath: path).standardizedFileURL))
+        finish(job.rerun(manifestURL: URL(fileURLWithPath: path).standardizedFileURL), "rerun")
     }
 }

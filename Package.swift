@@ -6,6 +6,7 @@ import PackageDescription
 // CWebKitGTK <- WebKitGTK (Linux only)  <- BridgeTesting
 // XcodeRunner (Foundation only)         <- webbridge
 // TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
+// CommandLineOptions (Foundation only)   <- webbridge, webbridge-bench
 let linux = TargetDependencyCondition.when(platforms: [.linux])
 
 let package = Package(
@@ -27,6 +28,8 @@ let package = Package(
     targets: [
         // The one escape for text printed to a terminal; below every target that prints what it did not write.
         .target(name: "TerminalEscape"),
+        // The option tables of `webbridge` and the bench: parse, usage, help and errors from one table per command.
+        .target(name: "CommandLineOptions", dependencies: ["TerminalEscape"]),
         .target(
             name: "BridgeContract",
             resources: [.copy("Resources/DefaultContract.json"), .copy("Resources/DefaultContract.lock.json")]
@@ -61,12 +64,12 @@ let package = Package(
         .target(name: "XcodeRunner", dependencies: ["TerminalEscape"]),
         .executableTarget(
             name: "webbridge",
-            dependencies: ["BridgeContract", "BridgeTesting", "TerminalEscape", "XcodeRunner"]
+            dependencies: ["BridgeContract", "BridgeTesting", "CommandLineOptions", "TerminalEscape", "XcodeRunner"]
         ),
         .executableTarget(
             name: "webbridge-bench",
             dependencies: [
-                "BridgeContract", "BridgeTesting",
+                "BridgeContract", "BridgeTesting", "CommandLineOptions",
                 .target(name: "WebKitGTK", condition: linux),
                 .target(name: "WebKitGTKSupport", condition: linux),
                 .target(name: "CWebKitGTK", condition: linux),
@@ -91,6 +94,7 @@ let package = Package(
         // Test support for tests that generate their inputs: one seeded generator, the same on every platform.
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
         .testTarget(name: "TerminalEscapeTests", dependencies: ["TerminalEscape"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(
             name: "BridgeContractTests",
             dependencies: ["BridgeContract", "SeededRandom"]

@@ -121,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "webbridgeTests",
-            dependencies: ["webbridge", "BridgeContract", "EngineTestSupport"]
+            dependencies: ["webbridge", "BridgeContract", "BridgeTesting", "EngineTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -82,7 +82,7 @@ public struct CommandLineError: Error, Sendable, Equatable, CustomStringConverti
         CommandLineError(
             .missingOption, subject: option.name, rule: "\(command) needs \(option.name)",
             remedy: "give \(option.spelling): \(option.summary)",
-            description: "\(command) needs \(option.spelling): \(option.summary)")
+            description: "missing option \(option.name); give \(option.spelling): \(option.summary)")
     }
 
     static func conflicting(_ first: String, _ second: String) -> CommandLineError {

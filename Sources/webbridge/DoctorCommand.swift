@@ -1,12 +1,21 @@
 import BridgeTesting
+import CommandLineOptions
 import Foundation
 import TerminalEscape
 
 /// `webbridge doctor`: what `swift test` needs here (WebKitGTK, Xvfb, a display) and the one test style it cannot run.
 enum DoctorCommand {
-    static let usage = """
-        USAGE: webbridge doctor [--package-path DIR] [--path DIR_OR_FILE]...
+    static let options = OptionTable(
+        command: "webbridge doctor",
+        options: [
+            .value(
+                "--package-path", "DIR", "the package whose Tests/ folder is scanned",
+                default: .described("the current directory")),
+            .value("--path", "DIR_OR_FILE", "also scan this folder or Swift file", repeatable: true),
+        ])
 
+    static let usage = options.help(
+        """
         Checks, before `swift test`, what the bridge tests need on this machine and the test style that
         SwiftPM on Linux cannot run.
 
@@ -20,34 +29,22 @@ enum DoctorCommand {
           `func test…()` isolated to the main actor (a @MainActor class, a @MainActor base class or
           extension, or a @MainActor method) aborts the whole Linux test binary at test discovery.
           Rule [\(TestStyleFinding.rule)]. Fix: \(TestStyleFinding.fix)
-
-        OPTIONS:
-          --package-path DIR   The package whose Tests/ folder is scanned (default: the current directory).
-          --path DIR_OR_FILE   Also scan this folder or Swift file (repeatable).
-          -h, --help           Show this help.
-
-        EXIT CODES:
-          0 everything is fine, 1 a test-style finding (whatever the environment),
-          2 usage, 3 environment (WebKitGTK, Xvfb or the display)
-        """
+        """,
+        epilogue: """
+            EXIT CODES:
+              0 everything is fine, 1 a test-style finding (whatever the environment),
+              2 usage, 3 environment (WebKitGTK, Xvfb or the display)
+            """)
 
     @MainActor
     static func run(_ argv: ArraySlice<String>) async -> ExitStatus {
-        let arguments: Arguments
-        let paths: [String]
-        do {
-            let split = try splitPaths(argv)
-            paths = split.paths
-            arguments = try Arguments(split.rest, options: ["--package-path"])
-            try arguments.expectPositionals(atMost: 0)
-        } catch {
-            return usageError(error.description)
+        let parsed: ParsedOptions
+        switch options.read(argv, help: usage) {
+        case .exit(let status): return status
+        case .options(let options): parsed = options
         }
-        if arguments.wantsHelp {
-            print(usage)
-            return .pass
-        }
-        let package = URL(fileURLWithPath: arguments.value("--package-path") ?? ".").standardizedFileURL
+        let paths = parsed.values("--path")
+        let package = URL(fileURLWithPath: parsed.value("--package-path") ?? ".").standardizedFileURL
         var roots: [URL] = []
         let tests = package.appendingPathComponent("Tests")
         if isDirectory(tests) { roots.append(tests) }
@@ -58,7 +55,7 @@ enum DoctorCommand {
             }
             roots.append(url)
         }
-        if arguments.value("--package-path") != nil, !isDirectory(package) {
+        if parsed.isGiven("--package-path"), !isDirectory(package) {
             return usageError("--package-path \(package.path.escapingControlCharacters) is not a folder")
         }
 
@@ -87,10 +84,7 @@ enum DoctorCommand {
     }
 
     private static func usageError(_ message: String) -> ExitStatus {
-        printError("webbridge doctor: \(message)")
-        printError(
-            "Usage: webbridge doctor [--package-path DIR] [--path DIR_OR_FILE]...; see 'webbridge doctor --help'.")
-        return .usage
+        options.usageError(UsageError(message))
     }
 
     static func isDirectory(_ url: URL) -> Bool {
@@ -104,27 +98,6 @@ enum DoctorCommand {
         let path = url.standardizedFileURL.path
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
-}
-
-/// Splits the repeatable `--path` option off `argv` (``Arguments`` keeps one value per option).
-func splitPaths(_ argv: ArraySlice<String>) throws(UsageError) -> (paths: [String], rest: [String]) {
-    var paths: [String] = []
-    var rest: [String] = []
-    var iterator = argv.makeIterator()
-    while let word = iterator.next() {
-        if word == "--" {
-            rest.append(word)
-            while let remaining = iterator.next() { rest.append(remaining) }
-        } else if word == "--path" {
-            guard let value = iterator.next() else { throw UsageError("option --path needs a value") }
-            paths.append(value)
-        } else if word.hasPrefix("--path=") {
-            paths.append(String(word.dropFirst("--path=".count)))
-        } else {
-            rest.append(word)
-        }
-    }
-    return (paths, rest)
 }
 
 // MARK: - Environment

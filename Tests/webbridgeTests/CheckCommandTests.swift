@@ -1,3 +1,4 @@
+import BridgeTesting
 import Foundation
 import XCTest
 
@@ -155,6 +156,28 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(
             result.stderr.contains("declares no native-to-page message for the check to send"), result.stderr)
         XCTAssertTrue(result.stderr.contains("give the check a play"), result.stderr)
+    }
+
+    func testTheHelpShowsTheDefaultsTheCheckRunsWith() throws {
+        let result = try CLI.run(["check", "--help"])
+        XCTAssertEqual(result.status, 0)
+        let defaults = CheckConfiguration(page: .html("", baseURL: nil))
+        let timeout = try XCTUnwrap(
+            result.stdout.split(separator: "\n").first { $0.hasPrefix("  --timeout SECONDS") }, result.stdout)
+        let shown = try XCTUnwrap(timeout.split(separator: "(default: ").last?.split(separator: ";").first)
+        XCTAssertEqual(Double(shown), defaults.timeout, "the help's --timeout default is not the check's: \(timeout)")
+        XCTAssertTrue(
+            result.stdout.contains("the fixture style (default: \(defaults.value))"),
+            "the --value default: \(result.stdout)")
+    }
+
+    func testAMisspeltOptionIsNamedWithTheOneMeant() throws {
+        let result = try CLI.run(["check", "--timout", "3"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(
+            result.stderr.hasPrefix("webbridge check: unknown option --timout; did you mean --timeout?\n"),
+            result.stderr)
+        XCTAssertEqual(result.stdout, "")
     }
 
     func testHelpDescribesEveryOption() throws {

@@ -83,14 +83,16 @@ enum XcodeCommand {
         --timeout; 130/143 after SIGINT/SIGTERM; 'test' and 'rerun' otherwise exit with xcodebuild's code.
         """
 
+    /// Each subcommand: its name, its options and what it does.
+    static let entries: [(name: String, options: OptionTable, about: String)] = [
+        ("pin", pinOptions, pinAbout), ("preflight", preflightOptions, preflightAbout),
+        ("test", testOptions, testAbout), ("rerun", rerunOptions, rerunAbout),
+    ]
+
     static let usage: String = {
-        let entries = [
-            (pinOptions, "pin", pinAbout), (preflightOptions, "preflight", preflightAbout),
-            (testOptions, "test", testAbout), (rerunOptions, "rerun", rerunAbout),
-        ]
-        .map { table, name, about in
-            table.synopsis(lead: "  ", name: name)
-                + "\n" + about.split(separator: "\n").map { "              " + $0 }.joined(separator: "\n")
+        let listed = entries.map { entry -> String in
+            let about = entry.about.split(separator: "\n").map { "              " + $0 }
+            return ([entry.options.synopsis(lead: "  ", name: entry.name)] + about).joined(separator: "\n")
         }
         return """
             \(subcommands.synopsis()) [options]
@@ -98,7 +100,7 @@ enum XcodeCommand {
             Pins, checks and runs the bridge tests on a cloud Mac, keeping the evidence.
 
             SUBCOMMANDS:
-            \(entries.joined(separator: "\n"))
+            \(listed.joined(separator: "\n"))
 
             See 'webbridge xcode <subcommand> --help' for each one's options.
 
@@ -113,12 +115,17 @@ enum XcodeCommand {
         case .exit(let status): return status
         case .options(let parsed): chosen = parsed
         }
-        let rest = argv.dropFirst()
-        switch chosen.positionals[0] {
-        case "pin": return pin(rest)
-        case "preflight": return preflight(rest)
-        case "test": return test(rest)
-        default: return rerun(rest)
+        let name = chosen.positionals[0]
+        let entry = entries.first { $0.name == name }!
+        switch entry.options.read(argv.dropFirst(), help: entry.options.help(entry.about, epilogue: exitCodes)) {
+        case .exit(let status): return status
+        case .options(let parsed):
+            switch name {
+            case "pin": return pin(parsed)
+            case "preflight": return preflight(parsed)
+            case "test": return test(parsed)
+            default: rerun(parsed)
+            }
         }
     }
 
@@ -148,12 +155,13 @@ enum XcodeCommand {
         }
     }
 
-    static func pin(_ argv: ArraySlice<String>) -> ExitStatus {
-        let parsed: ParsedOptions
-        switch pinOptions.read(argv, help: pinOptions.help(pinAbout, epilogue: exitCodes)) {
-        case .exit(let status): return status
-        case .options(let options): parsed = options
-        }
+    /// The job config `--config` names and the folder it is in, nil once the reason it can't be read is printed.
+    static func loadConfig(_ parsed: ParsedOptions) -> (config: JobConfig, folder: URL)? {
+        let url = configURL(parsed)
+        return loadConfig(url).map { ($0, url.deletingLastPathComponent()) }
+    }
+
+    static func pin(_ parsed: ParsedOptions) -> ExitStatus {
         // Both are required: the table refused a command line without them.
         let runtime = parsed.value("--runtime")!
         let deviceType = parsed.value("--device-type")!
@@ -222,16 +230,9 @@ enum XcodeCommand {
             timeout: timeout)
     }
 
-    static func preflight(_ argv: ArraySlice<String>) -> ExitStatus {
-        let parsed: ParsedOptions
-        switch preflightOptions.read(argv, help: preflightOptions.help(preflightAbout, epilogue: exitCodes)) {
-        case .exit(let status): return status
-        case .options(let options): parsed = options
-        }
-        let url = configURL(parsed)
-        guard let config = loadConfig(url) else { return .environment }
-        let checks = job.preflight(
-            config: config, folder: url.deletingLastPathComponent(), options: jobOptions(parsed, timeout: nil))
+    static func preflight(_ parsed: ParsedOptions) -> ExitStatus {
+        guard let (config, folder) = loadConfig(parsed) else { return .environment }
+        let checks = job.preflight(config: config, folder: folder, options: jobOptions(parsed, timeout: nil))
         for check in checks { print(check.description) }
         let failed = checks.filter { $0.status == .failed }.count
         let notRun = checks.filter { $0.status == .notRun }.count
@@ -239,24 +240,13 @@ enum XcodeCommand {
         return checks.passed ? .pass : .environment
     }
 
-    static func test(_ argv: ArraySlice<String>) -> ExitStatus {
-        let parsed: ParsedOptions
-        switch testOptions.read(argv, help: testOptions.help(testAbout, epilogue: exitCodes)) {
-        case .exit(let status): return status
-        case .options(let options): parsed = options
-        }
-        let url = configURL(parsed)
-        guard let config = loadConfig(url) else { return .environment }
+    static func test(_ parsed: ParsedOptions) -> ExitStatus {
+        guard let (config, folder) = loadConfig(parsed) else { return .environment }
         let options = jobOptions(parsed, timeout: parsed.seconds("--timeout"))
-        finish(job.test(config: config, folder: url.deletingLastPathComponent(), options: options), "test")
+        finish(job.test(config: config, folder: folder, options: options), "test")
     }
 
-    static func rerun(_ argv: ArraySlice<String>) -> ExitStatus {
-        let parsed: ParsedOptions
-        switch rerunOptions.read(argv, help: rerunOptions.help(rerunAbout, epilogue: exitCodes)) {
-        case .exit(let status): return status
-        case .options(let options): parsed = options
-        }
+    static func rerun(_ parsed: ParsedOptions) -> Never {
         finish(job.rerun(manifestURL: URL(fileURLWithPath: parsed.positionals[0]).standardizedFileURL), "rerun")
     }
 }

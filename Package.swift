@@ -5,6 +5,8 @@ import PackageDescription
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
 // CWebKitGTK <- WebKitGTK (Linux only)  <- BridgeTesting
 // XcodeRunner (Foundation only)         <- webbridge
+// TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
+// CommandLineOptions (Foundation only)   <- webbridge, webbridge-bench
 let linux = TargetDependencyCondition.when(platforms: [.linux])
 
 let package = Package(
@@ -24,6 +26,10 @@ let package = Package(
         .executable(name: "webbridge", targets: ["webbridge"]),
     ],
     targets: [
+        // The one escape for text printed to a terminal; below every target that prints what it did not write.
+        .target(name: "TerminalEscape"),
+        // The option tables of `webbridge` and the bench: parse, usage, help and errors from one table per command.
+        .target(name: "CommandLineOptions", dependencies: ["TerminalEscape"]),
         .target(
             name: "BridgeContract",
             resources: [.copy("Resources/DefaultContract.json"), .copy("Resources/DefaultContract.lock.json")]
@@ -47,7 +53,7 @@ let package = Package(
         .target(
             name: "BridgeTesting",
             dependencies: [
-                "BridgeContract",
+                "BridgeContract", "TerminalEscape",
                 .target(name: "WebKitGTK", condition: linux),
                 .target(name: "WebKitGTKSupport", condition: linux),
             ],
@@ -55,15 +61,15 @@ let package = Package(
         ),
         .target(name: "BridgeAssertions", dependencies: ["BridgeContract", "BridgeTesting"]),
         // Foundation only: the cloud-Mac job reads Apple's tools' output and project files, not messages.
-        .target(name: "XcodeRunner"),
+        .target(name: "XcodeRunner", dependencies: ["TerminalEscape"]),
         .executableTarget(
             name: "webbridge",
-            dependencies: ["BridgeContract", "BridgeTesting", "XcodeRunner"]
+            dependencies: ["BridgeContract", "BridgeTesting", "CommandLineOptions", "TerminalEscape", "XcodeRunner"]
         ),
         .executableTarget(
             name: "webbridge-bench",
             dependencies: [
-                "BridgeContract", "BridgeTesting",
+                "BridgeContract", "BridgeTesting", "CommandLineOptions",
                 .target(name: "WebKitGTK", condition: linux),
                 .target(name: "WebKitGTKSupport", condition: linux),
                 .target(name: "CWebKitGTK", condition: linux),
@@ -87,6 +93,8 @@ let package = Package(
         ),
         // Test support for tests that generate their inputs: one seeded generator, the same on every platform.
         .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
+        .testTarget(name: "TerminalEscapeTests", dependencies: ["TerminalEscape"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(
             name: "BridgeContractTests",
             dependencies: ["BridgeContract", "SeededRandom"]
@@ -108,12 +116,12 @@ let package = Package(
         ),
         .testTarget(
             name: "XcodeRunnerTests",
-            dependencies: ["XcodeRunner"],
+            dependencies: ["TerminalEscape", "XcodeRunner"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "webbridgeTests",
-            dependencies: ["webbridge", "BridgeContract", "EngineTestSupport"]
+            dependencies: ["webbridge", "BridgeContract", "BridgeTesting", "EngineTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscape
 
 /// Renders check reports for people (text), programs (JSON) and CI dashboards (JUnit XML).
 package enum ReportRendering {
@@ -305,25 +306,8 @@ package enum TerminalText {
     package static let detailLimit = 2_000
 
     /// `text` with every control character written as an escape (`\u{1B}`), so it can't move the cursor,
-    /// ring the bell, or start a line that looks like the tool's own.
-    package static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            // C0, DEL, C1, the line and paragraph separators, and the bidirectional overrides.
-            case _
-            where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                || (0x2028...0x2029).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value):
-                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// ring the bell, or start a line that looks like the tool's own (see `escapingControlCharacters`).
+    package static func escape(_ text: String) -> String { text.escapingControlCharacters }
 
     /// Several lines of text, each escaped: the line breaks stay, nothing else moves the cursor.
     package static func escapeLines(_ text: String) -> String {

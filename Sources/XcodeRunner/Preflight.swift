@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscape
 
 /// The outcome of one preflight check, printed as one line.
 public struct PreflightCheck: Sendable, Equatable, CustomStringConvertible {

@@ -44,6 +44,17 @@ public struct RunManifest: Codable, Sendable, Equatable {
 
     /// Pretty JSON with sorted keys.
     public func encoded() -> Data { stableJSON(self) }
+
+    /// The `exitCode` recorded for a run that ended this way: xcodebuild's own, or, for a stopped run (which has
+    /// none), 124 when `--timeout` stopped it, as timeout(1) reports it, and 128 + the signal when webbridge was
+    /// interrupted (130 for SIGINT, 143 for SIGTERM), as a shell reports it.
+    public static func exitCode(of ending: JobRun.Ending) -> Int32 {
+        switch ending {
+        case .exited(let code): code
+        case .timedOut: 124
+        case .interrupted(let signal): 128 + signal
+        }
+    }
 }
 
 /// The argv of `xcodebuild test` for a job, built as an array and never through a shell.

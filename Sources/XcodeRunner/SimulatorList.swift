@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscape
 
 /// One simulator as listed by `xcrun simctl list devices -j`.
 public struct Simulator: Sendable, Equatable {

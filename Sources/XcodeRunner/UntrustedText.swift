@@ -19,26 +19,3 @@ public enum UDID {
         guard isValid(text) else { throw XcodeRunnerError(code, field: field, rule: rule, remedy: remedy) }
     }
 }
-
-extension String {
-    /// The text with control characters written as escapes (`\n`, `\u{1B}`), so a value read from a file or a
-    /// tool's output cannot start a new line, move the cursor or change colours when printed.
-    public var escapingControlCharacters: String {
-        var result = ""
-        for scalar in unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _
-            where scalar.properties.generalCategory == .control
-                || scalar.properties.generalCategory == .lineSeparator
-                || scalar.properties.generalCategory == .paragraphSeparator:
-                result +=
-                    "\\u{" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-}

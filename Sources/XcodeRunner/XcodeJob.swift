@@ -1,18 +1,13 @@
 import Foundation
 
-/// Where a job's text goes: xcodebuild's output, the progress line and webbridge's own notes.
+/// Where a job's live output goes: xcodebuild's bytes, and what the job is doing as values (it prints nothing).
 public struct JobConsole: Sendable {
     public let output: @Sendable (Data) -> Void
-    public let progress: @Sendable (String) -> Void
-    public let note: @Sendable (String) -> Void
+    public let event: @Sendable (JobEvent) -> Void
 
-    public init(
-        output: @escaping @Sendable (Data) -> Void, progress: @escaping @Sendable (String) -> Void,
-        note: @escaping @Sendable (String) -> Void
-    ) {
+    public init(output: @escaping @Sendable (Data) -> Void, event: @escaping @Sendable (JobEvent) -> Void) {
         self.output = output
-        self.progress = progress
-        self.note = note
+        self.event = event
     }
 }
 
@@ -81,9 +76,6 @@ public struct XcodeJob: Sendable {
     // MARK: test
 
     /// Options of `webbridge xcode test`.
-    /// The exit code of a run stopped by `--timeout`, as timeout(1) reports it.
-    public static let timedOutExitCode: Int32 = 124
-
     public struct TestOptions: Sendable {
         public var resultBundle: URL?
         public var aloneThenSuite = false
@@ -198,79 +190,82 @@ public struct XcodeJob: Sendable {
         return checks
     }
 
-    /// Preflight, then the run(s); returns the exit status (xcodebuild's, 1 when outcomes differ, 3 when refused).
-    public func test(config: JobConfig, folder: URL, options: TestOptions) -> Int32 {
+    /// Preflight, then the run(s), then (for two runs) their per-test outcomes compared.
+    public func test(config: JobConfig, folder: URL, options: TestOptions) -> JobOutcome {
         let checks = preflight(config: config, folder: folder, options: options)
-        for check in checks where check.status != .passed { console.note(check.description) }
-        guard checks.passed else {
-            console.note("webbridge xcode test: preflight failed; nothing was run")
-            return 3
-        }
-        guard tools.hasMacTools else {
-            console.note("webbridge xcode test: xcodebuild and xcrun are not on PATH; the run needs a Mac")
-            return 3
-        }
+        console.event(.preflight(checks))
+        guard checks.passed else { return JobOutcome(.refused(.preflightFailed(checks))) }
+        guard tools.hasMacTools else { return JobOutcome(.refused(.needsAMac)) }
         let xcode: XcodeVersion
         do { xcode = try XcodeVersion(parsing: tools.capture("xcodebuild", ["-version"]).stdout) } catch {
-            console.note(error.description)
-            return 3
+            return JobOutcome(.refused(.failed(error)))
         }
-        var manifests: [(PlannedRun, RunManifest)] = []
-        for run in plan(config: config, folder: folder, options: options) {
+        var runs: [JobRun] = []
+        for planned in plan(config: config, folder: folder, options: options) {
             let argv = XcodebuildCommand.test(
-                config: config, udid: run.udid, onlyTesting: run.onlyTesting, resultBundle: run.artifacts.resultBundle)
+                config: config, udid: planned.udid, onlyTesting: planned.onlyTesting,
+                resultBundle: planned.artifacts.resultBundle)
             do {
-                let manifest = try execute(
-                    argv: argv, in: folder, artifacts: run.artifacts, xcode: xcode, runtime: config.runtime ?? "",
-                    deviceType: config.deviceType, udid: run.udid, rerunOf: nil, timeout: options.timeout)
-                manifests.append((run, manifest))
-                if let signal = manifest.interruptedBy {
-                    console.note("webbridge xcode test: stopped by \(signal); no further run")
-                    return manifest.exitCode
+                let run = try execute(
+                    label: planned.label, argv: argv, in: folder, artifacts: planned.artifacts, xcode: xcode,
+                    runtime: config.runtime ?? "", deviceType: config.deviceType, udid: planned.udid, rerunOf: nil,
+                    timeout: options.timeout)
+                runs.append(run)
+                if case .interrupted(let signal) = run.ending {
+                    return JobOutcome(.interrupted(signal: signal), runs: runs)
                 }
             } catch {
-                console.note(error.description)
-                return 3
+                return JobOutcome(.refused(.failed(error)), runs: runs)
             }
         }
-        let firstFailure = manifests.first { $0.1.exitCode != 0 }?.1.exitCode ?? 0
-        guard manifests.count == 2 else { return firstFailure }
+        guard runs.count == 2 else { return JobOutcome(Self.verdict(runs, nil), runs: runs) }
         // Compare per-test outcomes of the two runs, limited to the bridge tests.
         let reader = ResultReader(tools: tools, xcodeMajor: xcode.major ?? 16)
         let scope = config.onlyTesting ?? JobConfig.defaultOnlyTesting
         let results: [TestResults]
         do {
-            results = try manifests.map { (_, manifest) throws(XcodeRunnerError) in
-                try reader.read(URL(fileURLWithPath: manifest.resultBundle)).restricted(to: scope)
+            results = try runs.map { run throws(XcodeRunnerError) in
+                try reader.read(URL(fileURLWithPath: run.manifest.resultBundle)).restricted(to: scope)
             }
         } catch {
-            console.note("webbridge xcode test: could not read per-test outcomes: \(error.description)")
-            return 3
+            return JobOutcome(.refused(.resultsUnreadable(error)), runs: runs)
         }
-        let left = manifests[0].0.label
-        let right = manifests[1].0.label
+        let (left, right) = (runs[0].label, runs[1].label)
         let differences = results[0].differences(from: results[1], left: left, right: right)
+        let comparison: RunComparison
         if differences.isEmpty && !results[0].outcomes.isEmpty {
-            console.note("webbridge xcode test: \(left) and \(right) agree on \(results[0].outcomes.count) tests")
-            return firstFailure
+            comparison = .agree(left: left, right: right, tests: results[0].outcomes.count)
+        } else if results[0].outcomes.isEmpty && results[1].outcomes.isEmpty {
+            comparison = .noTestRan(scope: scope)
+        } else {
+            comparison = .differ(left: left, right: right, differences: differences)
         }
-        if results[0].outcomes.isEmpty && results[1].outcomes.isEmpty {
-            console.note("webbridge xcode test: no test of \(scope.escapingControlCharacters) ran in either run")
-            return firstFailure == 0 ? 1 : firstFailure
+        return JobOutcome(Self.verdict(runs, comparison), runs: runs, comparison: comparison)
+    }
+
+    /// The verdict of finished runs: outcomes that differ, then the first run that did not exit 0 (a timeout or
+    /// xcodebuild's failure), then no test run in either.
+    static func verdict(_ runs: [JobRun], _ comparison: RunComparison?) -> JobOutcome.Verdict {
+        if case .differ = comparison { return .testsFailed(.outcomesDiffer) }
+        for run in runs {
+            switch run.ending {
+            case .exited(0): continue
+            case .exited(let code): return .testsFailed(.xcodebuildFailed(exitCode: code))
+            case .timedOut(let seconds): return .timedOut(after: seconds)
+            case .interrupted(let signal): return .interrupted(signal: signal)
+            }
         }
-        console.note("webbridge xcode test: outcomes differ between \(left) and \(right):")
-        for line in differences { console.note("  " + line.escapingControlCharacters) }
-        return 1
+        if case .noTestRan = comparison { return .testsFailed(.noTestRan) }
+        return .passed
     }
 
     // MARK: rerun
 
     /// Repeats a recorded run into a new bundle, refusing when the Xcode or the simulator differ.
-    public func rerun(manifestURL: URL) -> Int32 {
+    public func rerun(manifestURL: URL) -> JobOutcome {
         let old: RunManifest
         do { old = try RunManifest.load(from: manifestURL) } catch {
-            console.note(error.description)
-            return 3
+            return JobOutcome(.refused(.failed(error)))
         }
         do {
             // Only the run webbridge recorded is replayed: a UUID simulator and the exact `xcodebuild test` argv.
@@ -279,18 +274,12 @@ public struct XcodeJob: Sendable {
                 remedy: "rerun a manifest written by 'webbridge xcode test', unedited")
             try XcodebuildCommand.checkRecordedTestRun(old)
         } catch {
-            console.note("\(manifestURL.path.escapingControlCharacters): \(error.description)")
-            console.note("webbridge xcode rerun: refused; nothing was run")
-            return 3
+            return JobOutcome(.refused(.notARecordedRun(manifest: manifestURL.path, error)))
         }
-        guard tools.hasMacTools else {
-            console.note("webbridge xcode rerun: xcodebuild and xcrun are not on PATH; the run needs a Mac")
-            return 3
-        }
+        guard tools.hasMacTools else { return JobOutcome(.refused(.needsAMac)) }
         let xcode: XcodeVersion
         do { xcode = try XcodeVersion(parsing: tools.capture("xcodebuild", ["-version"]).stdout) } catch {
-            console.note(error.description)
-            return 3
+            return JobOutcome(.refused(.failed(error)))
         }
         var refusals: [String] = []
         let recorded = XcodeVersion(version: old.xcodeVersion, build: old.xcodeBuild)
@@ -318,25 +307,23 @@ public struct XcodeJob: Sendable {
         for url in artifacts.all where FileManager.default.fileExists(atPath: url.path) {
             refusals.append("result bundle: \(url.path) already exists and is never overwritten")
         }
-        guard refusals.isEmpty,
-            let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
+        guard refusals.isEmpty else { return JobOutcome(.refused(.environmentDiffers(refusals))) }
+        guard let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
             argv.first == "xcodebuild"
         else {
-            for line in refusals { console.note(line.escapingControlCharacters) }
-            if refusals.isEmpty {
-                console.note("\(manifestURL.path): argv has no -resultBundlePath to redirect; refusing")
-            }
-            console.note("webbridge xcode rerun: refused; the environment differs from the recorded run")
-            return 3
+            let error = XcodeRunnerError(
+                .manifestUnreadable, field: "argv", rule: "has no -resultBundlePath to redirect",
+                remedy: "rerun a manifest written by 'webbridge xcode test', unedited")
+            return JobOutcome(.refused(.notARecordedRun(manifest: manifestURL.path, error)))
         }
         do {
-            let manifest = try execute(
-                argv: argv, in: URL(fileURLWithPath: old.workingDirectory), artifacts: artifacts, xcode: xcode,
-                runtime: old.runtime, deviceType: old.deviceType, udid: old.udid, rerunOf: manifestURL.path)
-            return manifest.exitCode
+            let run = try execute(
+                label: old.udid, argv: argv, in: URL(fileURLWithPath: old.workingDirectory), artifacts: artifacts,
+                xcode: xcode, runtime: old.runtime, deviceType: old.deviceType, udid: old.udid,
+                rerunOf: manifestURL.path)
+            return JobOutcome(Self.verdict([run], nil), runs: [run])
         } catch {
-            console.note(error.description)
-            return 3
+            return JobOutcome(.refused(.failed(error)))
         }
     }
 
@@ -344,9 +331,9 @@ public struct XcodeJob: Sendable {
 
     /// Runs one xcodebuild argv, teeing output to the console and the build log, and writes the manifest.
     func execute(
-        argv: [String], in folder: URL, artifacts: RunArtifacts, xcode: XcodeVersion, runtime: String,
-        deviceType: String?, udid: String, rerunOf: String?, timeout: TimeInterval? = nil
-    ) throws(XcodeRunnerError) -> RunManifest {
+        label: String, argv: [String], in folder: URL, artifacts: RunArtifacts, xcode: XcodeVersion,
+        runtime: String, deviceType: String?, udid: String, rerunOf: String?, timeout: TimeInterval? = nil
+    ) throws(XcodeRunnerError) -> JobRun {
         let manager = FileManager.default
         do {
             try manager.createDirectory(
@@ -365,27 +352,30 @@ public struct XcodeJob: Sendable {
                 remedy: "check permissions")
         }
         let start = now()
-        // The argv holds values from the config: escaped, so none can start a line of its own on the terminal.
-        console.note("webbridge: " + XcodebuildCommand.display(argv).escapingControlCharacters)
+        console.event(.runStarted(argv: argv))
         var tracker = ProgressTracker()
-        console.progress(tracker.line)
+        console.event(.progress(tracker))
         let outcome = try tools.stream(argv[0], Array(argv.dropFirst()), in: folder, timeout: timeout) { chunk in
             console.output(chunk)
             log.write(chunk)
-            if tracker.consume(chunk) { console.progress(tracker.line) }
+            if tracker.consume(chunk) { console.event(.progress(tracker)) }
         }
-        // A stopped run has no exit code of its own: 124, as timeout(1) reports it; 128 + the signal when webbridge
-        // was interrupted (130 for SIGINT, 143 for SIGTERM), as a shell reports it.
-        let status =
-            outcome.interruptedBy.map { 128 + $0 } ?? (outcome.timedOut ? XcodeJob.timedOutExitCode : outcome.status)
+        let ending: JobRun.Ending =
+            if let signal = outcome.interruptedBy {
+                .interrupted(signal: signal)
+            } else if outcome.timedOut, let timeout {
+                .timedOut(after: timeout)
+            } else {
+                .exited(outcome.status)
+            }
         try? log.close()
         let end = now()
         let iso = ISO8601DateFormatter()
         let manifest = RunManifest(
             xcodeVersion: xcode.version, xcodeBuild: xcode.build, runtime: runtime, deviceType: deviceType, udid: udid,
             argv: argv, workingDirectory: folder.path, start: iso.string(from: start), end: iso.string(from: end),
-            exitCode: status, host: ProcessInfo.processInfo.hostName, resultBundle: artifacts.resultBundle.path,
-            buildLog: artifacts.buildLog.path, rerunOf: rerunOf,
+            exitCode: RunManifest.exitCode(of: ending), host: ProcessInfo.processInfo.hostName,
+            resultBundle: artifacts.resultBundle.path, buildLog: artifacts.buildLog.path, rerunOf: rerunOf,
             timedOutAfterSeconds: outcome.timedOut && outcome.interruptedBy == nil ? timeout : nil,
             interruptedBy: outcome.interruptedBy.map(SignalName.of))
         do {
@@ -396,20 +386,8 @@ public struct XcodeJob: Sendable {
                 rule: "could not write the manifest without overwriting",
                 remedy: "check the results folder is writable")
         }
-        if let signal = outcome.interruptedBy {
-            console.progress(
-                "\(tracker.line); webbridge received \(SignalName.of(signal)) and stopped xcodebuild's process group")
-        } else if outcome.timedOut, let timeout {
-            console.progress(
-                "\(tracker.line); xcodebuild did not finish within \(String(format: "%g", timeout)) s and was stopped")
-        } else {
-            console.progress("\(tracker.line); xcodebuild exited with \(status)")
-        }
-        console.note(
-            status == 0 ? "webbridge: passed; evidence:" : "webbridge: FAILED (exit \(status)); evidence kept:")
-        console.note("  result bundle: \(artifacts.resultBundle.path.escapingControlCharacters)")
-        console.note("  build log:     \(artifacts.buildLog.path.escapingControlCharacters)")
-        console.note("  manifest:      \(artifacts.manifest.path.escapingControlCharacters)")
-        return manifest
+        let run = JobRun(label: label, artifacts: artifacts, manifest: manifest, progress: tracker, ending: ending)
+        console.event(.runFinished(run))
+        return run
     }
 }

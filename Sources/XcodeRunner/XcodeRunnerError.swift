@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscape
 
 /// A refusal or failure of the cloud-Mac tooling, naming the field, the rule broken and the remedy.
 public struct XcodeRunnerError: Error, Sendable, Equatable, CustomStringConvertible {

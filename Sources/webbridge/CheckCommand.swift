@@ -1,14 +1,74 @@
 import BridgeContract
 import BridgeTesting
+import CommandLineOptions
 import Foundation
 
 /// `webbridge check`: both directions of the bridge on the real engine, each failure named.
 enum CheckCommand {
-    static let usage = """
-        USAGE: webbridge check [--page FILE|DIR | --url URL | --pages LIST]... [--contract FILE] [--play FILE]
-                               [--user-script SCRIPT]... [--value TEXT] [--lenient] [--timeout SECONDS]
-                               [--repeat N] [--jobs N] [--shard I/N] [--format text|json|junit|html]
+    /// CheckConfiguration's own defaults (the timeout, the fixture style's value), read from its initializer so
+    /// the command line never states them again.
+    nonisolated static let defaults = CheckConfiguration(page: .html("", baseURL: nil))
 
+    static let options = OptionTable(
+        command: "webbridge check",
+        options: [
+            .value(
+                "--page", "FILE|DIR",
+                "HTML page to load (no network); a folder checks its *.html and *.htm files, sorted by name "
+                    + "(subfolders are not searched)",
+                default: .described("the bundled BridgeFixture.html"), repeatable: true),
+            .value(
+                "--url", "URL",
+                "a deployed page to fetch instead; exit 4 when it cannot be fetched (DNS, refused, TLS, no response, "
+                    + "HTTP status >= 400), exit 1 when it loads and breaks the contract or never finishes loading",
+                repeatable: true),
+            .value(
+                "--pages", "LIST",
+                "a file naming one page path or http(s) URL per line; blank lines and lines starting with # are "
+                    + "skipped; relative paths resolve against LIST's folder",
+                repeatable: true),
+            .value("--contract", "FILE", "contract JSON", default: .described("the bundled default contract")),
+            .value("--play", "FILE", "how native is played (the contract's \"check\" section format); overrides it"),
+            .value(
+                "--user-script", "SCRIPT",
+                "a native-side script the app injects, before the page's own: FILE (document start, main frame), "
+                    + "or end:FILE, start,all-frames:FILE, end,all-frames:FILE",
+                repeatable: true),
+            .value(
+                "--value", "TEXT", "text sent as the sync message's value in the fixture style",
+                default: .value(defaults.value)),
+            .flag(
+                "--lenient",
+                "list unknown, invalid and duplicate page messages instead of failing on them, and ignore fields the contract does not declare"
+            ),
+            .value(
+                "--timeout", "SECONDS", "how long each step may take: the load, each page message, each acceptance",
+                rule: .seconds(maximum: 86_400),
+                default: .value(String(format: "%g", CheckConfiguration.defaultTimeout))),
+            .value(
+                "--repeat", "N",
+                "run N fresh sessions; the report keeps the counts, the first sessions and the first failures in full",
+                rule: .integer(1...1_000_000_000), default: .value("1")),
+            .value(
+                "--jobs", "N", "pages checked at once in a suite, each job with its own web process",
+                rule: .integer(1...SuiteRun.maximumJobs),
+                default: .described("2, or 1 on a 1-core machine, as measured")),
+            .value(
+                "--shard", "I/N",
+                "check only part I of N of the page list (1-based): the pages whose position in the list, counted "
+                    + "from 0 in command-line order with folders sorted, is I-1 modulo N; the N parts cover the list "
+                    + "exactly once (for CI matrices)",
+                rule: .pattern(rule: Shard.rule) { Shard($0) != nil }),
+            .value(
+                "--format", "FORMAT",
+                "the report: text; json; junit (JUnit XML, one test case per direction; in a suite, one JSON entry "
+                    + "and one JUnit <testsuite> per page); or html (one self-contained file: a summary and each "
+                    + "session's sequence diagram)",
+                rule: .choice(CheckOptions.Format.allCases.map(\.rawValue)), default: .value("text")),
+        ])
+
+    static let usage = options.help(
+        """
         Loads the page in the real WebKit engine and checks both directions of the bridge: the page's
         messages reach native code with the contract's fields, and the page accepts what native sends.
         Native's side is played as the contract's "check" section (or --play FILE) declares; without one,
@@ -20,67 +80,27 @@ enum CheckCommand {
         and cache (nothing is shared between pages). The contract, the play, --user-script, --value and
         --repeat apply to every page. The report has one block per page (in list order), then the pages
         passed and failed by category.
-
-        OPTIONS:
-          --page FILE|DIR     HTML page to load (default: the bundled BridgeFixture.html; no network); a
-                              folder checks its *.html and *.htm files, sorted by name (subfolders are not
-                              searched); repeat for several
-          --url URL           a deployed page to fetch instead; exit 4 when it cannot be fetched
-                              (DNS, refused, TLS, no response, HTTP status >= 400), exit 1 when it
-                              loads and breaks the contract or never finishes loading; repeat for several
-          --pages LIST        a file naming one page path or http(s) URL per line; blank lines and lines
-                              starting with # are skipped; relative paths resolve against LIST's folder
-          --contract FILE     contract JSON (default: the bundled default contract)
-          --play FILE         how native is played (the contract's "check" section format); overrides it
-          --user-script SCRIPT
-                              a native-side script the app injects, before the page's own: FILE (document
-                              start, main frame), or end:FILE, start,all-frames:FILE, end,all-frames:FILE
-          --value TEXT        text sent as the sync message's value in the fixture style (default: ok)
-          --lenient           list unknown, invalid and duplicate page messages instead of failing on them,
-                              and ignore fields the contract does not declare
-          --timeout SECONDS   wait for each event at most this long (default: \(BridgeCheck.seconds(CheckConfiguration.defaultTimeout)), at most 86400)
-          --repeat N          run N fresh sessions (default: 1, at most 1000000000); the report keeps
-                              the counts, the first sessions and the first failures in full
-          --jobs N            pages checked at once in a suite, each job with its own web process (default:
-                              2, or 1 on a 1-core machine, as measured; at most \(SuiteRun.maximumJobs))
-          --shard I/N         check only part I of N of the page list (1-based): the pages whose position
-                              in the list, counted from 0 in command-line order with folders sorted, is
-                              I-1 modulo N; the N parts cover the list exactly once (for CI matrices)
-          --format FORMAT     text (default), json, junit (JUnit XML, one test case per direction; in a
-                              suite, one JSON entry and one JUnit <testsuite> per page), or html (one
-                              self-contained file: a summary and each session's sequence diagram)
-
-        EXIT CODES:
-          0 pass, 1 contract failure, 2 usage (also a --page, --pages or --contract file that is missing or
-          unreadable), 3 environment (also a report that can't be written), 4 page not deployed /
-          request failed, 130/143 stopped by SIGINT/SIGTERM after printing a partial summary.
-          In a suite the worst case wins, in this order: 3 > 1 > 4 > 0 (4 only when every failure on
-          every page is a page that could not be fetched).
-        """
+        """,
+        epilogue: """
+            EXIT CODES:
+              0 pass, 1 contract failure, 2 usage (also a --page, --pages or --contract file that is missing or
+              unreadable), 3 environment (also a report that can't be written), 4 page not deployed /
+              request failed, 130/143 stopped by SIGINT/SIGTERM after printing a partial summary.
+              In a suite the worst case wins, in this order: 3 > 1 > 4 > 0 (4 only when every failure on
+              every page is a page that could not be fetched).
+            """)
 
     @MainActor
     static func run(_ argv: ArraySlice<String>) async -> ExitStatus {
-        let arguments: Arguments
         let options: CheckOptions
-        do {
-            arguments = try Arguments(
-                argv,
-                options: [
-                    "--page", "--url", "--pages", "--contract", "--play", "--user-script", "--value", "--timeout",
-                    "--repeat", "--format", "--jobs", "--shard",
-                ], flags: ["--lenient"])
-            if arguments.wantsHelp {
-                Output.out(usage)
-                return .pass
+        switch Self.options.read(argv, help: usage) {
+        case .exit(let status): return status
+        case .options(let parsed):
+            do {
+                options = try CheckOptions(parsed)
+            } catch {
+                return Self.options.usageError(error)
             }
-            try arguments.expectPositionals(atMost: 0)
-            options = try CheckOptions(arguments)
-        } catch {
-            printError("webbridge check: \(error)")
-            printError(
-                "Usage: webbridge check [--page FILE|DIR | --url URL | --pages LIST]... [options]; see 'webbridge check --help'."
-            )
-            return .usage
         }
 
         // The display starts while the contract and the page are read.
@@ -132,7 +152,7 @@ enum CheckCommand {
 
 /// The check's options, validated with errors that name the option and the remedy.
 struct CheckOptions {
-    enum Format: String { case text, json, junit, html }
+    enum Format: String, CaseIterable { case text, json, junit, html }
 
     /// The pages to check, in command-line order (the bundled fixture when none is named), before `--shard`.
     let entries: [PageEntry]
@@ -150,24 +170,21 @@ struct CheckOptions {
     let jobs: Int?
     let shard: Shard?
 
-    init(_ arguments: Arguments) throws(UsageError) {
-        contractPath = arguments.value("--contract")
-        playPath = arguments.value("--play")
-        userScripts = arguments.values("--user-script")
-        lenient = arguments.has("--lenient")
-        value = arguments.value("--value")
-        timeout = try arguments.seconds("--timeout") ?? CheckConfiguration.defaultTimeout
-        repeatCount = try arguments.positiveInt("--repeat") ?? 1
-        jobs = try arguments.positiveInt("--jobs", maximum: SuiteRun.maximumJobs)
-        shard = try arguments.value("--shard").map { text throws(UsageError) in try Shard(text) }
-        let formatText = arguments.value("--format") ?? "text"
-        guard let format = Format(rawValue: formatText) else {
-            throw UsageError("--format must be text, json, junit or html")
-        }
-        self.format = format
-        let named = try PageList.entries(arguments)
+    init(_ parsed: ParsedOptions) throws(UsageError) {
+        contractPath = parsed.value("--contract")
+        playPath = parsed.value("--play")
+        userScripts = parsed.values("--user-script")
+        lenient = parsed.has("--lenient")
+        value = parsed.isGiven("--value") ? parsed.value("--value") : nil
+        // The table checked every value and holds the defaults: these have one.
+        timeout = parsed.seconds("--timeout")!
+        repeatCount = parsed.integer("--repeat")!
+        format = Format(rawValue: parsed.value("--format")!)!
+        jobs = parsed.integer("--jobs")
+        shard = parsed.value("--shard").flatMap(Shard.init)
+        let named = try PageList.entries(parsed)
         entries = named.isEmpty ? [.bundled] : named
-        let given = arguments.values(inOrder: ["--page", "--url", "--pages"])
+        let given = parsed.values(inOrder: ["--page", "--url", "--pages"])
         let folderGiven = given.contains { name, value in
             var isDirectory: ObjCBool = false
             return name == "--page" && FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory)
@@ -230,12 +247,14 @@ struct CheckOptions {
             var base =
                 try play
                 ?? BridgeCheck.plan(
-                    CheckConfiguration(page: .html("", baseURL: nil), contract: contract, value: value ?? "ok"))
+                    CheckConfiguration(
+                        page: .html("", baseURL: nil), contract: contract, value: value ?? CheckCommand.defaults.value))
             base.userScripts += extraScripts
             play = base
         }
         let configuration = CheckConfiguration(
-            page: .html("", baseURL: nil), contract: contract, value: value ?? "ok", timeout: timeout,
+            page: .html("", baseURL: nil), contract: contract, value: value ?? CheckCommand.defaults.value,
+            timeout: timeout,
             strictness: lenient ? .lenient : .strict, fields: lenient ? .lenient : .strict, play: play)
         do {
             _ = try BridgeCheck.plan(configuration)

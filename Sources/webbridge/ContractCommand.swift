@@ -1,12 +1,25 @@
 import BridgeContract
 import BridgeTesting
+import CommandLineOptions
 import Foundation
 
 /// `webbridge contract print|lock|diff|js`: a thin layer over `BridgeContract`, `ContractLock` and `ContractDiff`.
 enum ContractCommand {
-    static let usage = """
-        USAGE: webbridge contract <print|lock|diff|js> [--contract FILE] [--lock FILE] [--force]
+    static let options = OptionTable(
+        command: "webbridge contract",
+        positionals: [Positional("subcommand", "<print|lock|diff|js>", choices: ["print", "lock", "diff", "js"])],
+        options: [
+            .value("--contract", "FILE", "the contract file", default: .described("the bundled default contract")),
+            .value(
+                "--lock", "FILE", "the lock file",
+                default: .described(
+                    "beside the contract, <name>.lock.json; for the bundled default contract, its committed lock, "
+                        + "read-only")),
+            .flag("--force", "lock: write a write-protected lock anyway, keeping its permissions"),
+        ])
 
+    static let usage = options.help(
+        """
         Prints, locks, diffs or exports the bridge contract (see Docs/CONTRACT.md).
 
         SUBCOMMANDS:
@@ -18,47 +31,27 @@ enum ContractCommand {
           diff    Compare the contract with its lock and classify every change as compatible
                   or incompatible; fails on an incompatible change without a version bump.
           js      Write an ES module with the contract's constants and a validator to stdout.
-
-        OPTIONS:
-          --contract FILE   The contract file (default: the bundled default contract).
-          --lock FILE       The lock file (default: beside the contract, <name>.lock.json; for the
-                            bundled default contract, its committed lock, read-only).
-          --force           lock: write a write-protected lock anyway, keeping its permissions.
-          -h, --help        Show this help.
-
-        EXIT CODES:
-          0 pass, 1 contract failure (invalid contract or lock, incompatible change, no lock yet),
-          2 usage (also: a file given or implied that is missing, unreadable or write-protected),
-          3 environment (the installation, or output that can't be written: a full disk)
-        """
+        """,
+        epilogue: """
+            EXIT CODES:
+              0 pass, 1 contract failure (invalid contract or lock, incompatible change, no lock yet),
+              2 usage (also: a file given or implied that is missing, unreadable or write-protected),
+              3 environment (the installation, or output that can't be written: a full disk)
+            """)
 
     static func run(_ argv: ArraySlice<String>) -> ExitStatus {
-        let arguments: Arguments
-        do {
-            arguments = try Arguments(argv, options: ["--contract", "--lock"], flags: ["--force"])
-        } catch {
-            return usageError(error.description)
+        let parsed: ParsedOptions
+        switch options.read(argv, help: usage) {
+        case .exit(let status): return status
+        case .options(let options): parsed = options
         }
-        if arguments.wantsHelp {
-            Output.out(usage)
-            return .pass
-        }
-        guard let action = arguments.positionals.first else {
-            return usageError("missing subcommand")
-        }
-        do {
-            try arguments.expectPositionals(atMost: 1)
-        } catch {
-            return usageError(error.description)
-        }
-        let contractURL = arguments.value("--contract").map { URL(fileURLWithPath: $0) }
-        let lockURL = arguments.value("--lock").map { URL(fileURLWithPath: $0) }
-        switch action {
+        let contractURL = parsed.value("--contract").map { URL(fileURLWithPath: $0) }
+        let lockURL = parsed.value("--lock").map { URL(fileURLWithPath: $0) }
+        switch parsed.positionals[0] {
         case "print": return printContract(contractURL)
-        case "lock": return lock(contractURL, lockURL, force: arguments.has("--force"))
+        case "lock": return lock(contractURL, lockURL, force: parsed.has("--force"))
         case "diff": return diff(contractURL, lockURL)
-        case "js": return javaScript(contractURL)
-        default: return usageError("unknown subcommand '\(action)'")
+        default: return javaScript(contractURL)
         }
     }
 
@@ -68,11 +61,7 @@ enum ContractCommand {
     }
 
     private static func usageError(_ message: String) -> ExitStatus {
-        printError("webbridge contract: \(message)")
-        printError(
-            "Usage: webbridge contract <print|lock|diff|js> [--contract FILE] [--lock FILE] [--force]; see 'webbridge contract --help'."
-        )
-        return .usage
+        options.usageError(UsageError(message))
     }
 
     /// The contract file to read: the one given, or the bundled default.

@@ -1,4 +1,5 @@
 import BridgeTesting
+import CommandLineOptions
 import Foundation
 
 /// One page of a check: an HTML file, a deployed URL, or the bundled fixture.
@@ -26,9 +27,9 @@ enum PageList {
     static let maximum = 100_000
 
     /// The pages in command-line order, folders expanded (their `*.html` and `*.htm`, sorted, not recursive).
-    static func entries(_ arguments: Arguments) throws(UsageError) -> [PageEntry] {
+    static func entries(_ parsed: ParsedOptions) throws(UsageError) -> [PageEntry] {
         var entries: [PageEntry] = []
-        for (name, value) in arguments.values(inOrder: ["--page", "--url", "--pages"]) {
+        for (name, value) in parsed.values(inOrder: ["--page", "--url", "--pages"]) {
             switch name {
             case "--url": entries.append(.url(try url(value, option: "--url")))
             case "--pages": entries += try listFile(value)
@@ -139,14 +140,15 @@ struct Shard: Equatable {
     let index: Int
     let count: Int
 
-    init(_ text: String) throws(UsageError) {
+    /// What `--shard` takes, as its error says it.
+    static let rule = "i/n with 1 <= i <= n <= 10000 (e.g. --shard 2/4 checks the second of four parts)"
+
+    /// `i/n`, nil unless 1 <= i <= n <= 10000.
+    init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 10_000,
             (1...count).contains(index)
-        else {
-            throw UsageError(
-                "--shard must be i/n with 1 <= i <= n <= 10000 (e.g. --shard 2/4 checks the second of four parts)")
-        }
+        else { return nil }
         self.index = index
         self.count = count
     }

@@ -1,61 +1,139 @@
+import CommandLineOptions
 import Foundation
 import XcodeRunner
 
 /// `webbridge xcode pin|preflight|test|rerun`: a thin layer over `XcodeRunner`.
 enum XcodeCommand {
-    static let usage = """
-        USAGE: webbridge xcode <pin|preflight|test|rerun> [options]
+    static let subcommands = OptionTable(
+        command: "webbridge xcode",
+        positionals: [
+            Positional("subcommand", "<pin|preflight|test|rerun>", choices: ["pin", "preflight", "test", "rerun"])
+        ],
+        options: [])
 
-        Pins, checks and runs the bridge tests on a cloud Mac, keeping the evidence.
+    // The options the subcommands share, each written once.
+    static let config = Option.value(
+        "--config", "FILE", "the job config", default: .value(JobConfig.defaultFileName))
+    static let resultBundle = Option.value(
+        "--result-bundle", "PATH", "the run's .xcresult (its build log and manifest beside it); never overwritten",
+        default: .described("<results>/<start time>-<UDID>.xcresult"))
+    static let aloneThenSuite = Option.flag(
+        "--alone-then-suite", "run the bridge tests alone, then the whole scheme, and compare their outcomes")
+    static let compareUDID = Option.value(
+        "--compare-udid", "UDID", "also run on this second simulator of the pinned runtime and compare the outcomes",
+        rule: .pattern(rule: "a UUID (8-4-4-4-12 hexadecimal digits), as 'xcrun simctl list devices' shows it") {
+            UDID.isValid($0)
+        })
 
-        SUBCOMMANDS:
-          pin --runtime R --device-type D [--simctl-json FILE] [--config FILE]
-                      Pick exactly one available simulator and write its UDID, the runtime and
-                      'xcodebuild -version' into the job config; prints the UDID.
-          preflight [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]
-                      Run every check and report all failures, one line each with the remedy.
-          test [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]
-               [--timeout SECONDS]
-                      Preflight, then 'xcodebuild test' as an argv in its own process group; keeps
-                      .xcresult, build log and manifest.json; exits with xcodebuild's exit code.
-          rerun MANIFEST
-                      Repeat the recorded 'xcodebuild test' run (nothing else); refuses if the Xcode
-                      or the simulator differ.
+    static let pinOptions = OptionTable(
+        command: "webbridge xcode pin",
+        options: [
+            .value(
+                "--runtime", "R",
+                "runtime identifier (com.apple.CoreSimulator.SimRuntime.iOS-18-2) or exact display form (iOS 18.2)",
+                required: true),
+            .value(
+                "--device-type", "D",
+                "device type identifier or exact name ('iPhone 15' never matches 'iPhone 15 Pro')", required: true),
+            .value(
+                "--simctl-json", "FILE", "the saved output of 'xcrun simctl list devices available -j'",
+                default: .described("run it")),
+            config,
+        ])
+    static let preflightOptions = OptionTable(
+        command: "webbridge xcode preflight", options: [config, resultBundle, aloneThenSuite, compareUDID],
+        exclusive: [(aloneThenSuite.name, compareUDID.name)])
+    static let testOptions = OptionTable(
+        command: "webbridge xcode test",
+        options: [
+            config, resultBundle, aloneThenSuite, compareUDID,
+            .value(
+                "--timeout", "SECONDS",
+                "stop an xcodebuild run that outlives it: SIGTERM to its process group, SIGKILL 30 s later; its "
+                    + "evidence is kept and the exit is 124",
+                rule: .seconds(minimum: 0.001, maximum: ToolRunner.longestTimeout), default: .described("no limit")),
+        ],
+        exclusive: [(aloneThenSuite.name, compareUDID.name)])
+    static let rerunOptions = OptionTable(
+        command: "webbridge xcode rerun", positionals: [Positional("the manifest path", "MANIFEST")], options: [])
 
-        The job config defaults to ./\(JobConfig.defaultFileName).
+    static let pinAbout = """
+        Picks exactly one available simulator and writes its UDID, the runtime and 'xcodebuild -version'
+        into the job config; prints the UDID.
+        """
+    static let preflightAbout = """
+        Runs every check and reports all failures, one line each with the remedy: ok, FAIL (with the
+        remedy), or 'not run (needs a Mac)'. Exit 0 when nothing failed, 3 otherwise. Takes the options of
+        'test' so it checks the same result bundles and the second simulator.
+        """
+    static let testAbout = """
+        Preflight, then 'xcodebuild test' as an argv in its own process group; keeps .xcresult, build log
+        and manifest.json. Exits with xcodebuild's exit code; 1 when the compared runs' outcomes differ;
+        3 when refused. SIGINT or SIGTERM is forwarded to xcodebuild's process group (a second one kills
+        it); the evidence is kept and the exit is 130 or 143.
+        """
+    static let rerunAbout = """
+        Repeats the 'xcodebuild test' run recorded in MANIFEST (nothing else) into a new result bundle;
+        refuses if the Xcode or the simulator differ.
+        """
+
+    static let exitCodes = """
         EXIT CODES: 0 pass, 1 outcomes differ, 2 usage (the command line itself), 3 environment or preflight
         failure (including a missing or unreadable config, manifest or --simctl-json file); 124 for
         --timeout; 130/143 after SIGINT/SIGTERM; 'test' and 'rerun' otherwise exit with xcodebuild's code.
         """
 
-    static func run(_ argv: ArraySlice<String>) -> ExitStatus {
-        guard let name = argv.first else {
-            printError("webbridge xcode: missing subcommand")
-            printError("Usage: webbridge xcode <pin|preflight|test|rerun> [options]; see 'webbridge xcode --help'.")
-            return .usage
+    /// Each subcommand: its name, its options and what it does.
+    static let entries: [(name: String, options: OptionTable, about: String)] = [
+        ("pin", pinOptions, pinAbout), ("preflight", preflightOptions, preflightAbout),
+        ("test", testOptions, testAbout), ("rerun", rerunOptions, rerunAbout),
+    ]
+
+    static let usage: String = {
+        let listed = entries.map { entry -> String in
+            let about = entry.about.split(separator: "\n").map { "              " + $0 }
+            return ([entry.options.synopsis(lead: "  ", name: entry.name)] + about).joined(separator: "\n")
         }
-        let rest = argv.dropFirst()
-        do {
+        return """
+            \(subcommands.synopsis()) [options]
+
+            Pins, checks and runs the bridge tests on a cloud Mac, keeping the evidence.
+
+            SUBCOMMANDS:
+            \(listed.joined(separator: "\n"))
+
+            See 'webbridge xcode <subcommand> --help' for each one's options.
+
+            \(exitCodes)
+            """
+    }()
+
+    static func run(_ argv: ArraySlice<String>) -> ExitStatus {
+        // The first word names the subcommand; the rest is that subcommand's command line.
+        let chosen: ParsedOptions
+        switch subcommands.read(argv.prefix(1), help: usage) {
+        case .exit(let status): return status
+        case .options(let parsed): chosen = parsed
+        }
+        let name = chosen.positionals[0]
+        let entry = entries.first { $0.name == name }!
+        switch entry.options.read(argv.dropFirst(), help: entry.options.help(entry.about, epilogue: exitCodes)) {
+        case .exit(let status): return status
+        case .options(let parsed):
             switch name {
-            case "--help", "-h":
-                print(usage)
-                return .pass
-            case "pin": return try pin(rest)
-            case "preflight": return try preflight(rest)
-            case "test": return try test(rest)
-            case "rerun": return try rerun(rest)
-            default: throw UsageError("unknown subcommand '\(name)'")
+            case "pin": return pin(parsed)
+            case "preflight": return preflight(parsed)
+            case "test": return test(parsed)
+            default: rerun(parsed)
             }
-        } catch {
-            printError("webbridge xcode: \(error)")
-            printError("Usage: webbridge xcode <pin|preflight|test|rerun> [options]; see 'webbridge xcode --help'.")
-            return .usage
         }
     }
 
-    /// Exit statuses beyond the documented ones are xcodebuild's own codes, passed through (C `exit` flushes stdout).
-    static func exit(_ code: Int32) -> Never {
-        Foundation.exit(code)
+    /// Prints how the job ended and exits with its code; codes beyond the documented ones are xcodebuild's own,
+    /// passed through (C `exit` flushes stdout).
+    static func finish(_ outcome: JobOutcome, _ command: String) -> Never {
+        for line in XcodeJobText.lines(outcome, command: command) { printError(line) }
+        exit(XcodeJobText.exitCode(outcome))
     }
 
     static var job: XcodeJob {
@@ -63,12 +141,11 @@ enum XcodeCommand {
             tools: ToolRunner(),
             console: JobConsole(
                 output: { FileHandle.standardOutput.write($0) },
-                progress: { printError("webbridge: \($0)") },
-                note: { printError($0) }))
+                event: { event in for line in XcodeJobText.lines(event) { printError(line) } }))
     }
 
-    static func configURL(_ arguments: Arguments) -> URL {
-        URL(fileURLWithPath: arguments.value("--config") ?? JobConfig.defaultFileName).standardizedFileURL
+    static func configURL(_ parsed: ParsedOptions) -> URL {
+        URL(fileURLWithPath: parsed.value("--config")!).standardizedFileURL
     }
 
     static func loadConfig(_ url: URL) -> JobConfig? {
@@ -78,20 +155,17 @@ enum XcodeCommand {
         }
     }
 
-    static func pin(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(argv, options: ["--runtime", "--device-type", "--simctl-json", "--config"])
-        if arguments.wantsHelp {
-            print("USAGE: webbridge xcode pin --runtime R --device-type D [--simctl-json FILE] [--config FILE]")
-            print(
-                "  R: runtime identifier (com.apple.CoreSimulator.SimRuntime.iOS-18-2) or exact display form (iOS 18.2)"
-            )
-            print("  D: device type identifier or exact name ('iPhone 15' never matches 'iPhone 15 Pro')")
-            return .pass
-        }
-        try arguments.expectPositionals(atMost: 0)
-        guard let runtime = arguments.value("--runtime") else { throw UsageError("pin needs --runtime") }
-        guard let deviceType = arguments.value("--device-type") else { throw UsageError("pin needs --device-type") }
-        let url = configURL(arguments)
+    /// The job config `--config` names and the folder it is in, nil once the reason it can't be read is printed.
+    static func loadConfig(_ parsed: ParsedOptions) -> (config: JobConfig, folder: URL)? {
+        let url = configURL(parsed)
+        return loadConfig(url).map { ($0, url.deletingLastPathComponent()) }
+    }
+
+    static func pin(_ parsed: ParsedOptions) -> ExitStatus {
+        // Both are required: the table refused a command line without them.
+        let runtime = parsed.value("--runtime")!
+        let deviceType = parsed.value("--device-type")!
+        let url = configURL(parsed)
         var config = JobConfig()
         if FileManager.default.fileExists(atPath: url.path) {
             guard let existing = loadConfig(url) else { return .environment }
@@ -100,7 +174,7 @@ enum XcodeCommand {
             config.project = soleProject(in: url.deletingLastPathComponent())
         }
         var simctl: Data?
-        if let file = arguments.value("--simctl-json") {
+        if let file = parsed.value("--simctl-json") {
             guard let data = FileManager.default.contents(atPath: file) else {
                 printError(
                     "webbridge xcode pin: --simctl-json: cannot read the file. Remedy: pass the saved output of 'xcrun simctl list devices available -j'"
@@ -148,48 +222,17 @@ enum XcodeCommand {
         return projects.count == 1 ? projects[0] : nil
     }
 
-    static func testOptions(_ arguments: Arguments) throws(UsageError) -> XcodeJob.TestOptions {
-        let options = XcodeJob.TestOptions(
-            resultBundle: arguments.value("--result-bundle").map { URL(fileURLWithPath: $0).standardizedFileURL },
-            aloneThenSuite: arguments.has("--alone-then-suite"),
-            compareUDID: arguments.value("--compare-udid"),
-            timeout: try timeout(arguments))
-        if let second = options.compareUDID, !UDID.isValid(second) {
-            throw UsageError("--compare-udid: \(UDID.rule); give one as 'xcrun simctl list devices' shows it")
-        }
-        if options.aloneThenSuite && options.compareUDID != nil {
-            throw UsageError("--alone-then-suite and --compare-udid are separate runs; give one")
-        }
-        return options
+    /// What `preflight` and `test` take; `timeout` only `test`.
+    static func jobOptions(_ parsed: ParsedOptions, timeout: TimeInterval?) -> XcodeJob.TestOptions {
+        XcodeJob.TestOptions(
+            resultBundle: parsed.value("--result-bundle").map { URL(fileURLWithPath: $0).standardizedFileURL },
+            aloneThenSuite: parsed.has("--alone-then-suite"), compareUDID: parsed.value("--compare-udid"),
+            timeout: timeout)
     }
 
-    /// `--timeout`, bounded (0.001 s to a week) so that no deadline computed from it can overflow.
-    static func timeout(_ arguments: Arguments) throws(UsageError) -> TimeInterval? {
-        guard let text = arguments.value("--timeout") else { return nil }
-        guard let seconds = Double(text), seconds >= 0.001, seconds <= ToolRunner.longestTimeout else {
-            throw UsageError("--timeout must be a number of seconds from 0.001 to 604800 (one week)")
-        }
-        return seconds
-    }
-
-    static func preflight(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            argv, options: ["--config", "--result-bundle", "--compare-udid"], flags: ["--alone-then-suite"])
-        if arguments.wantsHelp {
-            print(
-                "USAGE: webbridge xcode preflight [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID]"
-            )
-            print(
-                "  Reports every check: ok, FAIL (with the remedy), or 'not run (needs a Mac)'. Exit 0 when nothing failed, 3 otherwise."
-            )
-            print("  Takes the options of 'test' so it checks the same result bundles and the second simulator.")
-            return .pass
-        }
-        try arguments.expectPositionals(atMost: 0)
-        let options = try testOptions(arguments)
-        let url = configURL(arguments)
-        guard let config = loadConfig(url) else { return .environment }
-        let checks = job.preflight(config: config, folder: url.deletingLastPathComponent(), options: options)
+    static func preflight(_ parsed: ParsedOptions) -> ExitStatus {
+        guard let (config, folder) = loadConfig(parsed) else { return .environment }
+        let checks = job.preflight(config: config, folder: folder, options: jobOptions(parsed, timeout: nil))
         for check in checks { print(check.description) }
         let failed = checks.filter { $0.status == .failed }.count
         let notRun = checks.filter { $0.status == .notRun }.count
@@ -197,41 +240,13 @@ enum XcodeCommand {
         return checks.passed ? .pass : .environment
     }
 
-    static func test(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(
-            argv, options: ["--config", "--result-bundle", "--compare-udid", "--timeout"], flags: ["--alone-then-suite"]
-        )
-        if arguments.wantsHelp {
-            print(
-                "USAGE: webbridge xcode test [--config FILE] [--result-bundle PATH] [--alone-then-suite | --compare-udid UDID] [--timeout SECONDS]"
-            )
-            print("  Exits with xcodebuild's exit code; 1 when the compared runs' outcomes differ; 3 when refused.")
-            print(
-                "  --timeout SECONDS (0.001 to 604800) stops an xcodebuild run that outlives it: SIGTERM to its process group, SIGKILL 30 s later; keeps its evidence and exits 124."
-            )
-            print(
-                "  SIGINT or SIGTERM is forwarded to xcodebuild's process group (a second one kills it); the evidence is kept and the exit is 130 or 143."
-            )
-            return .pass
-        }
-        try arguments.expectPositionals(atMost: 0)
-        let options = try testOptions(arguments)
-        let url = configURL(arguments)
-        guard let config = loadConfig(url) else { return .environment }
-        exit(job.test(config: config, folder: url.deletingLastPathComponent(), options: options))
+    static func test(_ parsed: ParsedOptions) -> ExitStatus {
+        guard let (config, folder) = loadConfig(parsed) else { return .environment }
+        let options = jobOptions(parsed, timeout: parsed.seconds("--timeout"))
+        finish(job.test(config: config, folder: folder, options: options), "test")
     }
 
-    static func rerun(_ argv: ArraySlice<String>) throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(argv)
-        if arguments.wantsHelp {
-            print("USAGE: webbridge xcode rerun MANIFEST")
-            print(
-                "  Repeats the run recorded in MANIFEST into a new result bundle; refuses if Xcode or the simulator differ."
-            )
-            return .pass
-        }
-        try arguments.expectPositionals(atMost: 1)
-        guard let path = arguments.positionals.first else { throw UsageError("rerun needs the manifest path") }
-        exit(job.rerun(manifestURL: URL(fileURLWithPath: path).standardizedFileURL))
+    static func rerun(_ parsed: ParsedOptions) -> Never {
+        finish(job.rerun(manifestURL: URL(fileURLWithPath: parsed.positionals[0]).standardizedFileURL), "rerun")
     }
 }

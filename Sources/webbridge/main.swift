@@ -1,9 +1,22 @@
 import BridgeTesting
+import CommandLineOptions
 import Foundation
 
 // Thin entry point: each subcommand lives in its own file over the libraries.
+let subcommands: KeyValuePairs<String, @MainActor (ArraySlice<String>) async -> ExitStatus> = [
+    "check": CheckCommand.run,
+    "contract": ContractCommand.run,
+    "doctor": DoctorCommand.run,
+    "xcode": XcodeCommand.run,
+]
+
+let options = OptionTable(
+    command: "webbridge",
+    positionals: [Positional("subcommand", "<subcommand>", choices: subcommands.map(\.key))],
+    options: [])
+
 let usage = """
-    USAGE: webbridge <subcommand> [options]
+    \(options.synopsis()) [options]
 
     Tests the message bridge between a web page and native code as a contract.
 
@@ -25,27 +38,15 @@ let usage = """
     See 'webbridge <subcommand> --help'.
     """
 
-let subcommands: [String: @MainActor (ArraySlice<String>) async -> ExitStatus] = [
-    "check": CheckCommand.run,
-    "contract": ContractCommand.run,
-    "doctor": DoctorCommand.run,
-    "xcode": XcodeCommand.run,
-]
-
-/// Runs the subcommand named in `argv`.
+/// Runs the subcommand named in `argv`: its first word, the rest being that subcommand's command line.
 @MainActor
 func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
-    if let name = argv.first, let run = subcommands[name] {
+    switch options.read(argv.prefix(1), help: usage) {
+    case .exit(let status): return status
+    case .options(let parsed):
+        let run = subcommands.first { $0.key == parsed.positionals[0] }!.value
         return await run(argv.dropFirst())
     }
-    if argv.first == "--help" || argv.first == "-h" {
-        Output.out(usage)
-        return .pass
-    }
-    let unknown = argv.first.map { "unknown subcommand '\(TerminalText.escape($0))'" }
-    printError("webbridge: \(unknown ?? "missing subcommand")")
-    printError("Usage: webbridge <check|contract|xcode> [options]; see 'webbridge --help'.")
-    return .usage
 }
 
 // WebKit must run on the process's real main thread. An async top level would hand the main queue to

@@ -317,7 +317,7 @@ final class PreflightTests: XCTestCase {
         }
         XCTAssertEqual(raw, [], "a control character from the config reached the report")
         XCTAssertTrue(
-            lines.contains { $0.contains(#"scheme 'Nope\nok config: every field is set\u{1B}[2K\r\u{9B}1A\u{07}'"#) },
+            lines.contains { $0.contains(#"scheme 'Nope\nok config: every field is set\u{1B}[2K\r\u{9B}1A\u{7}'"#) },
             lines.joined(separator: "\n"))
     }
 }

@@ -175,18 +175,66 @@ final class ResultBox<T>: @unchecked Sendable {
 final class RecordingConsole: @unchecked Sendable {
     private let lock = NSLock()
     private var _output = Data()
-    private var _progress: [String] = []
-    private var _notes: [String] = []
+    private var _events: [JobEvent] = []
 
     var output: String { lock.withLock { String(decoding: _output, as: UTF8.self) } }
-    var progress: [String] { lock.withLock { _progress } }
-    var notes: [String] { lock.withLock { _notes } }
+    /// Every event the job sent, in order.
+    var events: [JobEvent] { lock.withLock { _events } }
+    /// The progress lines, in order.
+    var progress: [String] {
+        events.compactMap { event in
+            if case .progress(let progress) = event { progress.line } else { nil }
+        }
+    }
+    /// The argv of each run started, in order.
+    var started: [[String]] {
+        events.compactMap { event in
+            if case .runStarted(let argv) = event { argv } else { nil }
+        }
+    }
 
     var console: JobConsole {
         JobConsole(
             output: { data in self.lock.withLock { self._output.append(data) } },
-            progress: { line in self.lock.withLock { self._progress.append(line) } },
-            note: { line in self.lock.withLock { self._notes.append(line) } })
+            event: { event in self.lock.withLock { self._events.append(event) } })
+    }
+}
+
+/// Runs `body` with standard output and error sent to a file; returns its result and what it wrote there.
+func capturingStandardStreams<T>(_ body: () throws -> T) throws -> (T, String) {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("streams-\(UUID().uuidString)")
+    FileManager.default.createFile(atPath: file.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let handle = try FileHandle(forWritingTo: file)
+    fflush(nil)
+    let saved = (dup(STDOUT_FILENO), dup(STDERR_FILENO))
+    dup2(handle.fileDescriptor, STDOUT_FILENO)
+    dup2(handle.fileDescriptor, STDERR_FILENO)
+    let result = Result { try body() }
+    fflush(nil)
+    dup2(saved.0, STDOUT_FILENO)
+    dup2(saved.1, STDERR_FILENO)
+    close(saved.0)
+    close(saved.1)
+    try handle.close()
+    return (try result.get(), try String(contentsOf: file, encoding: .utf8))
+}
+
+extension JobOutcome {
+    /// The refusal, if the job refused.
+    var refusal: JobRefusal? {
+        if case .refused(let refusal) = verdict { refusal } else { nil }
+    }
+
+    /// The lines of the checks that failed, when preflight refused the job; empty otherwise.
+    var preflightFailures: [String] {
+        guard case .preflightFailed(let checks) = refusal else { return [] }
+        return checks.filter { $0.status == .failed }.map(\.description)
+    }
+
+    /// The per-test differences, when the compared runs differ; empty otherwise.
+    var differences: [String] {
+        if case .differ(_, _, let differences) = comparison { differences } else { [] }
     }
 }
 

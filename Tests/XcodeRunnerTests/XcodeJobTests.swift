@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscape
 import XCTest
 
 @testable import XcodeRunner
@@ -121,11 +122,14 @@ final class XcodeJobTests: XCTestCase {
         let replay = try Replay(
             self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
         let console = RecordingConsole()
-        let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init())
-        XCTAssertEqual(status, 0, console.notes.joined(separator: "\n"))
+        let outcome = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init())
+        XCTAssertEqual(outcome.verdict, .passed, "\(outcome)")
         let stem = "20270115T080000Z-\(pinnedUDID)"
         XCTAssertEqual(try bundles(in: folder.folder), [stem + ".log", stem + ".manifest.json", stem + ".xcresult"])
         let bundle = folder.folder.appendingPathComponent("results/\(stem).xcresult").path
+        XCTAssertEqual(outcome.runs.map(\.artifacts.resultBundle.path), [bundle])
+        XCTAssertEqual(outcome.runs.map(\.ending), [.exited(0)])
+        XCTAssertNil(outcome.comparison)
         let test = try XCTUnwrap(try replay.calls().first { $0.count > 1 && $0[1] == "test" })
         XCTAssertEqual(
             test,
@@ -151,8 +155,8 @@ final class XcodeJobTests: XCTestCase {
             rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true)])
         )
         let console = RecordingConsole()
-        let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init())
-        XCTAssertEqual(status, 65)
+        let outcome = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init())
+        XCTAssertEqual(outcome.verdict, .testsFailed(.xcodebuildFailed(exitCode: 65)))
         let stem = "20270115T080000Z-\(pinnedUDID)"
         XCTAssertEqual(try bundles(in: folder.folder), [stem + ".log", stem + ".manifest.json", stem + ".xcresult"])
         let manifest = try RunManifest.load(from: folder.folder.appendingPathComponent("results/\(stem).manifest.json"))
@@ -165,14 +169,15 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertEqual(manifest.argv, try replay.calls().first { $0.count > 1 && $0[1] == "test" })
         XCTAssertEqual(manifest.start, "2027-01-15T08:00:00Z")
         XCTAssertFalse(manifest.host.isEmpty)
-        let notes = console.notes.joined(separator: "\n")
-        XCTAssertTrue(notes.contains("FAILED (exit 65); evidence kept:\n  result bundle: "), notes)
+        // The outcome says where the evidence is, and carries what was recorded.
+        let run = try XCTUnwrap(outcome.runs.first)
+        XCTAssertEqual(run.artifacts.manifest, folder.folder.appendingPathComponent("results/\(stem).manifest.json"))
+        XCTAssertEqual(run.manifest, manifest)
+        XCTAssertEqual(run.ending, .exited(65))
+        XCTAssertEqual(run.label, pinnedUDID)
+        XCTAssertEqual(console.started, [manifest.argv])
         XCTAssertTrue(
-            notes.contains(
-                "  manifest:      " + folder.folder.appendingPathComponent("results/\(stem).manifest.json").path), notes
-        )
-        XCTAssertTrue(
-            notes.contains("-destination 'platform=iOS Simulator,id=\(pinnedUDID)'"),
+            XcodebuildCommand.display(manifest.argv).contains("-destination 'platform=iOS Simulator,id=\(pinnedUDID)'"),
             "the shown command must be copyable into a shell")
     }
 
@@ -187,9 +192,11 @@ final class XcodeJobTests: XCTestCase {
         )
         let console = RecordingConsole()
         let started = Date()
-        let status = job(replay, console).test(config: folder.config, folder: folder.folder, options: .init(timeout: 1))
+        let outcome = job(replay, console).test(
+            config: folder.config, folder: folder.folder, options: .init(timeout: 1))
         XCTAssertLessThan(Date().timeIntervalSince(started), 30, "the stopped run must not wait for its grace period")
-        XCTAssertEqual(status, 124)
+        XCTAssertEqual(outcome.verdict, .timedOut(after: 1))
+        XCTAssertEqual(outcome.runs.map(\.ending), [.timedOut(after: 1)])
         let stem = "20270115T080000Z-\(pinnedUDID)"
         XCTAssertEqual(try bundles(in: folder.folder), [stem + ".log", stem + ".manifest.json", stem + ".xcresult"])
         let manifest = try RunManifest.load(from: folder.folder.appendingPathComponent("results/\(stem).manifest.json"))
@@ -197,8 +204,6 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertEqual(manifest.timedOutAfterSeconds, 1)
         let log = try Data(contentsOf: folder.folder.appendingPathComponent("results/\(stem).log"))
         XCTAssertEqual(log, try Data(contentsOf: failingLog), "the output before the stop is kept in the build log")
-        let notes = console.notes.joined(separator: "\n")
-        XCTAssertTrue(notes.contains("FAILED (exit 124); evidence kept:"), notes)
     }
 
     func testARunIgnoringSIGTERMWithAChildSharingItsOutputIsStoppedAsAGroupAndKeepsItsEvidence() throws {
@@ -215,10 +220,11 @@ final class XcodeJobTests: XCTestCase {
         let console = RecordingConsole()
         let job = job(replay, console)
         let (config, where_) = (folder.config, folder.folder)
-        let status = bounded(90) { job.test(config: config, folder: where_, options: .init(timeout: 1)) }
+        let outcome = bounded(90) { job.test(config: config, folder: where_, options: .init(timeout: 1)) }
         let pids = try replay.pids()
         XCTAssertEqual(
-            status, 124, "xcode test did not return 124 within 90 s of its 1 s timeout: \(console.progress.last ?? "")")
+            outcome?.verdict, .timedOut(after: 1),
+            "xcode test did not time out within 90 s of its 1 s timeout: \(console.progress.last ?? "")")
         XCTAssertNotNil(pids["child"], "the stand-in did not start its child")
         let left = stillRunning(Array(pids.values))
         XCTAssertEqual(left, [], "processes of xcodebuild's group outlived the run: \(pids)")
@@ -240,13 +246,14 @@ final class XcodeJobTests: XCTestCase {
                 self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)])
             )
             let console = RecordingConsole()
-            let status = job(replay, console).test(
+            let outcome = job(replay, console).test(
                 config: config, folder: folder.folder, options: .init(compareUDID: second))
             let label = (second ?? pinned).escapingControlCharacters
-            XCTAssertEqual(status, 3, label)
             XCTAssertTrue(
-                console.notes.contains { $0.contains("udid: a UDID must be a UUID (8-4-4-4-12 hexadecimal digits)") },
-                "\(label): \(console.notes)")
+                outcome.preflightFailures.contains {
+                    $0.contains("udid: a UDID must be a UUID (8-4-4-4-12 hexadecimal digits)")
+                }, "\(label): \(outcome)")
+            XCTAssertEqual(outcome.runs, [], label)
             XCTAssertEqual(try replay.calls(), [], "\(label): a tool ran with a UDID that is not a UUID")
             XCTAssertEqual(
                 try FileManager.default.contentsOfDirectory(atPath: folder.folder.path).sorted(),
@@ -260,14 +267,18 @@ final class XcodeJobTests: XCTestCase {
             self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
         // The clock of `job` never moves: both runs start in the same second.
         XCTAssertEqual(
-            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init()), 0)
+            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init())
+                .verdict,
+            .passed)
         let stem = "20270115T080000Z-\(pinnedUDID)"
         let firstManifest = folder.folder.appendingPathComponent("results/\(stem).manifest.json")
         let recorded = try Data(contentsOf: firstManifest)
-        let console = RecordingConsole()
+        let second = job(replay, RecordingConsole()).test(
+            config: folder.config, folder: folder.folder, options: .init())
+        XCTAssertEqual(second.verdict, .passed, "\(second)")
         XCTAssertEqual(
-            job(replay, console).test(config: folder.config, folder: folder.folder, options: .init()), 0,
-            console.notes.joined(separator: "\n"))
+            second.runs.map(\.artifacts.manifest.lastPathComponent), [stem + "-2.manifest.json"],
+            "the outcome names the second run's own files")
         XCTAssertEqual(
             Set(try bundles(in: folder.folder)),
             Set(["", "-2"].flatMap { n in [".log", ".manifest.json", ".xcresult"].map { stem + n + $0 } }))
@@ -283,7 +294,9 @@ final class XcodeJobTests: XCTestCase {
         let replay = try Replay(
             self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: log, exit: 70, stderr: true)]))
         let console = RecordingConsole()
-        XCTAssertEqual(job(replay, console).test(config: folder.config, folder: folder.folder, options: .init()), 70)
+        XCTAssertEqual(
+            job(replay, console).test(config: folder.config, folder: folder.folder, options: .init()).verdict,
+            .testsFailed(.xcodebuildFailed(exitCode: 70)))
         // No bundle was written by xcodebuild; the log and manifest are still kept.
         XCTAssertEqual(try bundles(in: folder.folder).map { ($0 as NSString).pathExtension }, ["log", "json"])
         XCTAssertTrue(console.output.contains("Unable to find a device matching the provided destination specifier"))
@@ -297,16 +310,14 @@ final class XcodeJobTests: XCTestCase {
         try Data("user's evidence".utf8).write(to: marker)
         let replay = try Replay(
             self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
-        let console = RecordingConsole()
-        let status = job(replay, console).test(
+        let outcome = job(replay, RecordingConsole()).test(
             config: folder.config, folder: folder.folder, options: .init(resultBundle: bundle))
-        XCTAssertEqual(status, 3)
         XCTAssertFalse(
             try replay.calls().contains { $0.count > 1 && $0[1] == "test" },
             "xcodebuild test ran despite an existing bundle")
         XCTAssertEqual(try String(contentsOf: marker, encoding: .utf8), "user's evidence")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: bundle.path), ["Info.plist"])
-        XCTAssertTrue(console.notes.contains { $0.contains("kept.xcresult already exists") })
+        XCTAssertTrue(outcome.preflightFailures.contains { $0.contains("kept.xcresult already exists") }, "\(outcome)")
     }
 
     func testAnExistingBuildLogBesideANewBundleIsAlsoRefused() throws {
@@ -315,9 +326,9 @@ final class XcodeJobTests: XCTestCase {
         try Data("older log".utf8).write(to: folder.folder.appendingPathComponent("run.log"))
         let replay = try Replay(
             self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
-        XCTAssertEqual(
-            job(replay, RecordingConsole()).test(
-                config: folder.config, folder: folder.folder, options: .init(resultBundle: bundle)), 3)
+        let outcome = job(replay, RecordingConsole()).test(
+            config: folder.config, folder: folder.folder, options: .init(resultBundle: bundle))
+        XCTAssertTrue(outcome.preflightFailures.contains { $0.contains("run.log") }, "\(outcome)")
         XCTAssertEqual(
             try String(contentsOf: folder.folder.appendingPathComponent("run.log"), encoding: .utf8), "older log")
     }
@@ -331,7 +342,7 @@ final class XcodeJobTests: XCTestCase {
             self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
         XCTAssertThrowsError(
             try job(replay, RecordingConsole()).execute(
-                argv: ["xcodebuild", "test"], in: folder, artifacts: artifacts,
+                label: "u", argv: ["xcodebuild", "test"], in: folder, artifacts: artifacts,
                 xcode: XcodeVersion(version: "16.2", build: "16C5032a"),
                 runtime: "r", deviceType: nil, udid: "u", rerunOf: nil)
         ) { XCTAssertEqual(($0 as? XcodeRunnerError)?.code, .artifactExists) }
@@ -355,13 +366,12 @@ final class XcodeJobTests: XCTestCase {
                         "xcrun", ["test-results", "tests", "-suite.xcresult"],
                         output: Realdata.url("xcresult/oxr_tests_ui_and_perf.json")),
                 ]))
-        let console = RecordingConsole()
-        let status = job(replay, console).test(
+        let outcome = job(replay, RecordingConsole()).test(
             config: folder.config, folder: folder.folder, options: .init(aloneThenSuite: true))
-        XCTAssertEqual(status, 1)
+        XCTAssertEqual(outcome.verdict, .testsFailed(.outcomesDiffer))
+        XCTAssertEqual(outcome.runs.map(\.label), ["alone", "suite"])
         XCTAssertTrue(
-            console.notes.contains("  RandomStuffTests/testFoo(): alone failed, suite did not run"),
-            console.notes.joined(separator: "\n"))
+            outcome.differences.contains("RandomStuffTests/testFoo(): alone failed, suite did not run"), "\(outcome)")
         let tests = try replay.calls().filter { $0.count > 1 && $0[1] == "test" }
         XCTAssertEqual(tests.count, 2)
         XCTAssertTrue(tests[0].contains("-only-testing:RandomStuffTests/RandomStuffTests"))
@@ -387,13 +397,10 @@ final class XcodeJobTests: XCTestCase {
                     ReplayRule(
                         "xcrun", ["test-results", "tests"], output: Realdata.url("xcresult/oxr_tests_ui_and_perf.json"))
                 ]))
-        let console = RecordingConsole()
-        XCTAssertEqual(
-            job(replay, console).test(
-                config: folder.config, folder: folder.folder, options: .init(aloneThenSuite: true)), 0)
-        XCTAssertTrue(
-            console.notes.contains { $0.contains("alone and suite agree on 2 tests") },
-            console.notes.joined(separator: "\n"))
+        let outcome = job(replay, RecordingConsole()).test(
+            config: folder.config, folder: folder.folder, options: .init(aloneThenSuite: true))
+        XCTAssertEqual(outcome.verdict, .passed, "\(outcome)")
+        XCTAssertEqual(outcome.comparison, .agree(left: "alone", right: "suite", tests: 2))
     }
 
     // MARK: compare UDID
@@ -412,13 +419,12 @@ final class XcodeJobTests: XCTestCase {
                         "xcrun", ["test-results", "tests", secondUDID],
                         output: Realdata.url("xcresult/oxr_tests_failed_expectedfailure_skipped.json")),
                 ]))
-        let console = RecordingConsole()
-        let status = job(replay, console).test(
+        let outcome = job(replay, RecordingConsole()).test(
             config: folder.config, folder: folder.folder, options: .init(compareUDID: secondUDID))
-        XCTAssertEqual(status, 1)
+        XCTAssertEqual(outcome.verdict, .testsFailed(.outcomesDiffer))
         XCTAssertTrue(
-            console.notes.contains("  RandomStuffTests/testFoo(): \(pinnedUDID) did not run, \(secondUDID) failed"),
-            console.notes.joined(separator: "\n"))
+            outcome.differences.contains("RandomStuffTests/testFoo(): \(pinnedUDID) did not run, \(secondUDID) failed"),
+            "\(outcome)")
         let destinations = try replay.calls().filter { $0.count > 1 && $0[1] == "test" }.compactMap { argv in
             argv.firstIndex(of: "-destination").map { argv[$0 + 1] }
         }
@@ -430,14 +436,12 @@ final class XcodeJobTests: XCTestCase {
         let folder = try xcode16Job()
         let replay = try Replay(
             self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
-        let console = RecordingConsole()
-        let status = job(replay, console).test(
+        let outcome = job(replay, RecordingConsole()).test(
             config: folder.config, folder: folder.folder,
             options: .init(compareUDID: "547F6011-D095-471A-8FB1-0BE2C0BA00B4"))
-        XCTAssertEqual(status, 3)
         XCTAssertTrue(
-            console.notes.contains { $0.hasPrefix("FAIL second simulator:") && $0.contains("iOS-18-0") },
-            console.notes.joined(separator: "\n"))
+            outcome.preflightFailures.contains { $0.hasPrefix("FAIL second simulator:") && $0.contains("iOS-18-0") },
+            "\(outcome)")
         XCTAssertFalse(try replay.calls().contains { $0.count > 1 && $0[1] == "test" })
     }
 
@@ -461,15 +465,70 @@ final class XcodeJobTests: XCTestCase {
                     "xcrun", ["xcresulttool", "get"],
                     output: Realdata.url("xcresult/codemagic_legacy_ActionsInvocationRecord_3actions.json")),
             ])
-        let console = RecordingConsole()
-        XCTAssertEqual(
-            job(replay, console).test(
-                config: folder.config, folder: folder.folder, options: .init(compareUDID: secondUDID)), 0,
-            console.notes.joined(separator: "\n"))
-        XCTAssertTrue(console.notes.contains { $0.contains("agree on 5 tests") }, console.notes.joined(separator: "\n"))
+        let outcome = job(replay, RecordingConsole()).test(
+            config: folder.config, folder: folder.folder, options: .init(compareUDID: secondUDID))
+        XCTAssertEqual(outcome.verdict, .passed, "\(outcome)")
+        XCTAssertEqual(outcome.comparison, .agree(left: pinnedUDID, right: secondUDID, tests: 5))
         let tool = try replay.calls().filter { $0.count > 1 && $0[1] == "xcresulttool" }
         XCTAssertEqual(tool.count, 6, "root + two testsRef ids, for each bundle")
         XCTAssertFalse(tool.contains { $0.contains("--legacy") })
+    }
+
+    // MARK: outcome
+
+    /// A finished run that ended as `ending`, for the verdict's rules.
+    func finished(_ ending: JobRun.Ending) -> JobRun {
+        let artifacts = RunArtifacts(resultBundle: URL(fileURLWithPath: "/results/run.xcresult"))
+        let manifest = RunManifest(
+            xcodeVersion: "16.2", xcodeBuild: "16C5032a", runtime: "r", deviceType: nil, udid: pinnedUDID,
+            argv: ["xcodebuild", "test"], workingDirectory: "/", start: "", end: "",
+            exitCode: RunManifest.exitCode(of: ending), host: "h", resultBundle: artifacts.resultBundle.path,
+            buildLog: artifacts.buildLog.path)
+        return JobRun(label: "r", artifacts: artifacts, manifest: manifest, progress: ProgressTracker(), ending: ending)
+    }
+
+    func testTheVerdictTakesDifferingOutcomesThenTheFirstRunThatDidNotExitZeroThenNoTestRun() {
+        let agree = RunComparison.agree(left: "a", right: "b", tests: 2)
+        let differ = RunComparison.differ(left: "a", right: "b", differences: ["T/t(): a failed, b passed"])
+        let cases: [([JobRun.Ending], RunComparison?, JobOutcome.Verdict)] = [
+            ([.exited(0)], nil, .passed),
+            ([.exited(0), .exited(0)], agree, .passed),
+            ([.exited(65), .exited(0)], differ, .testsFailed(.outcomesDiffer)),
+            ([.timedOut(after: 1), .exited(65)], agree, .timedOut(after: 1)),
+            ([.exited(65), .timedOut(after: 1)], agree, .testsFailed(.xcodebuildFailed(exitCode: 65))),
+            ([.exited(70), .exited(0)], .noTestRan(scope: "T"), .testsFailed(.xcodebuildFailed(exitCode: 70))),
+            ([.exited(0), .exited(0)], .noTestRan(scope: "T"), .testsFailed(.noTestRan)),
+            ([.interrupted(signal: SIGTERM)], nil, .interrupted(signal: SIGTERM)),
+        ]
+        for (endings, comparison, expected) in cases {
+            XCTAssertEqual(
+                XcodeJob.verdict(endings.map(finished), comparison), expected,
+                "\(endings), \(String(describing: comparison))")
+        }
+        XCTAssertEqual(
+            [.exited(65), .timedOut(after: 1), .interrupted(signal: SIGINT)].map(RunManifest.exitCode), [65, 124, 130])
+    }
+
+    func testAJobSendsItsStepsAsEventsInOrderAndPrintsNothing() throws {
+        let folder = try xcode16Job()
+        let replay = try Replay(
+            self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)]))
+        let console = RecordingConsole()
+        let job = job(replay, console)
+        let (outcome, printed) = try capturingStandardStreams {
+            job.test(config: folder.config, folder: folder.folder, options: .init())
+        }
+        XCTAssertEqual(printed, "", "the job printed instead of sending events")
+        let run = try XCTUnwrap(outcome.runs.first)
+        guard case .preflight(let checks) = console.events.first else {
+            return XCTFail("the first event is not the preflight: \(console.events)")
+        }
+        XCTAssertTrue(checks.passed)
+        XCTAssertEqual(console.events.dropFirst().first, .runStarted(argv: run.manifest.argv))
+        XCTAssertEqual(console.events.last, .runFinished(run))
+        XCTAssertEqual(console.progress.first, "building")
+        XCTAssertEqual(console.progress.last, run.progress.line)
+        XCTAssertEqual(console.events.count, 3 + console.progress.count, "\(console.events)")
     }
 
     // MARK: rerun
@@ -481,11 +540,13 @@ final class XcodeJobTests: XCTestCase {
             rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true)])
         )
         let first = job(replay, RecordingConsole())
-        XCTAssertEqual(first.test(config: folder.config, folder: folder.folder, options: .init()), 65)
+        XCTAssertEqual(
+            first.test(config: folder.config, folder: folder.folder, options: .init()).verdict,
+            .testsFailed(.xcodebuildFailed(exitCode: 65)))
         let stem = "20270115T080000Z-\(pinnedUDID)"
         let manifestURL = folder.folder.appendingPathComponent("results/\(stem).manifest.json")
-        let console = RecordingConsole()
-        XCTAssertEqual(job(replay, console).rerun(manifestURL: manifestURL), 65)
+        let outcome = job(replay, RecordingConsole()).rerun(manifestURL: manifestURL)
+        XCTAssertEqual(outcome.verdict, .testsFailed(.xcodebuildFailed(exitCode: 65)))
         let runs = try replay.calls().filter { $0.count > 1 && $0[1] == "test" }
         XCTAssertEqual(runs.count, 2)
         XCTAssertEqual(
@@ -494,6 +555,7 @@ final class XcodeJobTests: XCTestCase {
         let again = try RunManifest.load(
             from: folder.folder.appendingPathComponent("results/\(stem)-rerun.manifest.json"))
         XCTAssertEqual(again.rerunOf, manifestURL.path)
+        XCTAssertEqual(outcome.runs.map(\.manifest), [again])
         XCTAssertTrue(
             FileManager.default.fileExists(
                 atPath: folder.folder.appendingPathComponent("results/\(stem).xcresult").path))
@@ -506,7 +568,9 @@ final class XcodeJobTests: XCTestCase {
             rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: failingLog, exit: 65, createBundle: true)])
         )
         XCTAssertEqual(
-            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init()), 65)
+            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init())
+                .verdict,
+            .testsFailed(.xcodebuildFailed(exitCode: 65)))
         let manifestURL = folder.folder.appendingPathComponent("results/20270115T080000Z-\(pinnedUDID).manifest.json")
         // The same manifest on a Mac running Xcode 13.2.1 whose listing lacks the simulator.
         let other = try Replay(
@@ -518,12 +582,15 @@ final class XcodeJobTests: XCTestCase {
                     output: Realdata.url("simctl/codemagic_simctl-list-devices_xcode12.json")),
                 ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true),
             ])
-        let console = RecordingConsole()
-        XCTAssertEqual(job(other, console).rerun(manifestURL: manifestURL), 3)
+        let outcome = job(other, RecordingConsole()).rerun(manifestURL: manifestURL)
+        guard case .environmentDiffers(let differences) = outcome.refusal else {
+            return XCTFail("the rerun was not refused for its environment: \(outcome)")
+        }
         XCTAssertTrue(
-            console.notes.contains { $0.contains("running Xcode 13.2.1 (13C100), the run used Xcode 16.2 (16C5032a)") },
-            console.notes.joined(separator: "\n"))
-        XCTAssertTrue(console.notes.contains { $0.contains("no longer exists") })
+            differences.contains { $0.contains("running Xcode 13.2.1 (13C100), the run used Xcode 16.2 (16C5032a)") },
+            "\(differences)")
+        XCTAssertTrue(differences.contains { $0.contains("no longer exists") }, "\(differences)")
+        XCTAssertEqual(outcome.runs, [])
         XCTAssertFalse(try other.calls().contains { $0.count > 1 && $0[1] == "test" })
     }
 
@@ -537,7 +604,9 @@ final class XcodeJobTests: XCTestCase {
             ])
         )
         XCTAssertEqual(
-            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init()), 65)
+            job(replay, RecordingConsole()).test(config: folder.config, folder: folder.folder, options: .init())
+                .verdict,
+            .testsFailed(.xcodebuildFailed(exitCode: 65)))
         let manifestURL = folder.folder.appendingPathComponent("results/20270115T080000Z-\(pinnedUDID).manifest.json")
         let recorded = try RunManifest.load(from: manifestURL)
         let edits: [(String, ([String]) -> [String])] = [
@@ -559,11 +628,11 @@ final class XcodeJobTests: XCTestCase {
         outside.argv = recorded.argv.map { $0.replacingOccurrences(of: pinnedUDID, with: outside.udid) }
         let outsideURL = folder.folder.appendingPathComponent("results/edited-udid.manifest.json")
         try outside.encoded().write(to: outsideURL)
-        let console = RecordingConsole()
-        XCTAssertEqual(job(replay, console).rerun(manifestURL: outsideURL), 3)
-        XCTAssertTrue(
-            console.notes.contains { $0.contains("udid: a UDID must be a UUID") }, console.notes.joined(separator: "\n")
-        )
+        let refused = job(replay, RecordingConsole()).rerun(manifestURL: outsideURL)
+        guard case .notARecordedRun(outsideURL.path, let error) = refused.refusal else {
+            return XCTFail("an edited UDID was not refused as not a recorded run: \(refused)")
+        }
+        XCTAssertTrue(error.description.contains("udid: a UDID must be a UUID"), error.description)
         for (label, edit) in edits {
             var manifest = recorded
             manifest.argv = edit(recorded.argv)
@@ -571,11 +640,13 @@ final class XcodeJobTests: XCTestCase {
                 "results/edited-\(label.replacingOccurrences(of: " ", with: "-")).manifest.json")
             try manifest.encoded().write(to: url)
             let before = try replay.calls().count
-            let console = RecordingConsole()
-            XCTAssertEqual(job(replay, console).rerun(manifestURL: url), 3, label)
-            let notes = console.notes.joined(separator: "\n")
-            XCTAssertTrue(notes.contains("argv: "), "\(label): the refusal must name the field: \(notes)")
-            XCTAssertTrue(notes.contains("only the 'xcodebuild test' run"), "\(label): \(notes)")
+            let outcome = job(replay, RecordingConsole()).rerun(manifestURL: url)
+            guard case .notARecordedRun(url.path, let error) = outcome.refusal else {
+                XCTFail("\(label): not refused as not a recorded run: \(outcome)")
+                continue
+            }
+            XCTAssertEqual(error.field, "argv", "\(label): the refusal must name the field: \(error)")
+            XCTAssertTrue(error.description.contains("only the 'xcodebuild test' run"), "\(label): \(error)")
             XCTAssertFalse(
                 try replay.calls().dropFirst(before).contains {
                     $0.first == "xcodebuild" && $0.count > 1 && $0[1] != "-version"
@@ -586,9 +657,10 @@ final class XcodeJobTests: XCTestCase {
 
     func testRerunOfSomethingThatIsNotAManifestIsRefused() throws {
         let replay = try Replay(self, rules: macRules())
-        let console = RecordingConsole()
-        XCTAssertEqual(
-            job(replay, console).rerun(manifestURL: Realdata.url("xcresult/oxr_summary_one_failure.json")), 3)
-        XCTAssertTrue(console.notes.first?.contains("not a run manifest") == true)
+        let outcome = job(replay, RecordingConsole()).rerun(
+            manifestURL: Realdata.url("xcresult/oxr_summary_one_failure.json"))
+        guard case .failed(let error) = outcome.refusal else { return XCTFail("not refused: \(outcome)") }
+        XCTAssertEqual(error.code, .manifestUnreadable)
+        XCTAssertTrue(error.rule.contains("not a run manifest"), error.description)
     }
 }

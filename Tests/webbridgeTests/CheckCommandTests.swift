@@ -1,3 +1,4 @@
+import BridgeTesting
 import Foundation
 import XCTest
 
@@ -155,6 +156,31 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(
             result.stderr.contains("declares no native-to-page message for the check to send"), result.stderr)
         XCTAssertTrue(result.stderr.contains("give the check a play"), result.stderr)
+    }
+
+    func testTheHelpShowsTheDefaultsTheCheckRunsWith() throws {
+        let result = try CLI.run(["check", "--help"])
+        XCTAssertEqual(result.status, 0)
+        let defaults = CheckConfiguration(page: .html("", baseURL: nil))
+        // The option's text with its wrapped lines, up to the next option.
+        let lines = result.stdout.split(separator: "\n")
+        let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("  --timeout SECONDS") }, result.stdout)
+        let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("  --") } ?? lines.endIndex
+        let timeout = lines[start..<end].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let shown = try XCTUnwrap(timeout.split(separator: "(default: ").last?.split(separator: ";").first)
+        XCTAssertEqual(Double(shown), defaults.timeout, "the help's --timeout default is not the check's: \(timeout)")
+        XCTAssertTrue(
+            result.stdout.contains("the fixture style (default: \(defaults.value))"),
+            "the --value default: \(result.stdout)")
+    }
+
+    func testAMisspeltOptionIsNamedWithTheOneMeant() throws {
+        let result = try CLI.run(["check", "--timout", "3"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(
+            result.stderr.hasPrefix("webbridge check: unknown option --timout; did you mean --timeout?\n"),
+            result.stderr)
+        XCTAssertEqual(result.stdout, "")
     }
 
     func testHelpDescribesEveryOption() throws {

@@ -178,7 +178,7 @@ final class DoctorCommandTests: XCTestCase {
         let result = try doctor(folder)
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertEqual(findings(result).count, 1, result.stdout)
-        XCTAssertTrue(findings(result)[0].hasPrefix("Tests/BridgeTests/bad\\u{1B}[31m\\u{A}name.swift:2: "))
+        XCTAssertTrue(findings(result)[0].hasPrefix("Tests/BridgeTests/bad\\u{1B}[31m\\nname.swift:2: "))
         let raw = (result.stdout + result.stderr).unicodeScalars.filter {
             ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
         }

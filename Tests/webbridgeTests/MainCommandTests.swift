@@ -13,7 +13,10 @@ final class MainCommandTests: XCTestCase {
     func testUnknownSubcommandExitsTwoWithOneLineAndUsage() throws {
         let result = try CLI.run(["frobnicate"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.hasPrefix("webbridge: unknown subcommand 'frobnicate'\n"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasPrefix(
+                "webbridge: unknown subcommand 'frobnicate'; give one of check, contract, doctor, xcode\n"),
+            result.stderr)
         XCTAssertEqual(result.stdout, "")
     }
 

@@ -239,7 +239,7 @@ final class XcodeCommandTests: XCTestCase {
     // MARK: test and rerun
 
     /// A job folder around ECMASwift's real project and shared scheme, with its fixture on disk.
-    func ecmaswiftFolder(pinned: Bool) throws -> URL {
+    func ecmaswiftFolder(pinned: Bool, overrides: [String: String] = [:]) throws -> URL {
         let folder = try temporaryFolder()
         let project = folder.appendingPathComponent("App.xcodeproj")
         try FileManager.default.createDirectory(
@@ -263,6 +263,7 @@ final class XcodeCommandTests: XCTestCase {
                 "deviceType": "iPhone 15", "udid": "218E4ECD-F530-413F-9A8F-65951D3C4DBF",
             ]) { $1 }
         }
+        config.merge(overrides) { $1 }
         try JSONSerialization.data(withJSONObject: config).write(
             to: folder.appendingPathComponent("webbridge-job.json"))
         return folder
@@ -310,6 +311,63 @@ final class XcodeCommandTests: XCTestCase {
         let again = try CLI.run(
             ["xcode", "rerun", "results/" + manifest], environment: environment, currentDirectory: folder)
         XCTAssertEqual(again.status, 65, again.stderr)
+    }
+
+    func testComparedRunsThatDifferExitOneListingEachDifference() throws {
+        let folder = try ecmaswiftFolder(
+            pinned: true,
+            overrides: [
+                "xcodeVersion": "16.2", "xcodeBuild": "16C5032a", "onlyTesting": "RandomStuffTests/RandomStuffTests",
+            ])
+        let (environment, _) = try replay([
+            [
+                "tool": "xcodebuild", "contains": ["-version"],
+                "output": Self.fixtures.appendingPathComponent("xcodebuild-version_xcode16.2_DOCUMENTED-FORMAT.txt")
+                    .path,
+            ],
+            [
+                "tool": "xcrun", "contains": ["simctl", "list", "devices"],
+                "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
+            ],
+            [
+                "tool": "xcodebuild", "contains": ["test"],
+                "output": Self.realdata("xcodebuild/verbum_xcode26.4_test-succeeded_sim-id.txt").path,
+                "createBundle": true,
+            ],
+            [
+                "tool": "xcrun", "contains": ["test-results", "tests", "-alone.xcresult"],
+                "output": Self.realdata("xcresult/oxr_tests_failed_expectedfailure_skipped.json").path,
+            ],
+            [
+                "tool": "xcrun", "contains": ["test-results", "tests", "-suite.xcresult"],
+                "output": Self.realdata("xcresult/oxr_tests_ui_and_perf.json").path,
+            ],
+        ])
+        let result = try CLI.run(
+            ["xcode", "test", "--alone-then-suite"], environment: environment, currentDirectory: folder)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(
+            result.stderr.components(separatedBy: "webbridge: passed; evidence:\n").count, 3,
+            "each run's evidence is listed: \(result.stderr)")
+        // After both runs: the comparison's header, then one line per test.
+        let closing = try XCTUnwrap(
+            result.stderr.components(separatedBy: "webbridge xcode test: outcomes differ between alone and suite:\n")
+                .dropFirst().first, result.stderr)
+        XCTAssertFalse(closing.contains("webbridge:"), result.stderr)
+        XCTAssertTrue(
+            closing.split(separator: "\n").contains("  RandomStuffTests/testFoo(): alone failed, suite did not run"),
+            result.stderr)
+    }
+
+    func testAFailedPreflightRunsNothingAndExitsThree() throws {
+        let folder = try temporaryFolder()
+        try Data(#"{"project": "Missing.xcodeproj", "scheme": "S", "testTarget": "T"}"#.utf8)
+            .write(to: folder.appendingPathComponent("webbridge-job.json"))
+        let result = try CLI.run(["xcode", "test"], environment: linux, currentDirectory: folder)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("FAIL scheme: ") }, result.stderr)
+        XCTAssertEqual(lines.last, "webbridge xcode test: preflight failed; nothing was run", result.stderr)
     }
 
     func testTestWithoutAMacRefusesAfterPreflight() throws {
@@ -418,6 +476,8 @@ final class XcodeCommandTests: XCTestCase {
                 with: Data(contentsOf: folder.appendingPathComponent("results/" + manifest))) as? [String: Any])
         XCTAssertEqual(recorded["exitCode"] as? Int, 130)
         XCTAssertEqual(recorded["interruptedBy"] as? String, "SIGINT")
+        XCTAssertTrue(
+            result.stderr.hasSuffix("webbridge xcode test: stopped by SIGINT; no further run\n"), result.stderr)
         XCTAssertEqual(stillRunning(group), [], "xcodebuild outlived webbridge")
     }
 }

@@ -11,7 +11,7 @@
 # Usage: scripts/apple-shape/check.sh              check everything against both variants
 #        scripts/apple-shape/check.sh --self-test  prove that seeded mismatches fail the check
 # Exit: 0 every file type-checks, 1 a file does not (compiler errors name the original files), 3 environment
-# (no swiftc, or the package's BridgeContract module could not be built).
+# (no swiftc, or the package's BridgeContract or TerminalEscape module could not be built).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -36,17 +36,21 @@ package_flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny -strict-
 # Examples/Client/Client.xcodeproj: SWIFT_VERSION = 6.0, no upcoming features.
 client_flags=(-swift-version 6)
 
-# BridgeContract is Foundation only and identical on every platform: built normally, by SwiftPM.
+# BridgeTesting's dependencies that are the same on every platform (BridgeContract: Foundation only;
+# TerminalEscape: the standard library only): built normally, by SwiftPM.
+platform_neutral=(BridgeContract TerminalEscape)
 prepare_contract() {
-    if ! "$swift" build --package-path "$root" --target BridgeContract >"$work/contract-build.log" 2>&1; then
-        cat "$work/contract-build.log" >&2
-        echo "apple-shape: could not build BridgeContract. Remedy: fix the build above (swift build --target BridgeContract)" >&2
-        exit 3
-    fi
-    local bin
+    local target bin
     bin="$("$swift" build --package-path "$root" --show-bin-path)"
     mkdir -p "$work/contract"
-    cp "$bin/Modules/BridgeContract.swiftmodule" "$work/contract/"
+    for target in "${platform_neutral[@]}"; do
+        if ! "$swift" build --package-path "$root" --target "$target" >"$work/contract-build.log" 2>&1; then
+            cat "$work/contract-build.log" >&2
+            echo "apple-shape: could not build $target. Remedy: fix the build above (swift build --target $target)" >&2
+            exit 3
+        fi
+        cp "$bin/Modules/$target.swiftmodule" "$work/contract/"
+    done
 }
 
 # Copies `files` under $2 keeping their package-relative paths, with os(Linux) made false.
@@ -89,7 +93,7 @@ check_variant() {
     local modules="$work/$name/modules" staged="$work/$name/src" failed=0
     rm -rf "$work/$name"
     build_shims "$modules" "$declarations"
-    cp "$work/contract/BridgeContract.swiftmodule" "$modules/"
+    cp "$work/contract/"*.swiftmodule "$modules/"
     stage "$staged" "${bridge_testing[@]}" "${shared_tests[@]/#/$root/}" "${client_app[@]}"
     # SwiftPM generates Bundle.module for a target with resources; this stands in for it when type-checking.
     printf 'import Foundation\nextension Foundation.Bundle { static var module: Bundle { fatalError() } }\n' \

@@ -61,6 +61,13 @@ final class BenchRunner {
                     report["cold_check_ratio"] = raw / ours
                 }
                 report.details["cold_check_runs_s"] = samples.webbridge.map(BenchReport.rounded)
+                let failing = try await ColdCheck.failVerdict(
+                    webbridge: options.webbridge, fixture: fixture, runs: options.coldRuns, timeout: options.timeout)
+                report["fail_verdict_s"] = Statistics.median(failing)
+                if let failed = report["fail_verdict_s"], let passed = report["cold_check_s"], passed > 0 {
+                    report["fail_verdict_ratio"] = failed / passed
+                }
+                report.details["fail_verdict_runs_s"] = failing.map(BenchReport.rounded)
                 report.details["raw_cold_check_runs_s"] = samples.raw.map(BenchReport.rounded)
                 let startUp = try await ColdCheck.startUp(
                     webbridge: options.webbridge, raw: options.rawColdCheck, runs: options.coldRuns * 2,
@@ -83,7 +90,7 @@ final class BenchRunner {
                 defer { try? FileManager.default.removeItem(at: folder) }
                 var figures = report
                 try await SuiteBench.wallTimes(
-                    webbridge: options.webbridge, folder: folder, runs: options.quick ? 1 : 3,
+                    webbridge: options.webbridge, fixture: fixture, folder: folder, runs: options.quick ? 1 : 3,
                     timeout: options.timeout, into: &figures)
                 report = figures
             }

@@ -22,6 +22,27 @@ enum ColdCheck {
         return samples
     }
 
+    /// Seconds from launch to exit of `webbridge check` on a page whose ready breaks the contract (`version: "1"`),
+    /// cold like `cold_check_s`: the verdict is decided at the rejection, so it must not wait out the timeout.
+    static func failVerdict(webbridge: String, fixture: String, runs: Int, timeout: Double) async throws -> [Double] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-fail-bench-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("broken-version.html")
+        try SuiteBench.broken(fixture).write(to: page, atomically: true, encoding: .utf8)
+        var samples: [Double] = []
+        for index in 1...runs {
+            let outcome = try await ChildProcess.run(
+                webbridge, ["check", "--page", page.path], unset: ["DISPLAY"], timeout: timeout)
+            guard outcome.status == 1 else {
+                throw BenchFailure(
+                    "the broken page's check run \(index) exited \(outcome.status), not 1:\n\(outcome.output)")
+            }
+            samples.append(outcome.seconds)
+        }
+        return samples
+    }
+
     /// Seconds from launch to exit of `webbridge --help` and of the raw check's `--start-only`, alternated:
     /// what loading each program's libraries costs before any work (Swift's runtime and Foundation on our side).
     static func startUp(webbridge: String, raw: String, runs: Int, timeout: Double) async throws

@@ -71,6 +71,12 @@ struct BenchReport {
                 report["raw_cold_check_s"].map { String(format: "the engine alone (the C check): %.3f s", $0) }
             }),
         Target(
+            name: "broken page's verdict", key: "fail_verdict_ratio", bound: { _ in 1.5 }, atMost: true,
+            text: "≤ 1.5× the passing cold check",
+            whose: { report in
+                report["fail_verdict_s"].map { String(format: "a broken-version page, cold: %.3f s", $0) }
+            }),
+        Target(
             name: "RSS growth", key: "rss_growth_mb", bound: { _ in 5 }, atMost: true, text: "≤ 5 MB",
             whose: { report in
                 report["engine_rss_growth_mb"].map {
@@ -88,6 +94,9 @@ struct BenchReport {
         Target(
             name: "100 pages, one suite", key: "suite_100_default_s", bound: { _ in 3 }, atMost: true,
             text: "≤ 3 s launch to summary"),
+        Target(
+            name: "suite, one page broken", key: "suite_one_broken_ratio", bound: { _ in 1.2 }, atMost: true,
+            text: "≤ 1.2× the all-pass suite"),
         Target(
             name: "suite vs separate runs", key: "suite_speedup", bound: { _ in 10 }, atMost: false, text: "≥ 10×"),
         Target(
@@ -236,6 +245,7 @@ struct BenchReport {
                 cell(self["raw_cold_check_s"], 3),
                 cell(self["cold_check_ratio"]),
             ]))
+        lines.append(row(["  a broken page's verdict s (cold)", cell(self["fail_verdict_s"], 3), "", ""]))
         lines.append(
             row([
                 "  of which start-up s (libraries loaded)", cell(self["start_up_s"], 3),

@@ -7,12 +7,21 @@ import Foundation
 enum SuiteBench {
     nonisolated static let pages = 100
 
-    /// The pages: the fixture, each with its own comment so no two documents are the same text.
-    static func folder(fixture: String) throws -> URL {
+    /// The fixture with its ready's version sent as text: a page strict mode fails at its first message.
+    nonisolated static func broken(_ fixture: String) throws -> String {
+        let version = "version: 1"
+        guard fixture.contains(version) else { throw BenchFailure("the fixture's ready has no `\(version)`") }
+        return fixture.replacingOccurrences(of: version, with: #"version: "1""#)
+    }
+
+    /// The pages: the fixture, each with its own comment so no two documents are the same text; with `broken`,
+    /// the middle page breaks the contract.
+    static func folder(fixture: String, broken: Bool = false) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webbridge-suite-bench-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for index in 1...pages {
-            try (fixture + "<!-- page \(index) -->\n").write(
+            let page = broken && index == pages / 2 ? try Self.broken(fixture) : fixture
+            try (page + "<!-- page \(index) -->\n").write(
                 to: folder.appendingPathComponent(String(format: "page%03d.html", index)), atomically: true,
                 encoding: .utf8)
         }
@@ -21,9 +30,9 @@ enum SuiteBench {
 
     /// Launch to exit of `webbridge check --page FOLDER` per `--jobs` (nil: the default), alternated `runs` times,
     /// DISPLAY unset as in the cold check; then the 100 pages as 100 runs. Every run must pass.
-    static func wallTimes(webbridge: String, folder: URL, runs: Int, timeout: Double, into report: inout BenchReport)
-        async throws
-    {
+    static func wallTimes(
+        webbridge: String, fixture: String, folder: URL, runs: Int, timeout: Double, into report: inout BenchReport
+    ) async throws {
         var samples: [String: [Double]] = [:]
         let variants: [(String, [String])] = [
             ("jobs1", ["--jobs", "1"]), ("jobs2", ["--jobs", "2"]), ("default", []),
@@ -39,6 +48,26 @@ enum SuiteBench {
             }
         }
         for (name, _) in variants { report["suite_\(pages)_\(name)_s"] = Statistics.median(samples[name] ?? []) }
+
+        // The same suite with one page broken: its verdict comes at its rejection, so the suite barely slows.
+        let brokenFolder = try Self.folder(fixture: fixture, broken: true)
+        defer { try? FileManager.default.removeItem(at: brokenFolder) }
+        var brokenSamples: [Double] = []
+        for _ in 1...runs {
+            let outcome = try await ChildProcess.run(
+                webbridge, ["check", "--page", brokenFolder.path], unset: ["DISPLAY"], timeout: timeout * 10)
+            guard outcome.status == 1, outcome.output.contains("pages: \(pages - 1) passed, 1 failed") else {
+                throw BenchFailure(
+                    "the suite with one broken page exited \(outcome.status):\n\(outcome.output.suffix(2_000))")
+            }
+            brokenSamples.append(outcome.seconds)
+        }
+        report["suite_\(pages)_one_broken_s"] = Statistics.median(brokenSamples)
+        if let broken = report["suite_\(pages)_one_broken_s"], let passing = report["suite_\(pages)_default_s"],
+            passing > 0
+        {
+            report["suite_one_broken_ratio"] = broken / passing
+        }
         report["suite_ms_per_page"] = report["suite_\(pages)_default_s"].map { $0 * 1000 / Double(pages) }
         report.details["suite_runs_s"] = samples.mapValues { $0.map(BenchReport.rounded) }
 
@@ -85,6 +114,8 @@ enum SuiteBench {
         return [
             "suite of \(pages) pages, launch to summary s: --jobs 1 \(cell("suite_\(pages)_jobs1_s", 2)), "
                 + "--jobs 2 \(cell("suite_\(pages)_jobs2_s", 2)), default \(cell("suite_\(pages)_default_s", 2))",
+            "  with one page broken (default) \(cell("suite_\(pages)_one_broken_s", 2)) s "
+                + "(\(cell("suite_one_broken_ratio", 2))× the all-pass suite)",
             "  ms per page (default, amortised) \(cell("suite_ms_per_page", 1)); "
                 + "\(pages) separate runs \(cell("suite_\(pages)_separate_s", 2)) s (\(cell("suite_speedup", 1))×)",
             "  RSS after \(pages) pages in one lane \(cell("suite_rss_end_mb", 1)) MB, "

@@ -43,7 +43,7 @@ extension BridgeContract {
             }
             try checkShape(message, path: path, invalid: invalid)
             if message.isObject {
-                let match = matchValues(of: message)
+                let match = message.match
                 if match.isEmpty {
                     throw invalid(
                         "\(path).match", "with several discriminator fields a message must name its values",
@@ -51,7 +51,7 @@ extension BridgeContract {
                 }
                 // Two messages the same values name could never be told apart.
                 let signature =
-                    "\(message.direction.rawValue) \(handlerName(of: message)) \(message.transport ?? .postMessage) "
+                    "\(message.direction.rawValue) \(message.handler) \(message.transport) "
                     + match.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
                 if let other = named[signature] {
                     throw invalid(
@@ -59,7 +59,7 @@ extension BridgeContract {
                         "give each message its own discriminator values")
                 }
                 named[signature] = message.kind
-                let carried = carriesRequestID(message) ? requestID?.field : nil
+                let carried = message.requestIDField
                 for name in message.fields.keys where match[name] != nil || name == carried || name.isEmpty {
                     throw invalid(
                         "\(path).fields.\(name)", "field \"\(name)\" is reserved or empty",
@@ -69,7 +69,7 @@ extension BridgeContract {
             if case .constant(let constant)? = message.body {
                 // Two bare messages with the same value could never be told apart either.
                 let signature =
-                    "\(message.direction.rawValue) \(handlerName(of: message)) \(message.transport ?? .postMessage) "
+                    "\(message.direction.rawValue) \(message.handler) \(message.transport) "
                     + "body=\(constant.typeName) \(constant)"
                 if let other = named[signature] {
                     throw invalid(
@@ -108,14 +108,14 @@ extension BridgeContract {
     ) throws(ContractFileError) {
         let toNative = message.direction == .pageToNative
         if let body = message.body {
-            if !message.fields.isEmpty || message.match != nil {
+            if !message.fields.isEmpty || message.declared.match != nil {
                 throw invalid(
                     "\(path).body", "a message with a body type is not an object: it has no fields or match",
                     "remove fields and match, or remove body")
             }
             try body.check(path: "\(path).body")
         }
-        if let match = message.match {
+        if let match = message.declared.match {
             for (name, value) in match where name.isEmpty {
                 throw invalid("\(path).match", "a match field name is empty (value \(value.typeName))", "name it")
             }
@@ -125,7 +125,7 @@ extension BridgeContract {
         }
         if !toNative {
             for (key, present) in [
-                ("handler", message.handler != nil), ("transport", message.transport != nil),
+                ("handler", message.declared.handler != nil), ("transport", message.declared.transport != nil),
                 ("reply", message.reply != nil), ("pageError", message.pageError),
             ] where present {
                 throw invalid(
@@ -133,17 +133,17 @@ extension BridgeContract {
                     "remove it, or use call for a native-to-page message's page function")
             }
         }
-        if toNative, message.call != nil {
+        if toNative, message.declared.call != nil {
             throw invalid(
                 "\(path).call", "call applies to native-to-page messages only",
                 "remove it; a page-to-native message names its handler with handler")
         }
-        if let call = message.call, !BridgeContract.isScriptPath(call) {
+        if let call = message.declared.call, !BridgeContract.isScriptPath(call) {
             throw invalid(
                 "\(path).call", "call must be a JavaScript name such as window.nativeBridge.register",
                 "use identifiers separated by dots (letters, digits, _ and $)")
         }
-        if let handler = message.handler, handler.isEmpty {
+        if let handler = message.declared.handler, handler.isEmpty {
             throw invalid("\(path).handler", "the handler name is empty", "name the handler, or leave the key out")
         }
         if let reply = message.reply {
@@ -162,7 +162,7 @@ extension BridgeContract {
                 "\(path).transport", "a prompt message is JSON text of an object",
                 "declare it with fields (and match), not body")
         }
-        if message.transport == .prompt, message.handler != nil {
+        if message.transport == .prompt, message.declared.handler != nil {
             throw invalid(
                 "\(path).handler", "a prompt message is not posted to a handler",
                 "remove handler; native answers prompts through WKUIDelegate")

@@ -50,7 +50,7 @@ extension BridgeContract {
             violation("body", .bodyNotObject, "Object", value.typeName)
             return .invalid(violations)
         }
-        for (name, expected) in matchValues(of: spec).sorted(by: { $0.key < $1.key }) {
+        for (name, expected) in spec.match.sorted(by: { $0.key < $1.key }) {
             guard let field = object[name] else {
                 let type = FieldType.constant(expected)
                 violation(BodyValue.displayKey(name), .missingField, type.description, "Missing")
@@ -75,14 +75,14 @@ extension BridgeContract {
     /// The body native sends for `spec`: the play's value with the discriminator values and the request id added.
     public func outgoing(_ spec: MessageSpec, value: JSONValue, requestID: String?) -> Any {
         guard spec.isObject, case .object(var fields) = value else { return value.foundationValue }
-        for (name, constant) in matchValues(of: spec) {
+        for (name, constant) in spec.match {
             switch constant {
             case .string(let text): fields[name] = .string(text)
             case .number(let number): fields[name] = .number(number)
             case .boolean(let flag): fields[name] = .boolean(flag)
             }
         }
-        if let field = self.requestID?.field, carriesRequestID(spec), let requestID {
+        if let field = spec.requestIDField, let requestID {
             fields[field] = .string(requestID)
         }
         // A constant field has one possible value: native need not spell it out.
@@ -164,18 +164,18 @@ extension BridgeContract {
     {
         spec.direction == direction
             && (direction == .nativeToPage
-                || (handlerName(of: spec) == handler && (spec.transport ?? .postMessage) == transport))
+                || (spec.handler == handler && spec.transport == transport))
     }
 
     /// How many discriminator values name `spec` when the object has all of them; nil when one differs.
     ///
     /// The one-field discriminator (`kind`) is compared in place: no dictionary per message and candidate.
     private func matchCount(_ spec: MessageSpec, _ object: [String: BodyValue]) -> Int? {
-        if let name = singleDiscriminator(of: spec) {
+        if let name = spec.kindField {
             guard case .string(let kind)? = object[name], kind == spec.kind else { return nil }
             return 1
         }
-        let match = matchValues(of: spec)
+        let match = spec.match
         return matchesAll(match, object) ? match.count : nil
     }
 
@@ -191,12 +191,12 @@ extension BridgeContract {
     ) {
         var fields = discriminator
         for spec in candidates where spec.isObject {
-            for name in matchValues(of: spec).keys.sorted() where !fields.contains(name) { fields.append(name) }
+            for name in spec.match.keys.sorted() where !fields.contains(name) { fields.append(name) }
         }
-        let used = fields.filter { name in candidates.contains { matchValues(of: $0)[name] != nil } }
+        let used = fields.filter { name in candidates.contains { $0.match[name] != nil } }
         for name in used.isEmpty ? [discriminator[0]] : used {
             let path = BodyValue.displayKey(name)
-            let declared = candidates.compactMap { matchValues(of: $0)[name] }
+            let declared = candidates.compactMap { $0.match[name] }
             guard let value = object[name] else {
                 violation(path, .missingField, "\(declared.first?.typeName ?? "String"), \(expectedKind())", "Missing")
                 return
@@ -211,7 +211,7 @@ extension BridgeContract {
         let name = used.first ?? discriminator[0]
         let otherWay = messages.contains { spec in
             spec.direction != direction && spec.isObject
-                && matchesAll(matchValues(of: spec), object)
+                && matchesAll(spec.match, object)
         }
         violation(
             BodyValue.displayKey(name), otherWay ? .wrongDirection : .unknownKind, expectedKind(),
@@ -230,11 +230,11 @@ extension BridgeContract {
                 ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
         }
         // The one-field discriminator needs no dictionary: its name is reserved, its value is the kind.
-        let single = singleDiscriminator(of: spec)
-        let match = single == nil ? matchValues(of: spec) : [:]
+        let single = spec.kindField
+        let match = single == nil ? spec.match : [:]
         var requestIDValue: String?
         var reserved = ReservedNames(discriminator: single, match: match)
-        if let idField = requestID?.field, carriesRequestID(spec) {
+        if let idField = spec.requestIDField {
             reserved.requestID = idField
             switch object[idField] {
             case nil:

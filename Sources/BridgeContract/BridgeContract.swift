@@ -5,15 +5,23 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// The contract version; an incompatible change must bump it.
     public var version: Int
     /// The message handler name the page posts to (`window.webkit.messageHandlers.<handler>`).
-    public var handler: String
+    public var handler: String { didSet { resolveMessages() } }
     /// The page function the native code calls, e.g. `window.bridgeReceive`.
-    public var receiver: String
-    /// Every message either side may send.
-    public var messages: [MessageSpec]
+    public var receiver: String { didSet { resolveMessages() } }
+    /// Every message either side may send, each with its defaults resolved against this contract.
+    public var messages: [MessageSpec] {
+        get { resolvedMessages }
+        set {
+            resolvedMessages = newValue
+            resolveMessages()
+        }
+    }
+    /// The messages, resolved; stored apart so that resolving them is no change that asks for resolving again.
+    private var resolvedMessages: [MessageSpec]
     /// The request-id field, when acknowledgements must carry the id of their request.
-    public var requestID: RequestIDSpec?
+    public var requestID: RequestIDSpec? { didSet { resolveMessages() } }
     /// The field(s) whose values name an object message: `["kind"]` unless the contract says otherwise.
-    public var discriminator: [String]
+    public var discriminator: [String] { didSet { resolveMessages() } }
     /// Which frames may post messages: the main frame only unless origins are declared.
     public var frames: FrameRule?
     /// How the check plays the native side for this contract (not part of the protocol: never locked).
@@ -26,11 +34,21 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         self.version = version
         self.handler = handler
         self.receiver = receiver
-        self.messages = messages
+        resolvedMessages = messages
         self.requestID = requestID
         self.discriminator = discriminator
         self.frames = frames
         self.check = check
+        resolveMessages()
+    }
+
+    /// Resolves every message's defaults against this contract: its handler, receiver, discriminator and request
+    /// id. Run whenever one of them or a message changes, so a message never needs a fallback when it is read.
+    private mutating func resolveMessages() {
+        let defaults = MessageSpec.Defaults(
+            handler: handler, receiver: receiver, discriminator: discriminator, requestIDField: requestID?.field,
+            acknowledged: Set(messages.compactMap(\.acknowledges)))
+        for index in resolvedMessages.indices { resolvedMessages[index].resolve(defaults) }
     }
 
     /// The default contract (Docs/CONTRACT.md): page→native `ready {version: 1}`, native→page `sync {value: String}`.
@@ -62,39 +80,22 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     }
 
     /// Whether messages of `kind` carry the request id: those that acknowledge and those acknowledged.
-    @inline(__always)  // the flat paths ask per message: a call copies the spec
-    public func carriesRequestID(_ spec: MessageSpec) -> Bool {
-        guard requestID != nil else { return false }
-        if spec.acknowledges != nil { return true }
-        let kind = spec.kind
-        return messages.withUnsafeBufferPointer { specs in specs.indices.contains { specs[$0].acknowledges == kind } }
-    }
+    public func carriesRequestID(_ spec: MessageSpec) -> Bool { spec.requestIDField != nil }
 
     /// The discriminator values that name an object message: its `match`, or the discriminator field = kind.
-    public func matchValues(of spec: MessageSpec) -> [String: ConstantValue] {
-        if let match = spec.match { return match }
-        return singleDiscriminator(of: spec).map { [$0: .string(spec.kind)] } ?? [:]
-    }
-
-    /// The one field whose value, the message's kind, names `spec`: the contract's only discriminator field, when
-    /// the message has no `match` of its own. The validator compares it in place, without `matchValues`' dictionary.
-    func singleDiscriminator(of spec: MessageSpec) -> String? {
-        spec.match == nil && discriminator.count == 1 ? discriminator[0] : nil
-    }
+    public func matchValues(of spec: MessageSpec) -> [String: ConstantValue] { spec.match }
 
     /// The handler a page → native message is posted to.
-    @inline(__always)  // asked per message by the flat paths: a call copies the spec
-    public func handlerName(of spec: MessageSpec) -> String { spec.handler ?? handler }
+    public func handlerName(of spec: MessageSpec) -> String { spec.handler }
 
     /// The page function a native → page message calls.
-    public func functionPath(of spec: MessageSpec) -> String { spec.call ?? receiver }
+    public func functionPath(of spec: MessageSpec) -> String { spec.call }
 
     /// Every handler the page posts to, the contract's first; the native side registers each.
     public var handlerNames: [String] {
         var names = [handler]
-        for spec in messages where spec.direction == .pageToNative && (spec.transport ?? .postMessage) == .postMessage {
-            let name = handlerName(of: spec)
-            if !names.contains(name) { names.append(name) }
+        for spec in messages where spec.direction == .pageToNative && spec.transport == .postMessage {
+            if !names.contains(spec.handler) { names.append(spec.handler) }
         }
         return names
     }
@@ -102,8 +103,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// Whether native answers messages on `handler` with a reply (`WKScriptMessageHandlerWithReply`).
     public func repliesOn(handler name: String) -> Bool {
         messages.contains {
-            $0.direction == .pageToNative && $0.reply != nil && ($0.transport ?? .postMessage) == .postMessage
-                && handlerName(of: $0) == name
+            $0.direction == .pageToNative && $0.reply != nil && $0.transport == .postMessage && $0.handler == name
         }
     }
 
@@ -148,7 +148,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         version = try container.decode(Int.self, forKey: .version)
         handler = try container.decode(String.self, forKey: .handler)
         receiver = try container.decode(String.self, forKey: .receiver)
-        messages = try container.decode([MessageSpec].self, forKey: .messages)
+        resolvedMessages = try container.decode([MessageSpec].self, forKey: .messages)
         requestID = try container.decodeIfPresent(RequestIDSpec.self, forKey: .requestID)
         // One field as a string, several as an array.
         if let single = try? container.decodeIfPresent(String.self, forKey: .discriminator) {
@@ -158,6 +158,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         }
         frames = try container.decodeIfPresent(FrameRule.self, forKey: .frames)
         check = try container.decodeIfPresent(CheckPlay.self, forKey: .check)
+        resolveMessages()
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -64,7 +64,7 @@ public struct ContractModule: Sendable, Equatable {
             let transport: MessageSpec.Transport?
             /// Native → page: the page function it calls.
             let call: String?
-            /// The values `matchValues(of:)` gives (for a bare message too: the validator's rules use them).
+            /// The values `match` resolves to (for a bare message too: the validator's rules use them).
             let match: [String: ConstantValue]
             let bare: Bool
             let acknowledges: String?
@@ -78,11 +78,10 @@ public struct ContractModule: Sendable, Equatable {
                 let toNative = spec.direction == .pageToNative
                 return Entry(
                     kind: spec.kind, direction: spec.direction,
-                    handler: toNative ? contract.handlerName(of: spec) : nil,
-                    transport: toNative ? spec.transport ?? .postMessage : nil,
-                    call: toNative ? nil : contract.functionPath(of: spec), match: contract.matchValues(of: spec),
+                    handler: toNative ? spec.handler : nil, transport: toNative ? spec.transport : nil,
+                    call: toNative ? nil : spec.call, match: spec.match,
                     bare: !spec.isObject, acknowledges: spec.acknowledges,
-                    carriesRequestID: contract.carriesRequestID(spec))
+                    carriesRequestID: spec.requestIDField != nil)
             }
         }
     }

@@ -51,7 +51,7 @@ extension BridgeContract {
                 }
                 // Two messages the same values name could never be told apart.
                 let signature =
-                    "\(message.direction.rawValue) \(message.handler) \(message.transport) "
+                    "\(message.route) "
                     + match.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
                 if let other = named[signature] {
                     throw invalid(
@@ -69,7 +69,7 @@ extension BridgeContract {
             if case .constant(let constant)? = message.body {
                 // Two bare messages with the same value could never be told apart either.
                 let signature =
-                    "\(message.direction.rawValue) \(message.handler) \(message.transport) "
+                    "\(message.route) "
                     + "body=\(constant.typeName) \(constant)"
                 if let other = named[signature] {
                     throw invalid(

@@ -105,12 +105,10 @@ extension BridgeContract {
             violations.append(
                 ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
         }
-        let handler = handler ?? self.handler
-        func isCandidate(_ spec: MessageSpec) -> Bool {
-            self.isCandidate(spec, direction: direction, handler: handler, transport: transport)
-        }
+        // The candidates are the messages of the body's route.
+        let route = MessageRoute(direction, handler: handler ?? self.handler, transport: transport)
         // Built only off the hot path (a bare message, a violation): a valid object message never needs the list.
-        var candidates: [MessageSpec] { messages.filter(isCandidate) }
+        var candidates: [MessageSpec] { messages.filter { $0.route == route } }
         var expectedKind: String {
             let kinds = candidates.filter(\.isObject).map(\.kind)
             return kinds.isEmpty ? "no kind (none declared)" : "one of: \(kinds.joined(separator: ", "))"
@@ -144,7 +142,7 @@ extension BridgeContract {
         }
         // The message whose discriminator values all match; the most specific wins ({type} < {type, pluginId}).
         var best: (index: Int, count: Int)?
-        for index in messages.indices where messages[index].isObject && isCandidate(messages[index]) {
+        for index in messages.indices where messages[index].isObject && messages[index].route == route {
             guard let count = matchCount(messages[index], object) else { continue }
             if best == nil || count > best!.count { best = (index, count) }
         }
@@ -154,17 +152,6 @@ extension BridgeContract {
         }
         return checkFields(
             object, of: messages[index], violations: violations, mode: mode, collecting: collectingFields)
-    }
-
-    /// Whether a message arriving this way could be `spec`: its direction, and for the page's, its handler and
-    /// transport.
-    @inline(__always)  // the flat paths call it per message and candidate: a call copies the spec
-    func isCandidate(_ spec: MessageSpec, direction: Direction, handler: String, transport: MessageSpec.Transport)
-        -> Bool
-    {
-        spec.direction == direction
-            && (direction == .nativeToPage
-                || (spec.handler == handler && spec.transport == transport))
     }
 
     /// How many discriminator values name `spec` when the object has all of them; nil when one differs.

@@ -94,17 +94,15 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// Every handler the page posts to, the contract's first; the native side registers each.
     public var handlerNames: [String] {
         var names = [handler]
-        for spec in messages where spec.direction == .pageToNative && spec.transport == .postMessage {
-            if !names.contains(spec.handler) { names.append(spec.handler) }
+        for name in messages.lazy.compactMap(\.route.registeredHandler) where !names.contains(name) {
+            names.append(name)
         }
         return names
     }
 
     /// Whether native answers messages on `handler` with a reply (`WKScriptMessageHandlerWithReply`).
     public func repliesOn(handler name: String) -> Bool {
-        messages.contains {
-            $0.direction == .pageToNative && $0.reply != nil && $0.transport == .postMessage && $0.handler == name
-        }
+        messages.contains { $0.reply != nil && $0.route.registeredHandler == name }
     }
 
     /// Whether the page uses the synchronous `prompt()` channel, which native answers through `WKUIDelegate`.

@@ -22,10 +22,10 @@ extension BridgeContract {
         else { return nil }
         // The first candidate of that kind, as the validator picks it. The specs are read in place: passing one
         // by value copies the whole struct (a retain per property), four times a message.
+        let route = MessageRoute(direction, handler: handler, transport: transport)
         let found: Int? = messages.withUnsafeBufferPointer { specs in
             var found: Int?
-            for index in specs.indices
-            where isCandidate(specs[index], direction: direction, handler: handler, transport: transport) {
+            for index in specs.indices where specs[index].route == route {
                 guard specs[index].kindField != nil else { return nil }
                 if found == nil, specs[index].body == nil, specs[index].kind == kind { found = index }
             }

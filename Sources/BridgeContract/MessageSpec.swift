@@ -11,7 +11,7 @@ import Foundation
 public struct MessageSpec: Codable, Sendable, Equatable {
     /// The message's name; for an object message without `match`, also the value of the discriminator field.
     public var kind: String
-    public var direction: Direction
+    public var direction: Direction { didSet { resolved.route = resolved.routing(direction) } }
     /// The typed fields besides the discriminator (and the request id, when the message carries one).
     public var fields: [String: FieldSpec]
     /// The kind of the request this message answers, sent the other way; the answer carries its request id.
@@ -34,6 +34,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         set {
             declared.handler = newValue
             resolved.handler = newValue
+            resolved.route = resolved.routing(direction)
         }
     }
 
@@ -44,6 +45,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         set {
             declared.transport = newValue
             resolved.transport = newValue
+            resolved.route = resolved.routing(direction)
         }
     }
 
@@ -67,6 +69,10 @@ public struct MessageSpec: Codable, Sendable, Equatable {
             resolved.kindField = nil
         }
     }
+
+    /// How it travels: page → native on its handler through its transport, or native → page. The validators'
+    /// candidates, the handlers the native side registers and the definition check's uniqueness all read it.
+    public var route: MessageRoute { resolved.route }
 
     /// The one discriminator field whose value is the kind, when that names the message (no `match` of its own and
     /// a contract with one discriminator field): the validator compares it in place, without `match`'s dictionary.
@@ -102,6 +108,11 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         var match: [String: ConstantValue]
         var kindField: String?
         var requestIDField: String?
+        var route: MessageRoute
+
+        func routing(_ direction: Direction) -> MessageRoute {
+            MessageRoute(direction, handler: handler, transport: transport)
+        }
     }
 
     /// What a contract gives the messages that leave a key out.
@@ -121,19 +132,22 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     /// Resolves every key that has a default: the message's own value, else the contract's. The one place the
     /// defaults are applied.
     mutating func resolve(_ defaults: Defaults) {
-        resolved = MessageSpec.resolving(declared, kind: kind, acknowledges: acknowledges, defaults)
+        resolved = MessageSpec.resolving(
+            declared, kind: kind, direction: direction, acknowledges: acknowledges, defaults)
     }
 
     private static func resolving(
-        _ declared: Declared, kind: String, acknowledges: String?, _ defaults: Defaults
+        _ declared: Declared, kind: String, direction: Direction, acknowledges: String?, _ defaults: Defaults
     ) -> Resolved {
         let kindField = declared.match == nil && defaults.discriminator.count == 1 ? defaults.discriminator[0] : nil
         let carries = acknowledges != nil || defaults.acknowledged.contains(kind)
+        let handler = declared.handler ?? defaults.handler
+        let transport = declared.transport ?? .default
         return Resolved(
-            handler: declared.handler ?? defaults.handler, transport: declared.transport ?? .default,
-            call: declared.call ?? defaults.receiver,
+            handler: handler, transport: transport, call: declared.call ?? defaults.receiver,
             match: declared.match ?? kindField.map { [$0: .string(kind)] } ?? [:], kindField: kindField,
-            requestIDField: carries ? defaults.requestIDField : nil)
+            requestIDField: carries ? defaults.requestIDField : nil,
+            route: MessageRoute(direction, handler: handler, transport: transport))
     }
 
     public init(
@@ -149,7 +163,8 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         self.reply = reply
         self.pageError = pageError
         declared = Declared(handler: handler, transport: transport, call: call, match: match)
-        resolved = MessageSpec.resolving(declared, kind: kind, acknowledges: acknowledges, .none)
+        resolved = MessageSpec.resolving(
+            declared, kind: kind, direction: direction, acknowledges: acknowledges, .none)
     }
 
     /// Whether the message is an object (named by discriminator values) rather than a bare value.

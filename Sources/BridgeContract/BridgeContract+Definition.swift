@@ -4,6 +4,17 @@ extension BridgeContract {
         func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractFileError {
             ContractFileError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
         }
+        if let name {
+            if name.allSatisfy(\.isWhitespace) {
+                throw invalid(
+                    "name", "the contract name is empty", "name the contract, e.g. \"checkout\", or leave the key out")
+            }
+            if name.unicodeScalars.contains(where: BridgeContract.breaksALine) {
+                throw invalid(
+                    "name", "the contract name holds a control character",
+                    "write the name on one line of printable text: reports print it")
+            }
+        }
         if version < 1 {
             throw invalid(
                 "version", "the contract version must be 1 or more",
@@ -167,6 +178,11 @@ extension BridgeContract {
                 "\(path).handler", "a prompt message is not posted to a handler",
                 "remove handler; native answers prompts through WKUIDelegate")
         }
+    }
+
+    /// A control character, or a line or paragraph separator: nothing a one-line name may hold.
+    private static func breaksALine(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
     /// Whether `text` is a dotted JavaScript name, the only receiver form ever written into a script.

@@ -2,6 +2,9 @@ import Foundation
 
 /// The bridge contract both sides share: handlers, receiver, version, how messages are named, every message.
 public struct BridgeContract: Codable, Sendable, Equatable {
+    /// The contract's name as its file writes it (`"name": "checkout"`); nil when it has none. Reports call the
+    /// contract by `displayName`. Not part of the protocol, like `check`: the lock never records it.
+    public var name: String?
     /// The contract version; an incompatible change must bump it.
     public var version: Int
     /// The message handler name the page posts to (`window.webkit.messageHandlers.<handler>`).
@@ -26,11 +29,18 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     public var frames: FrameRule?
     /// How the check plays the native side for this contract (not part of the protocol: never locked).
     public var check: CheckPlay?
+    /// The file the contract was read from, if any: where a contract without a name gets one.
+    private var source = Source()
+
+    /// What reports and headers call the contract: its `name`, else the base name of the file it was read from
+    /// (`web/bridge.json` → `bridge`), else its handler.
+    public var displayName: String { name ?? source.baseName ?? handler }
 
     public init(
         version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil,
-        discriminator: [String] = ["kind"], frames: FrameRule? = nil, check: CheckPlay? = nil
+        discriminator: [String] = ["kind"], frames: FrameRule? = nil, check: CheckPlay? = nil, name: String? = nil
     ) {
+        self.name = name
         self.version = version
         self.handler = handler
         self.receiver = receiver
@@ -110,11 +120,14 @@ public struct BridgeContract: Codable, Sendable, Equatable {
 
     // MARK: Reading and writing the contract file
 
-    /// Reads a contract file; errors name the file, the JSON path and the remedy.
+    /// Reads a contract file; errors name the file, the JSON path and the remedy. A file without a `name` gives
+    /// the contract its own base name as `displayName`.
     public static func load(contentsOf url: URL) throws(ContractFileError) -> BridgeContract {
-        try ContractFileError.reading(
+        var contract = try ContractFileError.reading(
             url, what: "the contract file", remedy: "check that the path exists and is readable",
             BridgeContract.init(jsonData:))
+        contract.source = Source(baseName: url.deletingPathExtension().lastPathComponent)
+        return contract
     }
 
     /// Decodes and checks a contract from JSON text.
@@ -129,20 +142,30 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         canonicalJSON(self)
     }
 
-    /// The contract without its check section: what the lock records and the diff compares.
+    /// The contract without its check section and its name: what the lock records and the diff compares.
     public var protocolOnly: BridgeContract {
         var copy = self
         copy.check = nil
+        copy.name = nil
         return copy
     }
 
+    /// Where a contract was read from. Not part of what the contract says: equal contracts may come from different
+    /// files, so any two sources compare equal.
+    private struct Source: Sendable, Equatable {
+        var baseName: String?
+
+        static func == (_: Source, _: Source) -> Bool { true }
+    }
+
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, handler, receiver, messages, requestID, discriminator, frames, check
+        case name, version, handler, receiver, messages, requestID, discriminator, frames, check
     }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
         version = try container.decode(Int.self, forKey: .version)
         handler = try container.decode(String.self, forKey: .handler)
         receiver = try container.decode(String.self, forKey: .receiver)
@@ -161,6 +184,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(name, forKey: .name)
         try container.encode(version, forKey: .version)
         try container.encode(handler, forKey: .handler)
         try container.encode(receiver, forKey: .receiver)

@@ -26,7 +26,11 @@ let package = Package(
     targets: [
         .target(
             name: "BridgeContract",
-            resources: [.copy("Resources/DefaultContract.json"), .copy("Resources/DefaultContract.lock.json")]
+            resources: [
+                .copy("Resources/DefaultContract.json"), .copy("Resources/DefaultContract.lock.json"),
+                // The web side's module: JavaScript, into which the library injects only the contract.
+                .copy("Resources/ContractModule.js"),
+            ]
         ),
         .systemLibrary(
             name: "CWebKitGTK",

@@ -32,7 +32,11 @@ let package = Package(
         .target(name: "CommandLineOptions", dependencies: ["TerminalEscape"]),
         .target(
             name: "BridgeContract",
-            resources: [.copy("Resources/DefaultContract.json"), .copy("Resources/DefaultContract.lock.json")]
+            resources: [
+                .copy("Resources/DefaultContract.json"), .copy("Resources/DefaultContract.lock.json"),
+                // The web side's module: JavaScript, into which the library injects only the contract.
+                .copy("Resources/ContractModule.js"),
+            ]
         ),
         .systemLibrary(
             name: "CWebKitGTK",

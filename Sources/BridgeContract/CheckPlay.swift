@@ -162,7 +162,7 @@ public struct CheckPlay: Codable, Sendable, Equatable {
                 "check.expect[\(index)]", "\"\(name)\" is not a page-to-native message",
                 "use one of: \(toNative.joined(separator: ", "))")
         }
-        for spec in contract.messages where spec.reply != nil && (spec.transport ?? .postMessage) == .postMessage {
+        for spec in contract.messages where spec.reply != nil && spec.route.registeredHandler != nil {
             if expectedMessages.contains(spec.kind)
                 && !steps.contains(where: { $0.after == spec.kind && ($0.reply != nil || $0.replyError != nil) })
             {

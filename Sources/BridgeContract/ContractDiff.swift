@@ -135,7 +135,7 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
                     "acknowledges changed from \(message.acknowledges.map(quoted) ?? "nothing") to \(updated.acknowledges.map(quoted) ?? "nothing")"
                 )
             }
-            compareShape(message, updated, old: old, new: new, into: &changes)
+            compareShape(message, updated, into: &changes)
             compareFields(message.fields, updated.fields, prefix: "\(message.kind).", into: &changes)
         }
         for message in new.messages where !old.messages.contains(where: { $0.kind == message.kind }) {
@@ -149,8 +149,7 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
 
     /// How a message is named, posted, called and answered: any change breaks the side built against the lock.
     private static func compareShape(
-        _ before: MessageSpec, _ after: MessageSpec, old: BridgeContract, new: BridgeContract,
-        into changes: inout [ContractChange]
+        _ before: MessageSpec, _ after: MessageSpec, into changes: inout [ContractChange]
     ) {
         func breaking(_ key: String, _ what: String, _ from: String, _ to: String) {
             guard from != to else { return }
@@ -163,23 +162,19 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
             "{" + match.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         }
         if before.isObject && after.isObject {
-            breaking(
-                "match", "discriminator values", describe(old.matchValues(of: before)),
-                describe(new.matchValues(of: after)))
+            breaking("match", "discriminator values", describe(before.match), describe(after.match))
         }
         breaking("body", "body type", before.body.map { "\($0)" } ?? "Object", after.body.map { "\($0)" } ?? "Object")
         // A message that inherits the contract's handler or receiver follows its rename, reported once above.
-        if before.direction == .pageToNative, before.handler != nil || after.handler != nil {
-            breaking("handler", "handler", quoted(old.handlerName(of: before)), quoted(new.handlerName(of: after)))
+        if before.direction == .pageToNative, before.declared.handler != nil || after.declared.handler != nil {
+            breaking("handler", "handler", quoted(before.handler), quoted(after.handler))
         }
         if before.direction == .pageToNative {
-            breaking(
-                "transport", "transport", (before.transport ?? .postMessage).rawValue,
-                (after.transport ?? .postMessage).rawValue)
+            breaking("transport", "transport", before.transport.rawValue, after.transport.rawValue)
             breaking(
                 "reply", "reply type", before.reply.map { "\($0)" } ?? "none", after.reply.map { "\($0)" } ?? "none")
-        } else if before.call != nil || after.call != nil {
-            breaking("call", "page function", old.functionPath(of: before), new.functionPath(of: after))
+        } else if before.declared.call != nil || after.declared.call != nil {
+            breaking("call", "page function", before.call, after.call)
         }
     }
 

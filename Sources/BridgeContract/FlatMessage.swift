@@ -22,18 +22,18 @@ extension BridgeContract {
         else { return nil }
         // The first candidate of that kind, as the validator picks it. The specs are read in place: passing one
         // by value copies the whole struct (a retain per property), four times a message.
+        let route = MessageRoute(direction, handler: handler, transport: transport)
         let found: Int? = messages.withUnsafeBufferPointer { specs in
             var found: Int?
-            for index in specs.indices
-            where isCandidate(specs[index], direction: direction, handler: handler, transport: transport) {
-                guard specs[index].match == nil else { return nil }
+            for index in specs.indices where specs[index].route == route {
+                guard specs[index].kindField != nil else { return nil }
                 if found == nil, specs[index].body == nil, specs[index].kind == kind { found = index }
             }
             return found
         }
         guard let found else { return nil }
         return messages.withUnsafeBufferPointer { specs in
-            let idField = requestID.flatMap { carriesRequestID(specs[found]) ? $0.field : nil }
+            let idField = specs[found].requestIDField
             return walkFields(
                 object, of: specs[found], index: found, discriminator: name, kind: kindValue, idField: idField,
                 mode: mode, classify: classify, visit: visit)

@@ -67,6 +67,11 @@ struct BridgeContractFileTests {
         BadFile(
             name: "empty handler", json: #"{"handler": "", "receiver": "r", "version": 1, "messages": []}"#,
             code: .invalidValue, path: "handler"),
+        BadFile(name: "name a number", json: file("", extra: #", "name": 1"#), code: .wrongType, path: "name"),
+        BadFile(name: "name empty", json: file("", extra: #", "name": " ""#), code: .invalidValue, path: "name"),
+        BadFile(
+            name: "name on two lines", json: file("", extra: #", "name": "a\nPASS""#), code: .invalidValue,
+            path: "name"),
         BadFile(
             name: "unknown direction", json: file(#"{"kind": "ready", "direction": "up"}"#), code: .invalidValue,
             path: "messages[0].direction"),
@@ -153,6 +158,47 @@ struct BridgeContractFileTests {
             Issue.record("accepted a broken file")
         } catch {
             #expect(error.description.hasPrefix("\(url.path): handler: expected string (wrong-type). Remedy: "))
+        }
+    }
+
+    @Test("a contract's name: its file's \"name\", else the file's base name, else its handler; never locked")
+    func name() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unnamed = directory.appendingPathComponent("checkout.json")
+        try BridgeContract.default.jsonData().write(to: unnamed)
+        let loaded = try BridgeContract.load(contentsOf: unnamed)
+        #expect(loaded.name == nil && loaded.displayName == "checkout")
+        // The file it came from is not part of the contract.
+        #expect(loaded == .default)
+        #expect(BridgeContract.default.displayName == "bridge")
+        #expect(try BridgeContract(jsonData: BridgeContract.default.jsonData()).displayName == "bridge")
+        var named = BridgeContract.default
+        named.name = "Checkout bridge"
+        let text = named.jsonData()
+        #expect(String(decoding: text, as: UTF8.self).contains(#""name" : "Checkout bridge""#))
+        let namedFile = directory.appendingPathComponent("bridge.json")
+        try text.write(to: namedFile)
+        let reloaded = try BridgeContract.load(contentsOf: namedFile)
+        #expect(reloaded == named && reloaded.displayName == "Checkout bridge")
+        #expect(reloaded.jsonData() == text)
+        // Not protocol: the lock never records it, the diff never compares it.
+        #expect(ContractLock(contract: named).jsonData() == ContractLock(contract: .default).jsonData())
+        let diff = ContractDiff(locked: .default, current: named)
+        #expect(diff.changes.isEmpty && !diff.lockIsStale)
+    }
+
+    @Test("a name of the wrong type is refused, naming the field, the rule and the remedy")
+    func nameOfTheWrongType() {
+        do {
+            _ = try BridgeContract(jsonData: Data(Self.file("", extra: #", "name": ["checkout"]"#).utf8))
+            Issue.record("accepted a name that is an array")
+        } catch {
+            #expect(
+                error.description
+                    == "name: expected string (wrong-type). Remedy: write a string here; see Docs/CONTRACT.md for the file format"
+            )
         }
     }
 }

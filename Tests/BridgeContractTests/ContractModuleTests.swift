@@ -14,11 +14,13 @@ enum Node {
         let description: String
     }
 
-    static func run(_ script: URL, arguments: [String] = [], timeout: TimeInterval = 30) throws -> String {
+    static func run(_ script: URL, options: [String] = [], arguments: [String] = [], timeout: TimeInterval = 30)
+        throws -> String
+    {
         guard let node = executable else { throw Failure(description: "node is not installed") }
         let process = Process()
         process.executableURL = node
-        process.arguments = [script.path] + arguments
+        process.arguments = options + [script.path] + arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("node-\(UUID().uuidString).out")
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("node-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)

@@ -79,7 +79,7 @@ struct ContractCommandTests {
         let result = try CLI.run(["contract", "js"])
         #expect(result.status == 0)
         #expect(result.stdout == ContractModule(contract: .default).source)
-        #expect(result.stdout.contains(#"export const HANDLER = "bridge";"#))
+        #expect(result.stdout.contains(#"\"handler\":\"bridge\""#))
     }
 
     @Test("diff of the bundled default contract against its committed lock passes")

@@ -1,0 +1,214 @@
+extension BridgeContract {
+    /// Checks what the JSON shape alone can't: names, references and uniqueness.
+    func checkDefinition() throws(ContractFileError) {
+        func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractFileError {
+            ContractFileError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
+        }
+        if let name {
+            if name.allSatisfy(\.isWhitespace) {
+                throw invalid(
+                    "name", "the contract name is empty", "name the contract, e.g. \"checkout\", or leave the key out")
+            }
+            if name.unicodeScalars.contains(where: BridgeContract.breaksALine) {
+                throw invalid(
+                    "name", "the contract name holds a control character",
+                    "write the name on one line of printable text: reports print it")
+            }
+        }
+        if version < 1 {
+            throw invalid(
+                "version", "the contract version must be 1 or more",
+                "start at 1 and bump it on every incompatible change")
+        }
+        if handler.isEmpty {
+            throw invalid("handler", "the handler name is empty", "name the message handler, e.g. \"bridge\"")
+        }
+        if !BridgeContract.isScriptPath(receiver) {
+            throw invalid(
+                "receiver", "the receiver must be a JavaScript name such as window.bridgeReceive",
+                "use identifiers separated by dots (letters, digits, _ and $)")
+        }
+        if discriminator.isEmpty || discriminator.contains(where: \.isEmpty) {
+            throw invalid(
+                "discriminator", "the discriminator must name at least one field, none of them empty",
+                "write a field name such as \"type\", or an array such as [\"component\", \"event\"]")
+        }
+        if let requestID {
+            if requestID.field.isEmpty || discriminator.contains(requestID.field) {
+                throw invalid(
+                    "requestID.field", "the request-id field must be a non-empty name other than the discriminator",
+                    "name it, e.g. \"id\"")
+            }
+        }
+        if let frames { try frames.check() }
+        var seen = Set<String>()
+        var named: [String: String] = [:]
+        for (index, message) in messages.enumerated() {
+            let path = "messages[\(index)]"
+            if message.kind.isEmpty {
+                throw invalid("\(path).kind", "the kind is empty", "give every message a non-empty kind")
+            }
+            if !seen.insert(message.kind).inserted {
+                throw invalid(
+                    "\(path).kind", "kind \"\(message.kind)\" is declared twice", "give each message its own kind")
+            }
+            try checkShape(message, path: path, invalid: invalid)
+            if message.isObject {
+                let match = message.match
+                if match.isEmpty {
+                    throw invalid(
+                        "\(path).match", "with several discriminator fields a message must name its values",
+                        "add \"match\": {\(discriminator.map { "\"\($0)\": …" }.joined(separator: ", "))}")
+                }
+                // Two messages the same values name could never be told apart.
+                let signature =
+                    "\(message.route) "
+                    + match.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+                if let other = named[signature] {
+                    throw invalid(
+                        "\(path).match", "\"\(message.kind)\" is named by the same values as \"\(other)\"",
+                        "give each message its own discriminator values")
+                }
+                named[signature] = message.kind
+                let carried = message.requestIDField
+                for name in message.fields.keys where match[name] != nil || name == carried || name.isEmpty {
+                    throw invalid(
+                        "\(path).fields.\(name)", "field \"\(name)\" is reserved or empty",
+                        "the discriminator and the request-id field are implicit; don't declare them as fields")
+                }
+            }
+            if case .constant(let constant)? = message.body {
+                // Two bare messages with the same value could never be told apart either.
+                let signature =
+                    "\(message.route) "
+                    + "body=\(constant.typeName) \(constant)"
+                if let other = named[signature] {
+                    throw invalid(
+                        "\(path).body", "\"\(message.kind)\" is the same constant as \"\(other)\"",
+                        "give each bare message its own value")
+                }
+                named[signature] = message.kind
+            }
+            try FieldSpec.check(message.fields, path: "\(path).fields")
+            if let target = message.acknowledges {
+                guard requestID != nil else {
+                    throw invalid(
+                        "\(path).acknowledges", "acknowledges needs a request-id field",
+                        "add \"requestID\": {\"field\": \"id\"} to the contract")
+                }
+                guard let request = messages.first(where: { $0.kind == target }), request.direction != message.direction
+                else {
+                    throw invalid(
+                        "\(path).acknowledges",
+                        "acknowledges \"\(target)\", which is not a message of the other direction",
+                        "name the kind of a message sent the other way")
+                }
+                if !message.isObject || !request.isObject {
+                    throw invalid(
+                        "\(path).acknowledges", "a request and its answer must both be objects, to carry the id",
+                        "declare both with fields, not body")
+                }
+            }
+        }
+        if let check { try check.check(against: self) }
+    }
+
+    /// The per-direction rules of a message's optional keys.
+    private func checkShape(
+        _ message: MessageSpec, path: String, invalid: (String, String, String) -> ContractFileError
+    ) throws(ContractFileError) {
+        let toNative = message.direction == .pageToNative
+        if let body = message.body {
+            if !message.fields.isEmpty || message.declared.match != nil {
+                throw invalid(
+                    "\(path).body", "a message with a body type is not an object: it has no fields or match",
+                    "remove fields and match, or remove body")
+            }
+            try body.check(path: "\(path).body")
+        }
+        if let match = message.declared.match {
+            for (name, value) in match where name.isEmpty {
+                throw invalid("\(path).match", "a match field name is empty (value \(value.typeName))", "name it")
+            }
+            if match.isEmpty {
+                throw invalid("\(path).match", "match is empty", "name at least one discriminator value")
+            }
+        }
+        if !toNative {
+            for (key, present) in [
+                ("handler", message.declared.handler != nil), ("transport", message.declared.transport != nil),
+                ("reply", message.reply != nil), ("pageError", message.pageError),
+            ] where present {
+                throw invalid(
+                    "\(path).\(key)", "\(key) applies to page-to-native messages only",
+                    "remove it, or use call for a native-to-page message's page function")
+            }
+        }
+        if toNative, message.declared.call != nil {
+            throw invalid(
+                "\(path).call", "call applies to native-to-page messages only",
+                "remove it; a page-to-native message names its handler with handler")
+        }
+        if let call = message.declared.call, !BridgeContract.isScriptPath(call) {
+            throw invalid(
+                "\(path).call", "call must be a JavaScript name such as window.nativeBridge.register",
+                "use identifiers separated by dots (letters, digits, _ and $)")
+        }
+        if let handler = message.declared.handler, handler.isEmpty {
+            throw invalid("\(path).handler", "the handler name is empty", "name the handler, or leave the key out")
+        }
+        if let reply = message.reply {
+            try reply.check(path: "\(path).reply")
+            if message.transport == .prompt {
+                switch reply {
+                case .string, .constant(.string): break
+                default:
+                    throw invalid(
+                        "\(path).reply", "a prompt's answer is text", "declare reply as {\"type\": \"string\"}")
+                }
+            }
+        }
+        if message.transport == .prompt, message.body != nil {
+            throw invalid(
+                "\(path).transport", "a prompt message is JSON text of an object",
+                "declare it with fields (and match), not body")
+        }
+        if message.transport == .prompt, message.declared.handler != nil {
+            throw invalid(
+                "\(path).handler", "a prompt message is not posted to a handler",
+                "remove handler; native answers prompts through WKUIDelegate")
+        }
+    }
+
+    /// A control character, or a line or paragraph separator: nothing a one-line name may hold.
+    private static func breaksALine(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
+    /// Whether `text` is a dotted JavaScript name, the only receiver form ever written into a script.
+    static func isScriptPath(_ text: String) -> Bool {
+        // ASCII only, scanned as bytes of one buffer (not through the UTF-8 view): it runs for every native → page
+        // call.
+        var text = text
+        return text.withUTF8(isScriptPath)
+    }
+
+    private static func isScriptPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var atPartStart = true
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "."):
+                if atPartStart { return false }
+                atPartStart = true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
+                UInt8(ascii: "$"):
+                atPartStart = false
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if atPartStart { return false }
+            default:
+                return false
+            }
+        }
+        return !atPartStart
+    }
+}

@@ -1,0 +1,291 @@
+import Foundation
+
+extension BridgeContract {
+    /// Checks a body as WebKit hands it to a message handler (or as the native side builds one).
+    ///
+    /// Returns the typed message, or every violation found (path, rule, expected and found type).
+    public func validate(_ body: Any?, direction: Direction = .pageToNative, mode: ValidationMode = .strict)
+        -> Validation
+    {
+        validate(body, direction: direction, mode: mode, handler: nil)
+    }
+
+    /// Checks a body posted to `handler` (the contract's by default) through `transport`.
+    public func validate(
+        _ body: Any?, direction: Direction, mode: ValidationMode, handler: String?,
+        transport: MessageSpec.Transport = .postMessage
+    ) -> Validation {
+        // Most messages are flat: checked in one pass, with the general path's result.
+        if let message = validFlat(
+            body, direction: direction, mode: mode, handler: handler ?? self.handler,
+            transport: transport)
+        {
+            return .valid(message)
+        }
+        return validateInGeneral(body, direction: direction, mode: mode, handler: handler, transport: transport)
+    }
+
+    /// The general path: any body; every violation comes from here.
+    func validateInGeneral(
+        _ body: Any?, direction: Direction, mode: ValidationMode, handler: String?,
+        transport: MessageSpec.Transport = .postMessage
+    ) -> Validation {
+        validate(BodyValue(body), direction: direction, mode: mode, handler: handler, transport: transport)
+    }
+
+    /// Checks a message native is about to send as `spec` (its name is known, so nothing is matched).
+    public func validate(_ body: Any?, as spec: MessageSpec, mode: ValidationMode = .strict) -> Validation {
+        var violations: [ContractViolation] = []
+        func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
+            violations.append(
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: spec.direction))
+        }
+        let value = BodyValue(body)
+        if let type = spec.body {
+            let typed = FieldChecker(mode: mode, record: violation).check(value, as: type, path: "body")
+            guard violations.isEmpty, let typed else { return .invalid(violations) }
+            return .valid(ValidatedMessage(kind: spec.kind, direction: spec.direction, fields: [:], body: typed))
+        }
+        guard case .object(let object) = value else {
+            violation("body", .bodyNotObject, "Object", value.typeName)
+            return .invalid(violations)
+        }
+        for (name, expected) in spec.match.sorted(by: { $0.key < $1.key }) {
+            guard let field = object[name] else {
+                let type = FieldType.constant(expected)
+                violation(BodyValue.displayKey(name), .missingField, type.description, "Missing")
+                continue
+            }
+            _ = FieldChecker(mode: mode, record: violation).check(
+                field, as: .constant(expected), path: BodyValue.displayKey(name))
+        }
+        return checkFields(object, of: spec, violations: violations, mode: mode)
+    }
+
+    /// Checks a value against a type on its own (native's reply to a page message), path first.
+    public func validate(_ value: Any?, as type: FieldType, path: String) -> [ContractViolation] {
+        var violations: [ContractViolation] = []
+        _ = FieldChecker(mode: .strict) { path, rule, expected, found in
+            violations.append(
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: .nativeToPage))
+        }.check(BodyValue(value), as: type, path: path)
+        return violations
+    }
+
+    /// The body native sends for `spec`: the play's value with the discriminator values and the request id added.
+    public func outgoing(_ spec: MessageSpec, value: JSONValue, requestID: String?) -> Any {
+        guard spec.isObject, case .object(var fields) = value else { return value.foundationValue }
+        for (name, constant) in spec.match {
+            switch constant {
+            case .string(let text): fields[name] = .string(text)
+            case .number(let number): fields[name] = .number(number)
+            case .boolean(let flag): fields[name] = .boolean(flag)
+            }
+        }
+        if let field = spec.requestIDField, let requestID {
+            fields[field] = .string(requestID)
+        }
+        // A constant field has one possible value: native need not spell it out.
+        for (name, field) in spec.fields where fields[name] == nil && !field.optional {
+            if case .constant = field.type { fields[name] = field.type.sample }
+        }
+        return JSONValue.object(fields).foundationValue
+    }
+
+    /// Checks a body already sorted into JS types.
+    ///
+    /// - Parameter collectingFields: false when only the violations matter (a message native is about to send):
+    ///   the valid result then carries no typed field values.
+    func validate(
+        _ value: BodyValue, direction: Direction, mode: ValidationMode, handler: String? = nil,
+        transport: MessageSpec.Transport = .postMessage, collectingFields: Bool = true
+    ) -> Validation {
+        var violations: [ContractViolation] = []
+        func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
+            violations.append(
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
+        }
+        // The candidates are the messages of the body's route.
+        let route = MessageRoute(direction, handler: handler ?? self.handler, transport: transport)
+        // Built only off the hot path (a bare message, a violation): a valid object message never needs the list.
+        var candidates: [MessageSpec] { messages.filter { $0.route == route } }
+        var expectedKind: String {
+            let kinds = candidates.filter(\.isObject).map(\.kind)
+            return kinds.isEmpty ? "no kind (none declared)" : "one of: \(kinds.joined(separator: ", "))"
+        }
+        guard case .object(let object) = value else {
+            let candidates = candidates
+            // A bare message: a constant names it; otherwise the first whose type fits.
+            let bare = candidates.filter { !$0.isObject }
+            let ordered =
+                bare.filter { if case .constant = $0.body { true } else { false } }
+                + bare.filter {
+                    if case .constant = $0.body { false } else { true }
+                }
+            for spec in ordered {
+                // A nested object's violations don't make its check return nil: count them.
+                var fits = true
+                let typed = FieldChecker(mode: mode) { _, _, _, _ in fits = false }
+                    .check(value, as: spec.body!, path: "body")
+                if fits, let typed {
+                    return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:], body: typed))
+                }
+            }
+            if bare.isEmpty {
+                violation("body", .bodyNotObject, "Object", value.typeName)
+            } else {
+                let names = bare.map { "\($0.kind) (\($0.body!))" }.joined(separator: ", ")
+                let objects = candidates.contains(where: \.isObject) ? "an Object or " : ""
+                violation("body", .unknownKind, "\(objects)one of: \(names)", value.typeName)
+            }
+            return .invalid(violations)
+        }
+        // The message whose discriminator values all match; the most specific wins ({type} < {type, pluginId}).
+        var best: (index: Int, count: Int)?
+        for index in messages.indices where messages[index].isObject && messages[index].route == route {
+            guard let count = matchCount(messages[index], object) else { continue }
+            if best == nil || count > best!.count { best = (index, count) }
+        }
+        guard let index = best?.index else {
+            describeUnmatched(object, candidates: candidates, direction: direction, expectedKind, violation)
+            return .invalid(violations)
+        }
+        return checkFields(
+            object, of: messages[index], violations: violations, mode: mode, collecting: collectingFields)
+    }
+
+    /// How many discriminator values name `spec` when the object has all of them; nil when one differs.
+    ///
+    /// The one-field discriminator (`kind`) is compared in place: no dictionary per message and candidate.
+    private func matchCount(_ spec: MessageSpec, _ object: [String: BodyValue]) -> Int? {
+        if let name = spec.kindField {
+            guard case .string(let kind)? = object[name], kind == spec.kind else { return nil }
+            return 1
+        }
+        let match = spec.match
+        return matchesAll(match, object) ? match.count : nil
+    }
+
+    /// Whether every discriminator value is in the object, exactly.
+    private func matchesAll(_ match: [String: ConstantValue], _ object: [String: BodyValue]) -> Bool {
+        match.allSatisfy { name, constant in object[name].map { ConstantValue.matches(constant, $0) } ?? false }
+    }
+
+    /// Names why no message matched: the first discriminator field that is missing, mistyped or unknown.
+    private func describeUnmatched(
+        _ object: [String: BodyValue], candidates: [MessageSpec], direction: Direction,
+        _ expectedKind: @autoclosure () -> String, _ violation: (String, ContractViolation.Rule, String, String) -> Void
+    ) {
+        var fields = discriminator
+        for spec in candidates where spec.isObject {
+            for name in spec.match.keys.sorted() where !fields.contains(name) { fields.append(name) }
+        }
+        let used = fields.filter { name in candidates.contains { $0.match[name] != nil } }
+        for name in used.isEmpty ? [discriminator[0]] : used {
+            let path = BodyValue.displayKey(name)
+            let declared = candidates.compactMap { $0.match[name] }
+            guard let value = object[name] else {
+                violation(path, .missingField, "\(declared.first?.typeName ?? "String"), \(expectedKind())", "Missing")
+                return
+            }
+            if !declared.isEmpty, !declared.contains(where: { $0.typeName == value.typeName }) {
+                violation(path, .wrongType, "\(declared[0].typeName), \(expectedKind())", value.typeName)
+                return
+            }
+        }
+        // Every discriminator field is there with the right type: the combination names nothing. The values are
+        // message data: name the rule and the known kinds, not what came.
+        let name = used.first ?? discriminator[0]
+        let otherWay = messages.contains { spec in
+            spec.direction != direction && spec.isObject
+                && matchesAll(spec.match, object)
+        }
+        violation(
+            BodyValue.displayKey(name), otherWay ? .wrongDirection : .unknownKind, expectedKind(),
+            object[name]?.typeName ?? "Missing")
+    }
+
+    /// Checks the fields of an object message named `spec`.
+    private func checkFields(
+        _ object: [String: BodyValue], of spec: MessageSpec, violations existing: [ContractViolation],
+        mode: ValidationMode, collecting: Bool = true
+    ) -> Validation {
+        var violations = existing
+        let direction = spec.direction
+        func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
+            violations.append(
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
+        }
+        // The one-field discriminator needs no dictionary: its name is reserved, its value is the kind.
+        let single = spec.kindField
+        let match = single == nil ? spec.match : [:]
+        var requestIDValue: String?
+        var reserved = ReservedNames(discriminator: single, match: match)
+        if let idField = spec.requestIDField {
+            reserved.requestID = idField
+            switch object[idField] {
+            case nil:
+                violation(idField, .missingField, "String (request id)", "Missing")
+            case .string(let id)? where id.isEmpty:
+                violation(idField, .emptyRequestID, "String (request id)", "String")
+            case .string(let id)?:
+                requestIDValue = id
+            case let other?:
+                violation(idField, .wrongType, "String (request id)", other.typeName)
+            }
+        }
+        let fields = FieldChecker(mode: mode, record: violation, collects: collecting).check(
+            object, against: spec.fields, reserved: reserved, prefix: "")
+        guard violations.isEmpty else { return .invalid(violations) }
+        guard collecting else { return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:])) }
+        var message = ValidatedMessage(
+            kind: spec.kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
+            fields: fields)
+        message.kindField = single
+        for (name, constant) in match { message.matchValues[name] = constant.fieldValue }
+        return .valid(message)
+    }
+}
+
+extension FieldType {
+    /// The typed value of a body value that meets this scalar type (string, number, integer, boolean, constant);
+    /// nil when it doesn't, and for arrays and objects. The one success rule for scalars: the validator and the
+    /// flat paths all use it.
+    func scalarValue(_ value: BodyValue) -> FieldValue? {
+        switch (self, value) {
+        case (.string, .string(let text)): return .string(text)
+        case (.number, .number(let number)): return number.isFinite ? .number(number) : nil
+        // Beyond 2^53 a JS number is no longer an exact integer.
+        case (.integer, .number(let number)):
+            guard number.isFinite, number.rounded() == number, abs(number) <= 9_007_199_254_740_991 else { return nil }
+            return Int(exactly: number).map(FieldValue.integer)
+        case (.boolean, .boolean(let flag)): return .boolean(flag)
+        case (.constant(.number(let expected)), .number(let number)) where number == expected:
+            return Int(exactly: number).map(FieldValue.integer) ?? .number(number)
+        case (.constant(.string(let expected)), .string(let text)) where text == expected: return .string(text)
+        case (.constant(.boolean(let expected)), .boolean(let flag)) where flag == expected: return .boolean(flag)
+        default: return nil
+        }
+    }
+}
+
+extension ConstantValue {
+    /// Whether a body value is exactly this constant (a JS boolean never equals a number).
+    static func matches(_ constant: ConstantValue, _ value: BodyValue) -> Bool {
+        switch (constant, value) {
+        case (.string(let expected), .string(let text)): expected == text
+        case (.number(let expected), .number(let number)): expected == number
+        case (.boolean(let expected), .boolean(let flag)): expected == flag
+        default: false
+        }
+    }
+
+    /// The constant as a checked field value, for descriptions.
+    var fieldValue: FieldValue {
+        switch self {
+        case .string(let text): .string(text)
+        case .number(let number): Int(exactly: number).map(FieldValue.integer) ?? .number(number)
+        case .boolean(let flag): .boolean(flag)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// The type a field must have; JS has one number type, so `integer` is a number with no fraction.
+public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
+    case string
+    case number
+    case integer
+    case boolean
+    /// Exactly this value (e.g. `version: 1`).
+    case constant(ConstantValue)
+    /// An array whose every element has this type.
+    case array(FieldType)
+    /// A nested object with its own typed fields.
+    case object([String: FieldSpec])
+
+    static let names = ["string", "number", "integer", "boolean", "constant", "array", "object"]
+
+    var name: String {
+        switch self {
+        case .string: "string"
+        case .number: "number"
+        case .integer: "integer"
+        case .boolean: "boolean"
+        case .constant: "constant"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// The expectation as a violation states it: `String`, `Integer`, `Number 1`, `Array of String`.
+    public var description: String {
+        switch self {
+        case .string: "String"
+        case .number: "Number"
+        case .integer: "Integer"
+        case .boolean: "Boolean"
+        case .constant(let value): "\(value.typeName) \(value)"
+        case .array(let items): "Array of \(items)"
+        case .object: "Object"
+        }
+    }
+
+    func check(path: String) throws(ContractFileError) {
+        switch self {
+        case .constant(.number(let value)) where !value.isFinite:
+            throw ContractFileError(
+                code: .invalidValue, path: "\(path).value", problem: "a constant number must be finite",
+                remedy: "use a finite number")
+        case .array(let items): try items.check(path: "\(path).items")
+        case .object(let fields): try FieldSpec.check(fields, path: "\(path).fields")
+        default: break
+        }
+    }
+
+    /// An element type written as `{"type": ...}` (same shape as a field, without `optional`).
+    struct Box: Codable {
+        var type: FieldType
+        init(type: FieldType) { self.type = type }
+        init(from decoder: any Decoder) throws {
+            let spec = try FieldSpec(from: decoder)
+            if spec.optional {
+                throw ContractFileError(
+                    code: .invalidValue, path: jsonPath(decoder.codingPath + [AnyKey("optional")]),
+                    problem: "array elements can't be optional", remedy: "remove \"optional\" from items")
+            }
+            type = spec.type
+        }
+        func encode(to encoder: any Encoder) throws { try FieldSpec(type).encode(to: encoder) }
+    }
+}

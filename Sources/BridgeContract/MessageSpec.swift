@@ -1,0 +1,227 @@
+import Foundation
+
+/// One message either side may send: its name, how it is told apart, its typed fields and what it answers.
+///
+/// An object message is named by its discriminator values (`match`, or the contract's discriminator field
+/// equal to `kind`); a message that is not an object (a bare string, an array argument) declares `body`.
+///
+/// The keys that have a default (`handler`, `transport`, `call`, `match`) are resolved once, when the message
+/// becomes part of a contract (built, read from its file, or changed): each reads the message's own value, else
+/// the contract's. What the file declared is kept apart, so the file is written back as it was read.
+public struct MessageSpec: Codable, Sendable, Equatable {
+    /// The message's name; for an object message without `match`, also the value of the discriminator field.
+    public var kind: String
+    public var direction: Direction { didSet { resolved.route = resolved.routing(direction) } }
+    /// The typed fields besides the discriminator (and the request id, when the message carries one).
+    public var fields: [String: FieldSpec]
+    /// The kind of the request this message answers, sent the other way; the answer carries its request id.
+    public var acknowledges: String?
+    /// The type of a message that is not an object: `"ready"` as a constant, or a call's array argument.
+    public var body: FieldType?
+    /// Page → native: the type of native's answer (a reply handler's reply, or a prompt's text).
+    public var reply: FieldType?
+    /// Page → native: the page reports an error with it (Capacitor's `js.error`): its arrival fails the check.
+    public var pageError: Bool
+    /// The keys that have a default, as the file (or the initializer) wrote them.
+    private(set) var declared: Declared
+    /// The same keys resolved against the contract; until the message is part of one, against nothing (see
+    /// `Defaults.none`).
+    private var resolved: Resolved
+
+    /// Page → native: the handler it is posted to: its own, else the contract's. Setting it declares it.
+    public var handler: String {
+        get { resolved.handler }
+        set {
+            declared.handler = newValue
+            resolved.handler = newValue
+            resolved.route = resolved.routing(direction)
+        }
+    }
+
+    /// Page → native: how the page sends it: `postMessage` (the default) or the synchronous `prompt` channel.
+    /// Setting it declares it.
+    public var transport: Transport {
+        get { resolved.transport }
+        set {
+            declared.transport = newValue
+            resolved.transport = newValue
+            resolved.route = resolved.routing(direction)
+        }
+    }
+
+    /// Native → page: the page function it calls: its own `call`, else the contract's receiver. Setting it
+    /// declares it.
+    public var call: String {
+        get { resolved.call }
+        set {
+            declared.call = newValue
+            resolved.call = newValue
+        }
+    }
+
+    /// The discriminator values that name an object message: its own `match`, else the contract's one
+    /// discriminator field equal to the kind (`{kind: "ready"}`). Setting it declares it.
+    public var match: [String: ConstantValue] {
+        get { resolved.match }
+        set {
+            declared.match = newValue
+            resolved.match = newValue
+            resolved.kindField = nil
+        }
+    }
+
+    /// How it travels: page → native on its handler through its transport, or native → page. The validators'
+    /// candidates, the handlers the native side registers and the definition check's uniqueness all read it.
+    public var route: MessageRoute { resolved.route }
+
+    /// The one discriminator field whose value is the kind, when that names the message (no `match` of its own and
+    /// a contract with one discriminator field): the validator compares it in place, without `match`'s dictionary.
+    var kindField: String? { resolved.kindField }
+
+    /// The request-id field, when the message carries the request id: it acknowledges a request, or is one.
+    var requestIDField: String? { resolved.requestIDField }
+
+    /// How a page → native message travels.
+    public enum Transport: String, Codable, Sendable, Equatable {
+        /// `window.webkit.messageHandlers.<handler>.postMessage(m)`.
+        case postMessage
+        /// `prompt(JSON.stringify(m))`, answered synchronously through `WKUIDelegate`'s text input panel.
+        case prompt
+
+        /// The transport of a message that names none.
+        public static let `default` = Transport.postMessage
+    }
+
+    /// The keys that have a default as written: nil where the file leaves one out.
+    struct Declared: Sendable, Equatable {
+        var handler: String?
+        var transport: Transport?
+        var call: String?
+        var match: [String: ConstantValue]?
+    }
+
+    /// The keys that have a default, each resolved.
+    private struct Resolved: Sendable, Equatable {
+        var handler: String
+        var transport: Transport
+        var call: String
+        var match: [String: ConstantValue]
+        var kindField: String?
+        var requestIDField: String?
+        var route: MessageRoute
+
+        func routing(_ direction: Direction) -> MessageRoute {
+            MessageRoute(direction, handler: handler, transport: transport)
+        }
+    }
+
+    /// What a contract gives the messages that leave a key out.
+    struct Defaults {
+        var handler: String
+        var receiver: String
+        var discriminator: [String]
+        /// The contract's request-id field, if it declares one.
+        var requestIDField: String?
+        /// The kinds some message acknowledges: those carry the request id too.
+        var acknowledged: Set<String>
+
+        /// No contract yet: no handler or receiver to inherit, the default discriminator.
+        static let none = Defaults(handler: "", receiver: "", discriminator: ["kind"], acknowledged: [])
+    }
+
+    /// Resolves every key that has a default: the message's own value, else the contract's. The one place the
+    /// defaults are applied.
+    mutating func resolve(_ defaults: Defaults) {
+        resolved = MessageSpec.resolving(
+            declared, kind: kind, direction: direction, acknowledges: acknowledges, defaults)
+    }
+
+    private static func resolving(
+        _ declared: Declared, kind: String, direction: Direction, acknowledges: String?, _ defaults: Defaults
+    ) -> Resolved {
+        let kindField = declared.match == nil && defaults.discriminator.count == 1 ? defaults.discriminator[0] : nil
+        let carries = acknowledges != nil || defaults.acknowledged.contains(kind)
+        let handler = declared.handler ?? defaults.handler
+        let transport = declared.transport ?? .default
+        return Resolved(
+            handler: handler, transport: transport, call: declared.call ?? defaults.receiver,
+            match: declared.match ?? kindField.map { [$0: .string(kind)] } ?? [:], kindField: kindField,
+            requestIDField: carries ? defaults.requestIDField : nil,
+            route: MessageRoute(direction, handler: handler, transport: transport))
+    }
+
+    public init(
+        kind: String, direction: Direction, fields: [String: FieldSpec] = [:], acknowledges: String? = nil,
+        match: [String: ConstantValue]? = nil, body: FieldType? = nil, handler: String? = nil,
+        transport: Transport? = nil, reply: FieldType? = nil, call: String? = nil, pageError: Bool = false
+    ) {
+        self.kind = kind
+        self.direction = direction
+        self.fields = fields
+        self.acknowledges = acknowledges
+        self.body = body
+        self.reply = reply
+        self.pageError = pageError
+        declared = Declared(handler: handler, transport: transport, call: call, match: match)
+        resolved = MessageSpec.resolving(
+            declared, kind: kind, direction: direction, acknowledges: acknowledges, .none)
+    }
+
+    /// Whether the message is an object (named by discriminator values) rather than a bare value.
+    public var isObject: Bool { body == nil }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case kind, direction, fields, acknowledges, match, body, handler, transport, reply, call, pageError
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(String.self, forKey: .kind)
+        let directionText = try container.decode(String.self, forKey: .direction)
+        guard let direction = Direction(rawValue: directionText) else {
+            throw ContractFileError(
+                code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.direction]),
+                problem: "unknown direction \"\(directionText)\"",
+                remedy: "use \"page-to-native\" or \"native-to-page\"")
+        }
+        // Decoded in the file's documented order, so the first of several errors is always the same one.
+        let fields = try container.decodeIfPresent([String: FieldSpec].self, forKey: .fields) ?? [:]
+        let acknowledges = try container.decodeIfPresent(String.self, forKey: .acknowledges)
+        let match = try container.decodeIfPresent([String: ConstantValue].self, forKey: .match)
+        let body = try container.decodeIfPresent(FieldType.Box.self, forKey: .body)?.type
+        let handler = try container.decodeIfPresent(String.self, forKey: .handler)
+        var transport: Transport?
+        if let text = try container.decodeIfPresent(String.self, forKey: .transport) {
+            guard let named = Transport(rawValue: text) else {
+                throw ContractFileError(
+                    code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.transport]),
+                    problem: "unknown transport \"\(text)\"", remedy: "use \"postMessage\" or \"prompt\"")
+            }
+            transport = named
+        }
+        let reply = try container.decodeIfPresent(FieldType.Box.self, forKey: .reply)?.type
+        self.init(
+            kind: kind, direction: direction, fields: fields, acknowledges: acknowledges, match: match, body: body,
+            handler: handler, transport: transport, reply: reply,
+            call: try container.decodeIfPresent(String.self, forKey: .call),
+            pageError: try container.decodeIfPresent(Bool.self, forKey: .pageError) ?? false)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(direction, forKey: .direction)
+        // A bare message has no fields: leave the key out rather than write an empty object.
+        if body == nil || !fields.isEmpty { try container.encode(fields, forKey: .fields) }
+        try container.encodeIfPresent(acknowledges, forKey: .acknowledges)
+        // What the file declared, not what it resolves to: the file is written back as it was read.
+        try container.encodeIfPresent(declared.match, forKey: .match)
+        try container.encodeIfPresent(body.map(FieldType.Box.init(type:)), forKey: .body)
+        try container.encodeIfPresent(declared.handler, forKey: .handler)
+        try container.encodeIfPresent(declared.transport, forKey: .transport)
+        try container.encodeIfPresent(reply.map(FieldType.Box.init(type:)), forKey: .reply)
+        try container.encodeIfPresent(declared.call, forKey: .call)
+        if pageError { try container.encode(true, forKey: .pageError) }
+    }
+}

@@ -13,22 +13,7 @@ extension BridgeContract {
     /// Checks a body posted to `handler` (the contract's by default) through `transport`.
     public func validate(
         _ body: Any?, direction: Direction, mode: ValidationMode, handler: String?,
-        transport: MessageSpec.Transport = .postMessage
-    ) -> Validation {
-        // Most messages are flat: checked in one pass, with the general path's result.
-        if let message = validFlat(
-            body, direction: direction, mode: mode, handler: handler ?? self.handler,
-            transport: transport)
-        {
-            return .valid(message)
-        }
-        return validateInGeneral(body, direction: direction, mode: mode, handler: handler, transport: transport)
-    }
-
-    /// The general path: any body; every violation comes from here.
-    func validateInGeneral(
-        _ body: Any?, direction: Direction, mode: ValidationMode, handler: String?,
-        transport: MessageSpec.Transport = .postMessage
+        transport: MessageSpec.Transport = .default
     ) -> Validation {
         validate(BodyValue(body), direction: direction, mode: mode, handler: handler, transport: transport)
     }
@@ -98,7 +83,7 @@ extension BridgeContract {
     ///   the valid result then carries no typed field values.
     func validate(
         _ value: BodyValue, direction: Direction, mode: ValidationMode, handler: String? = nil,
-        transport: MessageSpec.Transport = .postMessage, collectingFields: Bool = true
+        transport: MessageSpec.Transport = .default, collectingFields: Bool = true
     ) -> Validation {
         var violations: [ContractViolation] = []
         func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {

@@ -48,9 +48,8 @@ struct JSONWriter {
         }
     }
 
-    /// Writes an object whose members are already in the order they are written (`ReceiverCall`'s flat path
-    /// sorts them itself, as the object case above does).
-    mutating func write(members: [(key: String, value: BodyValue)]) throws(ReceiverCallError) {
+    /// Writes an object's members in the order given.
+    private mutating func write(members: [(key: String, value: BodyValue)]) throws(ReceiverCallError) {
         bytes.append(UInt8(ascii: "{"))
         for (index, member) in members.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }

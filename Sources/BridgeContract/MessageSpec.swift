@@ -11,7 +11,7 @@ import Foundation
 public struct MessageSpec: Codable, Sendable, Equatable {
     /// The message's name; for an object message without `match`, also the value of the discriminator field.
     public var kind: String
-    public var direction: Direction { didSet { resolved.route = resolved.routing(direction) } }
+    public var direction: Direction { didSet { resolved.override(with: declared, direction: direction) } }
     /// The typed fields besides the discriminator (and the request id, when the message carries one).
     public var fields: [String: FieldSpec]
     /// The kind of the request this message answers, sent the other way; the answer carries its request id.
@@ -31,43 +31,28 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     /// Page → native: the handler it is posted to: its own, else the contract's. Setting it declares it.
     public var handler: String {
         get { resolved.handler }
-        set {
-            declared.handler = newValue
-            resolved.handler = newValue
-            resolved.route = resolved.routing(direction)
-        }
+        set { declare(\.handler, newValue) }
     }
 
     /// Page → native: how the page sends it: `postMessage` (the default) or the synchronous `prompt` channel.
     /// Setting it declares it.
     public var transport: Transport {
         get { resolved.transport }
-        set {
-            declared.transport = newValue
-            resolved.transport = newValue
-            resolved.route = resolved.routing(direction)
-        }
+        set { declare(\.transport, newValue) }
     }
 
     /// Native → page: the page function it calls: its own `call`, else the contract's receiver. Setting it
     /// declares it.
     public var call: String {
         get { resolved.call }
-        set {
-            declared.call = newValue
-            resolved.call = newValue
-        }
+        set { declare(\.call, newValue) }
     }
 
     /// The discriminator values that name an object message: its own `match`, else the contract's one
     /// discriminator field equal to the kind (`{kind: "ready"}`). Setting it declares it.
     public var match: [String: ConstantValue] {
         get { resolved.match }
-        set {
-            declared.match = newValue
-            resolved.match = newValue
-            resolved.kindField = nil
-        }
+        set { declare(\.match, newValue) }
     }
 
     /// How it travels: page → native on its handler through its transport, or native → page. The validators'
@@ -110,8 +95,16 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         var requestIDField: String?
         var route: MessageRoute
 
-        func routing(_ direction: Direction) -> MessageRoute {
-            MessageRoute(direction, handler: handler, transport: transport)
+        /// What is declared, over what was resolved; the route follows.
+        mutating func override(with declared: Declared, direction: Direction) {
+            if let handler = declared.handler { self.handler = handler }
+            if let transport = declared.transport { self.transport = transport }
+            if let call = declared.call { self.call = call }
+            if let match = declared.match {
+                self.match = match
+                kindField = nil
+            }
+            route = MessageRoute(direction, handler: handler, transport: transport)
         }
     }
 
@@ -127,6 +120,12 @@ public struct MessageSpec: Codable, Sendable, Equatable {
 
         /// No contract yet: no handler or receiver to inherit, the default discriminator.
         static let none = Defaults(handler: "", receiver: "", discriminator: ["kind"], acknowledged: [])
+    }
+
+    /// Declares one key, keeping what the contract resolved for the others.
+    private mutating func declare<Value>(_ key: WritableKeyPath<Declared, Value?>, _ value: Value) {
+        declared[keyPath: key] = value
+        resolved.override(with: declared, direction: direction)
     }
 
     /// Resolves every key that has a default: the message's own value, else the contract's. The one place the

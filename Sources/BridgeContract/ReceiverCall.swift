@@ -18,27 +18,10 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     /// The receiver function called, e.g. `window.bridgeReceive`.
     public let receiver: String
     /// The message as JS types, kept so its structure is built only when a log asks for it.
-    private let storage: Storage
-
-    /// The message as JS types: a flat message keeps its sorted members, and becomes an object only when asked.
-    enum Storage: Sendable {
-        case body(BodyValue)
-        case members([(key: String, value: BodyValue)])
-    }
-
-    var body: BodyValue {
-        switch storage {
-        case .body(let body): body
-        case .members(let members): .object(Dictionary(uniqueKeysWithValues: members))
-        }
-    }
+    let body: BodyValue
 
     /// The structure of the message, for logs.
     public var structure: String { body.structure() }
-
-    public static func == (lhs: ReceiverCall, rhs: ReceiverCall) -> Bool {
-        lhs.script == rhs.script && lhs.receiver == rhs.receiver && lhs.body == rhs.body
-    }
 
     /// Which JSON encoder writes the argument.
     public enum Encoder: Sendable, Equatable {
@@ -52,18 +35,6 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     public init(
         contract: BridgeContract = .default, message: [String: any Sendable], encoder: Encoder = .jsonSerialization
     ) throws(ReceiverCallError) {
-        // Most messages are flat: checked and written in one pass, with the general path's result.
-        if encoder == .jsonWriter, let call = ReceiverCall(flat: message, contract: contract) {
-            self = call
-            return
-        }
-        try self.init(general: message, contract: contract, encoder: encoder)
-    }
-
-    /// The general path: any message, any encoder; every refusal comes from here.
-    init(general message: [String: any Sendable], contract: BridgeContract, encoder: Encoder)
-        throws(ReceiverCallError)
-    {
         let body = BodyValue(message: message)
         let violations = contract.validate(body, direction: .nativeToPage, mode: .strict, collectingFields: false)
             .violations
@@ -106,14 +77,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
             throw error
         }
         self.receiver = receiver
-        storage = .body(body)
-    }
-
-    /// A call already written, from `ReceiverCall(flat:contract:)`.
-    init(script: String, receiver: String, members: [(key: String, value: BodyValue)]) {
-        self.script = script
-        self.receiver = receiver
-        storage = .members(members)
+        self.body = body
     }
 
     /// Structure only: the receiver and the message's field types.

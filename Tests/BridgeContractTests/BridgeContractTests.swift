@@ -141,10 +141,16 @@ struct BridgeContractFileTests {
         }
     }
 
-    @Test("loading names the file, and a missing file is unreadable and said to be missing")
-    func loadNamesFile() throws {
+    /// A new empty directory for files a test writes.
+    static func scratchDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("loading names the file, and a missing file is unreadable and said to be missing")
+    func loadNamesFile() throws {
+        let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("bridge.json")
         #expect(
@@ -163,8 +169,7 @@ struct BridgeContractFileTests {
 
     @Test("a contract's name: its file's \"name\", else the file's base name, else its handler; never locked")
     func name() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let unnamed = directory.appendingPathComponent("checkout.json")
         try BridgeContract.default.jsonData().write(to: unnamed)

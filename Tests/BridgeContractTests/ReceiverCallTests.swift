@@ -99,6 +99,27 @@ struct ReceiverCallTests {
         }
     }
 
+    @Test("a message with a request id is written with its keys in order, and logged as its structure")
+    func requestIDMessage() throws {
+        let contract = BridgeContract(
+            version: 1, handler: "bridge", receiver: "window.bridgeReceive",
+            messages: [
+                MessageSpec(kind: "ready", direction: .pageToNative, acknowledges: "sync"),
+                MessageSpec(kind: "sync", direction: .nativeToPage, fields: ["value": FieldSpec(.string)]),
+            ],
+            requestID: RequestIDSpec(field: "id"))
+        for encoder in [ReceiverCall.Encoder.jsonWriter, .jsonSerialization] {
+            let call = try ReceiverCall(
+                contract: contract, message: ["kind": "sync", "value": "ok", "id": "p-1"], encoder: encoder)
+            #expect(call.script == #"window.bridgeReceive({"id":"p-1","kind":"sync","value":"ok"})"#)
+            #expect(call.structure == "{id: String, kind: String, value: String}")
+            #expect(throws: ReceiverCallError.self) {
+                try ReceiverCall(
+                    contract: contract, message: ["kind": "sync", "value": "ok", "id": ""], encoder: encoder)
+            }
+        }
+    }
+
     @Test("the raw form renders broken messages for tests, with the given receiver")
     func rawForm() throws {
         let call = try ReceiverCall(

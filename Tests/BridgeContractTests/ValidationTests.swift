@@ -280,6 +280,26 @@ struct FieldTypeValidationTests {
                 == [violation("id", .missingField, "String (request id)", "Missing", .nativeToPage)])
     }
 
+    @Test("a validated message gives native its kind, request id and fields to echo, and logs their structure")
+    func echoedValues() throws {
+        let contract = BridgeContract(
+            version: 1, handler: "bridge", receiver: "window.bridgeReceive",
+            messages: [
+                MessageSpec(
+                    kind: "ready", direction: .pageToNative, fields: ["version": FieldSpec(.constant(.number(1)))],
+                    acknowledges: "sync"),
+                MessageSpec(kind: "sync", direction: .nativeToPage, fields: ["value": FieldSpec(.string)]),
+            ],
+            requestID: RequestIDSpec(field: "id"))
+        let body: [String: Any] = ["kind": "ready", "version": NSNumber(value: 1), "id": "p-1"]
+        let message = try #require(contract.validate(body, direction: .pageToNative).message)
+        #expect(message.jsonValue(of: "kind") == .string("ready"))
+        #expect(message.jsonValue(of: "id") == .string("p-1"))
+        #expect(message.jsonValue(of: "version") == .number(1))
+        #expect(message.jsonValue(of: "missing") == nil)
+        #expect(message.description == "ready {id: String, kind: String, version: Number}")
+    }
+
     @Test("a violation's description names the field, the rule, both types and the remedy")
     func violationDescription() {
         let text = violation("version", .wrongType, "Number 1", "Boolean").description

@@ -202,10 +202,3 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         try container.encodeIfPresent(check, forKey: .check)
     }
 }
-
-extension BridgeContract {
-    /// The page → native message that opens the conversation: the first one that answers nothing.
-    public var readyKind: String {
-        messages.first { $0.direction == .pageToNative && $0.acknowledges == nil }?.kind ?? "ready"
-    }
-}

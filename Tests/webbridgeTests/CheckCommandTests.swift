@@ -1,3 +1,4 @@
+import BridgeContract
 import BridgeTesting
 import Foundation
 import XCTest
@@ -143,6 +144,22 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 3, result.stdout + result.stderr)
         XCTAssertTrue(result.stderr.contains("GTK could not open the display"), result.stderr)
         XCTAssertTrue(result.stderr.contains("Remedy: unset DISPLAY"), result.stderr)
+    }
+
+    func testTheHeaderNamesTheContractByItsNameOrItsFile() throws {
+        let body = try String(contentsOf: XCTUnwrap(BridgeContract.defaultContractURL), encoding: .utf8)
+        let unnamed = scratch.appendingPathComponent("checkout-bridge.json")
+        try body.write(to: unnamed, atomically: true, encoding: .utf8)
+        let named = scratch.appendingPathComponent("other.json")
+        try body.replacingOccurrences(of: "{", with: #"{"name": "Checkout", "#, options: [], range: body.range(of: "{"))
+            .write(to: named, atomically: true, encoding: .utf8)
+        for (file, shown) in [(unnamed, "checkout-bridge"), (named, "Checkout")] {
+            let result = try CLI.run(["check", "--contract", file.path])
+            XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+            XCTAssertTrue(
+                result.stdout.hasPrefix("webbridge check: BridgeFixture.html (bundled), contract '\(shown)' v1"),
+                result.stdout)
+        }
     }
 
     func testAContractWithoutANativeMessageIsRefusedBeforeTheRun() throws {

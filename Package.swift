@@ -3,7 +3,7 @@ import PackageDescription
 
 // The target graph is the architecture (see README "Layers"):
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
-// CWebKitGTK <- WebKitGTK (Linux only)  <- BridgeTesting
+// CWebKitGTK <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
 // XcodeRunner (Foundation only)         <- webbridge
 let linux = TargetDependencyCondition.when(platforms: [.linux])
 
@@ -33,14 +33,24 @@ let package = Package(
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev"])]
         ),
+        // The process around the engine (Linux only): the display, GTK, GLib's main loop, the engine's processes,
+        // behind one facade (`EngineEnvironment`) and one error type. Below WebKitGTK, which imports it internally
+        // so Apple's names stay Apple's; WebKitGTKSupport re-exports it.
+        .target(
+            name: "WebKitGTKHost",
+            dependencies: [.target(name: "CWebKitGTK", condition: linux)]
+        ),
         .target(
             name: "WebKitGTK",
-            dependencies: [.target(name: "CWebKitGTK", condition: linux)]
+            dependencies: [
+                .target(name: "CWebKitGTK", condition: linux), .target(name: "WebKitGTKHost", condition: linux),
+            ]
         ),
         .target(
             name: "WebKitGTKSupport",
             dependencies: [
                 .target(name: "WebKitGTK", condition: linux),
+                .target(name: "WebKitGTKHost", condition: linux),
                 .target(name: "CWebKitGTK", condition: linux),
             ]
         ),
@@ -82,6 +92,7 @@ let package = Package(
             name: "EngineTestSupport",
             dependencies: [
                 .target(name: "CWebKitGTK", condition: linux), .target(name: "WebKitGTK", condition: linux),
+                .target(name: "WebKitGTKHost", condition: linux),
             ],
             path: "Tests/Support/EngineTestSupport"
         ),
@@ -95,7 +106,7 @@ let package = Package(
             name: "WebKitGTKTests",
             dependencies: [
                 .target(name: "WebKitGTK", condition: linux), .target(name: "WebKitGTKSupport", condition: linux),
-                "EngineTestSupport",
+                .target(name: "WebKitGTKHost", condition: linux), "EngineTestSupport",
             ]
         ),
         .testTarget(

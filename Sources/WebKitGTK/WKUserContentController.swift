@@ -2,6 +2,7 @@
 import CWebKitGTK
 import Foundation
 import FoundationNetworking
+internal import WebKitGTKHost
 
 /// Why a handler could not be registered (what Apple reports by raising an exception).
 ///
@@ -49,7 +50,7 @@ open class WKUserContentController: NSObject {
     static var liveCount = 0
 
     public override init() {
-        _ = try? EngineHost.prepare()
+        _ = try? EngineEnvironment.prepare()
         manager = webkit_user_content_manager_new()!
         Self.liveCount += 1
     }

@@ -2,6 +2,7 @@
 import CWebKitGTK
 import Foundation
 import FoundationNetworking
+internal import WebKitGTKHost
 
 /// A web view backed by WebKitGTK, with the API of Apple's WKWebView that bridge tests use.
 @MainActor
@@ -19,7 +20,7 @@ open class WKWebView: NSObject {
     private let controller: WKUserContentController
     /// The engine's view; nil when the environment could not be prepared.
     private(set) var view: ViewRef?
-    private let environmentError: EngineEnvironmentFailure?
+    private let environmentError: EngineEnvironmentError?
     /// Whether the view runs in the shared web process (the default data store) rather than its own.
     private let sharesProcess: Bool
     /// The views sharing this view's process, when it is the shared one.
@@ -47,7 +48,7 @@ open class WKWebView: NSObject {
     private var timeoutItem: DispatchWorkItem?
     static var liveCount = 0
     /// Lets tests see what a view does when the environment cannot be prepared.
-    static var preparationFailureForTesting: EngineEnvironmentFailure?
+    static var preparationFailureForTesting: EngineEnvironmentError?
     /// Views alive now, so the engine's processes can be stopped together (see `EngineProcesses`).
     static var live = WeakSet<WKWebView>()
 
@@ -56,9 +57,9 @@ open class WKWebView: NSObject {
         self.frame = frame
         configurationCopy = configuration.copyConfiguration()
         controller = configuration.userContentController
-        do throws(EngineEnvironmentFailure) {
+        do throws(EngineEnvironmentError) {
             if let failure = Self.preparationFailureForTesting { throw failure }
-            try EngineHost.prepare()
+            try EngineEnvironment.prepare()
             environmentError = nil
         } catch {
             environmentError = error
@@ -91,7 +92,7 @@ open class WKWebView: NSObject {
         route?.release()
         // A process stuck in a script (or past its memory) would stay behind and hang the next view that shares it.
         // A non-persistent store's process ends with its store (its anchor holds it for the store's next view).
-        if webkit_web_view_get_is_web_process_responsive(view) == 0 { terminateEngineProcess() }
+        if webkit_web_view_get_is_web_process_responsive(view) == 0 { terminateWebProcess() }
         webkit_web_view_stop_loading(view)
         gtk_widget_destroy(cwk_widget(UnsafeMutableRawPointer(view)))
         g_object_unref(UnsafeMutableRawPointer(view))
@@ -203,7 +204,7 @@ open class WKWebView: NSObject {
 
     /// Ends the view's web process (WebKitGTK's `terminate_web_process`): now, or when the last live view that
     /// shares it is released; no view created afterwards shares it.
-    package func terminateEngineProcess() {
+    package func terminateWebProcess() {
         // Without a committed document no page code ran, so there is nothing to stop (and a shared process to keep).
         guard let view, hasCommittedDocument || !sharesProcess else { return }
         if let generation {
@@ -215,7 +216,7 @@ open class WKWebView: NSObject {
     }
 
     /// Whether the view's web process answers; WebKit decides it from its own responsiveness checks.
-    package var isEngineProcessResponsive: Bool {
+    package var isWebProcessResponsive: Bool {
         view.map { webkit_web_view_get_is_web_process_responsive($0) != 0 } ?? true
     }
 

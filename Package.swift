@@ -3,7 +3,7 @@ import PackageDescription
 
 // The target graph is the architecture (see README "Layers"):
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
-// CWebKitGTK <- WebKitGTK (Linux only)  <- BridgeTesting
+// CWebKitGTK <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
 // XcodeRunner (Foundation only)         <- webbridge
 // TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
 // CommandLineOptions (Foundation only)   <- webbridge, webbridge-bench
@@ -43,14 +43,24 @@ let package = Package(
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev"])]
         ),
+        // The process around the engine (Linux only): the display, GTK, GLib's main loop, the engine's processes,
+        // behind one facade (`EngineEnvironment`) and one error type. Below WebKitGTK, which imports it internally
+        // so Apple's names stay Apple's; WebKitGTKSupport re-exports it.
+        .target(
+            name: "WebKitGTKHost",
+            dependencies: [.target(name: "CWebKitGTK", condition: linux)]
+        ),
         .target(
             name: "WebKitGTK",
-            dependencies: [.target(name: "CWebKitGTK", condition: linux)]
+            dependencies: [
+                .target(name: "CWebKitGTK", condition: linux), .target(name: "WebKitGTKHost", condition: linux),
+            ]
         ),
         .target(
             name: "WebKitGTKSupport",
             dependencies: [
                 .target(name: "WebKitGTK", condition: linux),
+                .target(name: "WebKitGTKHost", condition: linux),
                 .target(name: "CWebKitGTK", condition: linux),
             ]
         ),
@@ -92,6 +102,7 @@ let package = Package(
             name: "EngineTestSupport",
             dependencies: [
                 .target(name: "CWebKitGTK", condition: linux), .target(name: "WebKitGTK", condition: linux),
+                .target(name: "WebKitGTKHost", condition: linux),
             ],
             path: "Tests/Support/EngineTestSupport"
         ),
@@ -107,7 +118,7 @@ let package = Package(
             name: "WebKitGTKTests",
             dependencies: [
                 .target(name: "WebKitGTK", condition: linux), .target(name: "WebKitGTKSupport", condition: linux),
-                "EngineTestSupport",
+                .target(name: "WebKitGTKHost", condition: linux), "EngineTestSupport",
             ]
         ),
         .testTarget(

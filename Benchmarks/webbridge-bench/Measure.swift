@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 #if os(Linux)
-import WebKitGTK
+import WebKitGTKSupport
 #endif
 
 /// A monotonic stopwatch in seconds; `DispatchTime` never jumps with the wall clock.
@@ -135,7 +135,7 @@ struct CPUShares {
         if let engine = engineSeconds() {
             shares.engine = engine
         } else {
-            engineProcesses = EngineProcesses.descendants()
+            engineProcesses = EngineEnvironment.processes()
             shares.engine = engineSeconds() ?? 0
         }
         #endif

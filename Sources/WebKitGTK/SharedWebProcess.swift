@@ -1,6 +1,7 @@
 #if os(Linux)
 import CWebKitGTK
 import Foundation
+internal import WebKitGTKHost
 
 /// Keeps one hidden web view alive so new views share its web process (~14 ms instead of ~250 ms).
 ///

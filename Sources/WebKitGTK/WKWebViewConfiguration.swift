@@ -1,6 +1,7 @@
 #if os(Linux)
 import CWebKitGTK
 import Foundation
+internal import WebKitGTKHost
 
 /// The settings a web view is created with; the web view keeps its own copy.
 @MainActor

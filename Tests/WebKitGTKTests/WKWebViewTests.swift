@@ -36,7 +36,7 @@ final class WKWebViewTests: XCTestCase {
     }
 
     func testUnpreparedEnvironmentFailsEveryLoadInsteadOfCrashing() async {
-        let failure = EngineEnvironmentFailure(
+        let failure = EngineEnvironmentError(
             code: .xvfbMissing, field: "Xvfb", rule: "not on PATH", remedy: "apt-get install xvfb")
         WKWebView.preparationFailureForTesting = failure
         defer { WKWebView.preparationFailureForTesting = nil }
@@ -45,12 +45,12 @@ final class WKWebViewTests: XCTestCase {
         session.recorder.failedProvisionally = failed
         session.webView.loadHTMLString("<p>x</p>", baseURL: nil)
         await fulfillment(of: [failed], timeout: 5)
-        XCTAssertEqual(session.recorder.provisionalError as? EngineEnvironmentFailure, failure)
+        XCTAssertEqual(session.recorder.provisionalError as? EngineEnvironmentError, failure)
         do {
             _ = try await session.webView.evaluateJavaScript("1")
             XCTFail("scripts cannot run without an engine")
         } catch {
-            XCTAssertEqual(error as? EngineEnvironmentFailure, failure)
+            XCTAssertEqual(error as? EngineEnvironmentError, failure)
         }
     }
 

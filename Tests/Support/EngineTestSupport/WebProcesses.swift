@@ -2,6 +2,7 @@
 import CWebKitGTK
 import Foundation
 import WebKitGTK
+import WebKitGTKHost
 
 /// The engine's web processes started by this process (WebKitGTK may start them through a sandbox launcher).
 public enum WebProcesses {

@@ -11,10 +11,10 @@ import Glibc
 /// `poll` on the descriptors GLib asked for (plus a private pipe) and, when one is ready or GLib's timeout
 /// expires, enqueues a service pass on the main queue. Each engine event then costs a thread hop.
 ///
-/// When the process hands its main thread over (`runMainLoop()`: the CLI, the bench), GLib's own loop runs
-/// it and drains the main dispatch queue as one of its sources: no watcher, no hop, as a GTK app runs.
-final class MainContextDriver: @unchecked Sendable {
-    static let shared = MainContextDriver()
+/// When the process hands its main thread over (`EngineEnvironment.runMainLoop()`: the CLI, the bench), GLib's
+/// own loop runs it and drains the main dispatch queue as one of its sources: no watcher, no hop, as a GTK app runs.
+package final class MainContextDriver: @unchecked Sendable {
+    package static let shared = MainContextDriver()
 
     private let lock = NSCondition()
     // Guarded by `lock`.
@@ -32,7 +32,7 @@ final class MainContextDriver: @unchecked Sendable {
     private var started = false
     private var depth = 0
     /// Service passes run so far (for measuring wake-ups).
-    nonisolated(unsafe) var services = 0
+    nonisolated(unsafe) package var services = 0
     private var kickPipe: [Int32] = [-1, -1]
 
     /// Acquires the default context for the main thread and starts the watcher.
@@ -59,7 +59,7 @@ final class MainContextDriver: @unchecked Sendable {
     }
 
     /// Asks for a service pass soon; call after touching WebKit from Swift (sources added on the owner thread don't wake GLib).
-    func scheduleService() {
+    package func scheduleService() {
         lock.lock()
         if ownsMainThread {
             let loopThread = self.loopThread

@@ -6,21 +6,20 @@ import XCTest
 import WebKitGTKSupport
 
 @MainActor
-final class WebKitGTKEnvironmentTests: XCTestCase {
+final class EngineEnvironmentTests: XCTestCase {
     func testPrepareProvidesADisplayAndIsIdempotent() async throws {
-        try WebKitGTKEnvironment.prepare()
-        let display = try XCTUnwrap(WebKitGTKEnvironment.display)
+        try EngineEnvironment.prepare()
+        let display = try XCTUnwrap(EngineEnvironment.display)
         XCTAssertTrue(
             display.hasPrefix(":"), "DISPLAY should be an X display, got a value of \(display.count) characters")
-        try WebKitGTKEnvironment.prepare()
-        XCTAssertEqual(WebKitGTKEnvironment.display, display)
+        try EngineEnvironment.prepare()
+        XCTAssertEqual(EngineEnvironment.display, display)
     }
 
     func testMissingXvfbErrorNamesTheDebianPackage() async {
-        let error = WebKitGTKEnvironmentError(
-            EngineEnvironmentFailure(
-                code: .xvfbMissing, field: "Xvfb", rule: "no DISPLAY is set and Xvfb is not on PATH",
-                remedy: "install it with `sudo apt-get install xvfb`"))
+        let error = EngineEnvironmentError(
+            code: .xvfbMissing, field: "Xvfb", rule: "no DISPLAY is set and Xvfb is not on PATH",
+            remedy: "install it with `sudo apt-get install xvfb`")
         XCTAssertTrue(error.description.contains("Xvfb"))
         XCTAssertTrue(error.description.contains("apt-get install xvfb"))
         XCTAssertEqual(error.localizedDescription, error.description)
@@ -35,7 +34,7 @@ final class WebKitGTKEnvironmentTests: XCTestCase {
             waitpid(server.pid, &status, 0)
         }
         XCTAssertTrue(server.display.dropFirst().allSatisfy(\.isNumber) && server.display.hasPrefix(":"))
-        XCTAssertNotEqual(server.display, WebKitGTKEnvironment.display, "a second server must pick a free display")
+        XCTAssertNotEqual(server.display, EngineEnvironment.display, "a second server must pick a free display")
     }
 
     func testXvfbIsFoundOnAnyPathEntryNotOnlyUsrBin() async throws {
@@ -60,14 +59,14 @@ final class WebKitGTKEnvironmentTests: XCTestCase {
     }
 
     func testSmallAddressSpaceLimitIsAnEnvironmentErrorNamingTheRemedy() async {
-        let failure = EngineHost.addressSpaceFailure(limitKB: 4_000_000)
+        let failure = EngineEnvironment.addressSpaceFailure(limitKB: 4_000_000)
         XCTAssertEqual(failure?.code, .addressSpaceLimited)
         XCTAssertEqual(failure?.field, "ulimit -v")
         XCTAssertTrue(failure?.remedy.contains("ulimit -v unlimited") ?? false)
         XCTAssertTrue(failure?.rule.contains("4000000 KB") ?? false)
-        XCTAssertNil(EngineHost.addressSpaceFailure(limitKB: nil), "no limit is fine")
-        XCTAssertNil(EngineHost.addressSpaceFailure(limitKB: 16 * 1024 * 1024))
-        XCTAssertNil(EngineHost.addressSpaceLimitKB(), "this test run has no address-space limit")
+        XCTAssertNil(EngineEnvironment.addressSpaceFailure(limitKB: nil), "no limit is fine")
+        XCTAssertNil(EngineEnvironment.addressSpaceFailure(limitKB: 16 * 1024 * 1024))
+        XCTAssertNil(EngineEnvironment.addressSpaceLimitKB(), "this test run has no address-space limit")
     }
 }
 #endif

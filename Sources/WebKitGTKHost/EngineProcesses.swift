@@ -14,7 +14,7 @@ package enum EngineProcesses {
 
     /// Registers the exit handler once.
     @MainActor
-    static func stopAtExit() {
+    package static func stopAtExit() {
         guard !registered else { return }
         registered = true
         registerExitHandler()

@@ -9,10 +9,10 @@ internal import WebKitGTKHost
 
 extension WKWebView {
     /// Sends the same request again for the same navigation, without restarting its timeout.
-    func resend(_ navigation: WKNavigation, _ request: URLRequest) {
+    func resend(_ navigation: WKNavigation, _ request: URLRequest, resends: Int) {
         guard let view, let url = request.url else { return }
         pendingNavigation = navigation
-        retry = .sent(navigation)
+        retry = .sent(navigation, request, resends: resends)
         send(request, url: url, in: view)
         MainContextDriver.shared.scheduleService()
     }
@@ -79,8 +79,8 @@ extension WKWebView {
             activeNavigation = pendingNavigation ?? WKNavigation()
             pendingNavigation = nil
             activeNavigationFailed = false
-            if case .sent(let resent) = retry, resent === activeNavigation {
-                retry = .none
+            if case .sent(let resent, let request, let resends) = retry, resent === activeNavigation {
+                retry = .armed(resent, request, resends: resends)
                 return
             }
             navigationDelegate?.webView(self, didStartProvisionalNavigation: activeNavigation)
@@ -89,10 +89,10 @@ extension WKWebView {
             timeoutItem?.cancel()
             navigationDelegate?.webView(self, didCommit: activeNavigation)
         case WEBKIT_LOAD_FINISHED:
-            if case .due(let navigation, let request) = retry {
+            if case .due(let navigation, let request, let resends) = retry {
                 activeNavigation = nil
                 activeNavigationFailed = false
-                return resend(navigation, request)
+                return resend(navigation, request, resends: resends - 1)
             }
             timeoutItem?.cancel()
             let navigation = activeNavigation
@@ -109,14 +109,14 @@ extension WKWebView {
         guard !activeNavigationFailed else { return }
         if event == WEBKIT_LOAD_STARTED, error.domain == cwk_io_error_quark(),
             UInt32(error.code) == G_IO_ERROR_CANCELLED.rawValue, pendingNavigation == nil,
-            case .armed(let navigation, let request) = retry, navigation === activeNavigation,
-            request.url?.absoluteString == uri
+            case .armed(let navigation, let request, let resends) = retry, resends > 0,
+            navigation === activeNavigation, request.url?.absoluteString == uri
         {
             // WebKitGTK 2.50 can cancel a main-frame request nobody cancelled (seen when a TLS handshake fails
             // after an earlier load's DNS failure in the same network process). Apple's engine reports the real
-            // failure, so the request is sent once more, as the same navigation, once the engine has ended this one.
+            // failure, so the request is sent again, as the same navigation, once the engine has ended this one.
             activeNavigationFailed = true
-            retry = .due(navigation, request)
+            retry = .due(navigation, request, resends: resends)
             return
         }
         timeoutItem?.cancel()

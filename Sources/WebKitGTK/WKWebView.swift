@@ -35,17 +35,20 @@ open class WKWebView: NSObject {
     var hasCommittedDocument = false
     var activeNavigation: WKNavigation?
     var activeNavigationFailed = false
-    /// Where the one retry of a request WebKitGTK cancelled on its own stands (see `loadFailed`).
+    /// Where the retry of a request WebKitGTK cancelled on its own stands (see `loadFailed`).
     var retry = Retry.none
+    /// How many times one request is sent again after the engine cancelled it on its own: it has cancelled a resent
+    /// request too (in 2 of 7 runs of a test loading 10 times, each after a DNS failure).
+    static let resendsAfterASpontaneousCancel = 3
 
     enum Retry {
         case none
-        /// `load(_:)` sent this request; it may be sent once more while its navigation is provisional.
-        case armed(WKNavigation, URLRequest)
+        /// This request was sent; while its navigation is provisional it may be sent `resends` more times.
+        case armed(WKNavigation, URLRequest, resends: Int)
         /// The engine cancelled it: it goes again once the engine has ended the cancelled load.
-        case due(WKNavigation, URLRequest)
+        case due(WKNavigation, URLRequest, resends: Int)
         /// Sent again: its load's start is not announced twice, so the delegate sees one navigation, as on Apple's.
-        case sent(WKNavigation)
+        case sent(WKNavigation, URLRequest, resends: Int)
     }
     var timeoutItem: DispatchWorkItem?
     static var liveCount = 0
@@ -130,7 +133,7 @@ open class WKWebView: NSObject {
             return navigation
         }
         send(request, url: url, in: view)
-        retry = .armed(navigation, request)
+        retry = .armed(navigation, request, resends: Self.resendsAfterASpontaneousCancel)
         armTimeout(request.timeoutInterval, navigation: navigation)
         MainContextDriver.shared.scheduleService()
         return navigation

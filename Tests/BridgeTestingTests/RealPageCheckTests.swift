@@ -121,7 +121,8 @@ final class RealPageCheckTests: XCTestCase {
 
     func testAnUntrustedCertificateAfterADNSFailureIsStillATLSError() async throws {
         // WebKitGTK 2.50 sometimes cancels this request on its own after a DNS failure in the same network process
-        // (about one run in three); the engine module sends it once more, so the check names the real cause.
+        // (about one run in three, now and then the resent request too); the engine module sends it again, up to
+        // three times, so the check names the real cause.
         let server = try LoopbackHTTPServer(
             routes: RealPageSite.routes(fixture: try FixtureVariant.fixture()), untrustedHTTPS: true)
         defer { server.stop() }

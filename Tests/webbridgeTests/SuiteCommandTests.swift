@@ -228,7 +228,7 @@ final class SuiteCommandTests: XCTestCase {
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(document["passed"] as? Bool, false)
         XCTAssertEqual(document["pageCount"] as? Int, 2)
-        XCTAssertEqual(document["passedPages"] as? Int, 1)
+        XCTAssertEqual(document["passedPages"] as? Int, 1, result.stdout)
         XCTAssertEqual(document["failedPages"] as? Int, 1)
         XCTAssertEqual(
             document["failedByCategory"] as? [String: Int], ["native did not receive the page's message": 1])

@@ -44,7 +44,8 @@ enum WebBridgeBench {
         }
         session.onEvent = { event in
             switch event {
-            case .message(let message):
+            // The bench contract's ready acknowledges sync, so each arrives as an acknowledgement (of no request).
+            case .message(let message), .acknowledgement(let message, _):
                 burst.tally.record(id: message.requestID, rawID: burst.rawID)
             case .rejected:
                 burst.rejected += 1

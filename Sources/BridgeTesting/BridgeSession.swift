@@ -93,7 +93,7 @@ public final class BridgeSession: NSObject {
     /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
     public private(set) var navigatedAwayTo: String?
     private var committedDocuments = 0
-    /// Every acknowledgement the page sent, with how it related to the requests issued.
+    /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
     public private(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
 
@@ -303,9 +303,13 @@ public final class BridgeSession: NSObject {
                 let id = validated.requestID
             {
                 let correlation = correlator.settle(rawID: id)
-                acknowledgements.append(
-                    Acknowledgement(kind: validated.kind, requestID: RequestID(rawValue: id), correlation: correlation))
-                record(.acknowledged, "\(validated.kind): \(correlation)")
+                // Kept and timed like other messages: a page that floods acknowledgements is counted, not stored.
+                if acknowledgements.count < 10_000 {
+                    acknowledgements.append(
+                        Acknowledgement(
+                            kind: validated.kind, requestID: RequestID(rawValue: id), correlation: correlation))
+                }
+                if count <= 3 { record(.acknowledged, "\(validated.kind): \(correlation)") }
                 emit(.acknowledgement(validated, correlation))
             } else {
                 if count == 1, validated.kind == announcingKind {

@@ -27,13 +27,17 @@ test: setup
 	# The adoption path: a team's package that depends on WebBridge by path and tests its own bridge.
 	cd Examples/Checkout && $(SWIFT) test
 
-# Figures, not pass/fail: a table on stdout and .build/bench.json (see Docs/BENCHMARKS.md).
+# Figures, not pass/fail: a table on stdout and .build/bench.json (see Docs/BENCHMARKS.md), kept as
+# Benchmarks/history/<UTC time>-<commit>.json: the history of runs is those files, committed.
 # The peer figure (Selenium + WebKitWebDriver) is null until `make bench-peer` has installed them.
 bench: setup
 	$(SWIFT) build -c release --product webbridge
 	$(SWIFT) build -c release --product webbridge-bench
 	$(SWIFT) build -c release --product webbridge-raw-cold-check
 	$$($(SWIFT) build -c release --show-bin-path)/webbridge-bench --output .build/bench.json
+	@mkdir -p Benchmarks/history
+	@run=Benchmarks/history/$$(date -u +%Y-%m-%dT%H%M%SZ)-$$(git rev-parse --short HEAD 2>/dev/null || echo unknown).json; \
+		cp -n .build/bench.json "$$run" && echo "make bench: this run is kept as $$run"
 
 bench-peer:
 	@scripts/setup-peer.sh

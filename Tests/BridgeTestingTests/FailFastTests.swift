@@ -119,6 +119,52 @@ final class FailFastTests: XCTestCase {
             "\(report.failures)")
     }
 
+    /// A page that answers every native message by sending its first message again (a component that reconnects on
+    /// each reply) once kept native answering forever; an expected message now triggers its steps once.
+    func testAPageThatRepeatsItsTriggerOnEveryAnswerCannotKeepNativeAnsweringForever() async throws {
+        let contract = try BridgeContract(
+            jsonData: Data(
+                #"""
+                {"version": 1, "handler": "bridge", "receiver": "window.bridgeReceive",
+                 "messages": [
+                   {"kind": "ready", "direction": "page-to-native", "fields": {"version": {"type": "constant", "value": 1}}},
+                   {"kind": "sync", "direction": "native-to-page", "fields": {"value": {"type": "string"}}}],
+                 "check": {"steps": [{"after": "ready", "send": "sync", "value": {"value": "ok"}}]}}
+                """#.utf8))
+        let html = """
+            <!doctype html><body><script>
+            const post = () => window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});
+            window.bridgeReceive = function (message) { setTimeout(post, 0); };
+            post();
+            </script></body>
+            """
+        for strictness in [CheckStrictness.strict, .lenient] {
+            let configuration = CheckConfiguration(
+                page: .html(html, baseURL: nil), contract: contract, timeout: Self.stepTimeout,
+                bound: 3 * Self.decidedWithin, strictness: strictness)
+            let done = expectation(description: "the \(strictness) check's verdict, with native answering once")
+            final class Box: @unchecked Sendable { var report: SessionReport? }
+            let box = Box()
+            Task { @MainActor in
+                box.report = await BridgeCheck.run(configuration)
+                done.fulfill()
+            }
+            await fulfillment(of: [done], timeout: Self.decidedWithin)
+            let report = try XCTUnwrap(box.report, "\(strictness): the check kept answering the repeated trigger")
+            let sent = report.timeline.filter { $0.event == .sent }.count
+            XCTAssertEqual(sent, 1, "\(strictness): native answered the repeated trigger \(sent) times")
+            XCTAssertEqual(report.nativeToPage.status, .pass, "\(strictness): \(report.failures)")
+            // Whether the second ready lands before the session ends is the page's timing; if it does, strict
+            // mode names it as a duplicate, and lenient mode lists it.
+            if strictness == .lenient || report.pageToNative.status == .fail {
+                let detail = report.pageToNative.failure?.detail ?? ""
+                XCTAssertTrue(
+                    strictness == .lenient ? report.pageToNative.status == .pass : detail.contains("duplicate"),
+                    "\(strictness): \(report.failures)")
+            }
+        }
+    }
+
     func testAPageThatNeverShowsTheValueFailsAtTheStepDeadlineNamingWhatDidNotHappen() async throws {
         let contract = try BridgeContract(jsonData: Self.twoSends)
         let silent = Self.showing("message.value").replacingOccurrences(of: "setTimeout(", with: "void (")

@@ -1,3 +1,4 @@
+import BridgeContract
 import Foundation
 
 /// Renders check reports as one self-contained HTML file: a summary table, then each session's sequence diagram.
@@ -49,6 +50,7 @@ package enum HTMLReport {
         body.append(
             "<p class=\"verdict \(passed ? "pass" : "fail")\" data-passed=\"\(passed)\">\(passed ? "PASS" : "FAIL")</p></header>"
         )
+        body.append("<p class=\"tool\" data-version=\"\(WebBridgeVersion.number)\">\(WebBridgeVersion.tool)</p>")
         if let notice { body.append("<p class=\"notice\">\(escape(notice))</p>") }
         body.append(summaryTable(pages))
         // With more than one session, passing ones start folded so the failures stand out.
@@ -63,6 +65,7 @@ package enum HTMLReport {
             <meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="\(WebBridgeVersion.tool)">
             <title>\(escape(title)) report</title>
             <style>\(style)</style>
             </head>

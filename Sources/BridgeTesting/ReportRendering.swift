@@ -1,3 +1,4 @@
+import BridgeContract
 import Foundation
 import TerminalEscape
 
@@ -281,12 +282,15 @@ extension ReportRendering {
             let omittedSessions: Int
             let interrupted: Bool?
             let sessions: [SessionTally.Kept]
+            /// The tool that wrote the report (`WebBridgeVersion.number`).
+            let webbridgeVersion: String
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(
             passed: tally.passed, sessionCount: tally.count, failedCount: tally.failedCount,
-            omittedSessions: tally.omitted, interrupted: interrupted ? true : nil, sessions: tally.kept)
+            omittedSessions: tally.omitted, interrupted: interrupted ? true : nil, sessions: tally.kept,
+            webbridgeVersion: WebBridgeVersion.number)
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)
     }
 

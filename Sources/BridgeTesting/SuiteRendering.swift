@@ -1,3 +1,4 @@
+import BridgeContract
 import Foundation
 
 /// One page of a suite: its name as the report shows it, and its sessions.
@@ -76,6 +77,8 @@ extension ReportRendering {
             let interrupted: Bool?
             let shard: String?
             let pages: [Page]
+            /// The tool that wrote the report (`WebBridgeVersion.number`).
+            let webbridgeVersion: String
         }
         let document = Document(
             passed: suite.passed, pageCount: suite.pages.count, passedPages: suite.passedCount,
@@ -88,7 +91,7 @@ extension ReportRendering {
                     page: $0.name, passed: $0.tally.passed, sessionCount: $0.tally.count,
                     failedCount: $0.tally.failedCount, omittedSessions: $0.tally.omitted,
                     failedCategories: $0.tally.failedCategories, sessions: $0.tally.kept)
-            })
+            }, webbridgeVersion: WebBridgeVersion.number)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)

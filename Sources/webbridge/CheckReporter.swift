@@ -15,7 +15,7 @@ struct CheckReporter {
         guard format == .text else { return }
         let contract = configuration.contract
         emit(
-            "webbridge check: \(pageName), contract '\(TerminalText.escape(contract.displayName))' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout))"
+            "webbridge check: \(pageName), contract '\(TerminalText.escape(contract.displayName))' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout)), \(WebBridgeVersion.tool)"
         )
     }
 

@@ -75,7 +75,7 @@ final class SuiteRun {
         let shard = options.shard.map { ", shard \($0.description) of \(listed)" } ?? ""
         let repeats = options.repeatCount > 1 ? ", \(options.repeatCount) sessions each" : ""
         return
-            "webbridge check: \(count)\(shard), contract '\(TerminalText.escape(contract.displayName))' v\(contract.version), timeout \(BridgeCheck.seconds(base.timeout)), \(jobs) at once\(repeats)"
+            "webbridge check: \(count)\(shard), contract '\(TerminalText.escape(contract.displayName))' v\(contract.version), timeout \(BridgeCheck.seconds(base.timeout)), \(jobs) at once\(repeats), \(WebBridgeVersion.tool)"
     }
 
     /// The next page to start, or nil when all have started or the output is gone.

@@ -1,3 +1,4 @@
+import BridgeContract
 import BridgeTesting
 import CommandLineOptions
 import Foundation
@@ -13,12 +14,16 @@ let subcommands: KeyValuePairs<String, @MainActor (ArraySlice<String>) async -> 
 let options = OptionTable(
     command: "webbridge",
     positionals: [Positional("subcommand", "<subcommand>", choices: subcommands.map(\.key))],
-    options: [])
+    options: [.flag("--version", "print the version (`\(WebBridgeVersion.tool)`) and exit")])
 
 let usage = """
     \(options.synopsis()) [options]
 
     Tests the message bridge between a web page and native code as a contract.
+
+    OPTIONS:
+      --version   Print the version (`\(WebBridgeVersion.tool)`) and exit 0.
+      -h, --help  Show this help.
 
     SUBCOMMANDS:
       check       Run both directions of the bridge on the real WebKit engine.
@@ -41,6 +46,16 @@ let usage = """
 /// Runs the subcommand named in `argv`: its first word, the rest being that subcommand's command line.
 @MainActor
 func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
+    // `--version` before any subcommand, as swift-format and swift-argument-parser tools take it; on stdout, exit 0.
+    if argv.first == "--version" {
+        Output.out(WebBridgeVersion.tool)
+        return .pass
+    }
+    if argv.first == "version" {
+        printError("webbridge: unknown subcommand 'version'; the version is an option: webbridge --version")
+        printError(options.usageHint)
+        return .usage
+    }
     switch options.read(argv.prefix(1), help: usage) {
     case .exit(let status): return status
     case .options(let parsed):

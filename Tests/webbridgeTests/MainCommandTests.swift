@@ -34,4 +34,34 @@ final class MainCommandTests: XCTestCase {
                 result.stdout.contains("USAGE: webbridge \(subcommand)"), "\(subcommand) --help:\n\(result.stdout)")
         }
     }
+
+    func testVersionPrintsOneLineAndExitsZero() throws {
+        let result = try CLI.run(["--version"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertNotNil(
+            result.stdout.wholeMatch(of: /webbridge \d+\.\d+\.\d+\n/), "not `webbridge X.Y.Z`: \(result.stdout)")
+        XCTAssertTrue(try CLI.run(["--help"]).stdout.contains("--version"), "the help does not list --version")
+    }
+
+    func testVersionSubcommandPointsAtTheOption() throws {
+        let result = try CLI.run(["version"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("webbridge --version"), result.stderr)
+    }
+
+    /// The header line, the JSON and the HTML report carry the version `--version` prints (one source).
+    func testReportsCarryTheVersion() throws {
+        let version = try CLI.run(["--version"]).stdout.trimmingCharacters(in: .newlines)
+        let number = String(version.dropFirst("webbridge ".count))
+        let text = try CLI.run(["check"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(
+            text.stdout.split(separator: "\n").first?.hasSuffix(", \(version)") == true, text.stdout)
+        let json = try CLI.run(["check", "--format", "json"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["webbridgeVersion"] as? String, number)
+        let html = try CLI.run(["check", "--format", "html"])
+        XCTAssertTrue(html.stdout.contains("<meta name=\"generator\" content=\"\(version)\">"), html.stdout)
+    }
 }

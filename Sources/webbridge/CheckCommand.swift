@@ -65,6 +65,13 @@ enum CheckCommand {
                     + "and one JUnit <testsuite> per page); or html (one self-contained file: a summary and each "
                     + "session's sequence diagram)",
                 rule: .choice(CheckOptions.Format.allCases.map(\.rawValue)), default: .value("text")),
+            .value(
+                "--report", "KIND=FILE",
+                "also write the run's report to FILE, beside the --format report on stdout: KIND junit, html or json "
+                    + "(repeat for several, from the same run). An existing file is overwritten; a symbolic link, a "
+                    + "folder, or a folder that does not exist is refused before the check runs (exit 2); a report "
+                    + "that cannot be written at the end is exit 3",
+                rule: .pattern(rule: ReportTarget.rule) { ReportTarget($0) != nil }, repeatable: true),
         ])
 
     static let usage = options.help(
@@ -126,7 +133,8 @@ enum CheckCommand {
         }
         if let suite { return await suite.run() }
 
-        let reporter = CheckReporter(format: options.format, pageName: options.pageName, configuration: configuration)
+        var reporter = CheckReporter(format: options.format, pageName: options.pageName, configuration: configuration)
+        reporter.reports = options.reports
         reporter.begin()
         let run = CheckRun(reporter: reporter, total: options.repeatCount)
         SignalWatcher.install(run.interrupted)
@@ -169,6 +177,8 @@ struct CheckOptions {
     /// Pages checked at once in a suite; nil takes `SuiteRun.defaultJobs`.
     let jobs: Int?
     let shard: Shard?
+    /// Report files written beside stdout's report (`--report KIND=FILE`), in command-line order.
+    let reports: [ReportTarget]
 
     init(_ parsed: ParsedOptions) throws(UsageError) {
         contractPath = parsed.value("--contract")
@@ -182,6 +192,8 @@ struct CheckOptions {
         format = Format(rawValue: parsed.value("--format")!)!
         jobs = parsed.integer("--jobs")
         shard = parsed.value("--shard").flatMap(Shard.init)
+        reports = parsed.values("--report").compactMap(ReportTarget.init)
+        try ReportTarget.validate(reports)
         let named = try PageList.entries(parsed)
         entries = named.isEmpty ? [.bundled] : named
         let given = parsed.values(inOrder: ["--page", "--url", "--pages"])

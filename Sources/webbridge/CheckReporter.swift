@@ -25,27 +25,38 @@ struct CheckReporter {
         emit(ReportRendering.text(session: index, report))
     }
 
-    func end(_ tally: SessionTally) {
+    /// Report files written at the end (`--report`), beside the report on stdout.
+    var reports: [ReportTarget] = []
+
+    /// Prints the verdict and writes the report files; false when a report file could not be written.
+    func end(_ tally: SessionTally) -> Bool {
+        Output.out(format == .text ? ReportRendering.summary(tally) : document(format, tally))
+        return ReportTarget.writeAll(reports) { document($0, tally) }
+    }
+
+    /// The whole report over `tally` in a document format (json, junit, html), `notice` saying why it is partial.
+    func document(_ format: CheckOptions.Format, _ tally: SessionTally, notice: String? = nil) -> String {
         switch format {
-        case .text: Output.out(ReportRendering.summary(tally))
-        case .json: Output.out(ReportRendering.json(tally))
-        case .junit: Output.out(ReportRendering.junit(tally))
-        case .html: Output.out(ReportRendering.html(page: pageName, tally))
+        case .text: ReportRendering.summary(tally)
+        case .json: ReportRendering.json(tally, interrupted: notice != nil)
+        case .junit: ReportRendering.junit(tally)
+        case .html: ReportRendering.html(page: pageName, tally, notice: notice)
         }
     }
 
-    /// What was done before a signal stopped the run: the sessions so far and a partial summary.
+    /// What was done before a signal stopped the run: the sessions so far and a partial summary, and the report
+    /// files with what finished.
     func interrupted(_ tally: SessionTally, of total: Int, signal: Int32) {
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
         let note = "interrupted by \(name) after \(tally.count) of \(total) sessions"
         switch format {
         case .text: Output.out("INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally))")
-        case .json: Output.out(ReportRendering.json(tally, interrupted: true))
+        case .json, .html: Output.out(document(format, tally, notice: note))
         case .junit:
-            Output.out(ReportRendering.junit(tally))
+            Output.out(document(format, tally, notice: note))
             printError("webbridge check: \(note); the report holds the sessions that finished")
-        case .html: Output.out(ReportRendering.html(page: pageName, tally, notice: note))
         }
+        ReportTarget.writeAll(reports) { document($0, tally, notice: note) }
     }
 }
 
@@ -87,7 +98,8 @@ final class CheckRun {
     /// Prints the verdict over every session and returns the exit status.
     func finish() -> ExitStatus {
         progress.finish()
-        reporter.end(tally)
+        // A report file that could not be written is exit 3, as a report lost on stdout is.
+        guard reporter.end(tally) else { return .environment }
         return CheckCommand.exitStatus(tally)
     }
 

@@ -60,13 +60,24 @@ final class SuiteRun {
         for worker in workers { await worker.value }
         progress.finish()
         let suite = tally
-        switch options.format {
-        case .text: Output.out(ReportRendering.summary(suite))
-        case .json: Output.out(ReportRendering.json(suite, shard: options.shard?.description))
-        case .junit: Output.out(ReportRendering.junit(suite))
-        case .html: Output.out(HTMLReport.render(suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }))
-        }
+        Output.out(document(options.format, suite))
+        // A report file that could not be written is exit 3, as a report lost on stdout is.
+        guard ReportTarget.writeAll(options.reports, { document($0, suite) }) else { return .environment }
         return CheckCommand.exitStatus(suite)
+    }
+
+    /// The suite's report in `format`: the text summary, or the whole JSON, JUnit or HTML document; `notice`
+    /// says why it is partial.
+    private func document(_ format: CheckOptions.Format, _ suite: SuiteTally, notice: String? = nil) -> String {
+        switch format {
+        case .text: ReportRendering.summary(suite)
+        case .json: ReportRendering.json(suite, interrupted: notice != nil, shard: options.shard?.description)
+        case .junit: ReportRendering.junit(suite)
+        case .html:
+            HTMLReport.render(
+                suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) },
+                notice: notice.map { "INTERRUPTED: \($0)" })
+        }
     }
 
     private var header: String {
@@ -142,16 +153,12 @@ final class SuiteRun {
             // Pages that finished after one still running are printed too; the running ones are not reported.
             for index in nextToPrint..<pages.count { printBlock(index) }
             Output.out("INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))")
-        case .json: Output.out(ReportRendering.json(suite, interrupted: true, shard: options.shard?.description))
+        case .json, .html: Output.out(document(options.format, suite, notice: note))
         case .junit:
-            Output.out(ReportRendering.junit(suite))
+            Output.out(document(options.format, suite, notice: note))
             printError("webbridge check: \(note); the report holds the pages that finished")
-        case .html:
-            Output.out(
-                HTMLReport.render(
-                    suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, notice: "INTERRUPTED: \(note)")
-            )
         }
+        ReportTarget.writeAll(options.reports) { document($0, suite, notice: note) }
     }
 }
 

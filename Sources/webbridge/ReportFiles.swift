@@ -1,0 +1,140 @@
+import BridgeTesting
+import Foundation
+
+/// A report written to a file beside the text on stdout: `--report junit=FILE` (also `html`, `json`).
+///
+/// The rule, as CI users expect of a path they give: an existing regular file is overwritten (each run writes
+/// its report afresh); a symbolic link is never written through, a folder is never written into, and a missing
+/// folder is not created. Those are refused before the check runs (exit 2, naming the option, the rule and the
+/// remedy); a report that cannot be written at the end (a full disk) is exit 3, as a failed stdout is.
+struct ReportTarget: Equatable {
+    /// The formats a report file can have; the text report is stdout's.
+    static let kinds: [CheckOptions.Format] = [.junit, .html, .json]
+    /// The value's rule in words, as the usage error says it after "must be".
+    static let rule = "KIND=FILE, with KIND junit, html or json"
+
+    let format: CheckOptions.Format
+    let path: String
+
+    /// `junit=out/junit.xml`; nil when the kind is not a report file's or the path is empty.
+    init?(_ text: String) {
+        guard let equals = text.firstIndex(of: "=") else { return nil }
+        let kind = String(text[..<equals])
+        let path = String(text[text.index(after: equals)...])
+        guard let format = CheckOptions.Format(rawValue: kind), Self.kinds.contains(format), !path.isEmpty else {
+            return nil
+        }
+        self.format = format
+        self.path = path
+    }
+
+    /// How the option was given, for errors: `--report junit=out/junit.xml`.
+    var spelling: String { "--report \(format.rawValue)=\(TerminalText.escape(path))" }
+
+    /// The file name a remedy suggests for this kind.
+    private var suggestedName: String {
+        switch format {
+        case .junit: "junit.xml"
+        case .html: "report.html"
+        default: "report.json"
+        }
+    }
+
+    /// Refuses, before any page runs, a report path that could not be written or would be written where it must
+    /// not be: the same file twice, a symbolic link, a folder, a folder that does not exist, no permission.
+    static func validate(_ targets: [ReportTarget]) throws(UsageError) {
+        var seen: [String: ReportTarget] = [:]
+        for target in targets {
+            let absolute = URL(fileURLWithPath: target.path).standardizedFileURL.path
+            if let earlier = seen[absolute] {
+                throw UsageError(
+                    "\(earlier.spelling) and \(target.spelling) name the same file; each report needs a file of its own. Remedy: give them different paths"
+                )
+            }
+            seen[absolute] = target
+            try target.validate()
+        }
+    }
+
+    private func validate() throws(UsageError) {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK:
+                throw UsageError(
+                    "\(spelling): the path is a symbolic link; a report is never written through one (it would overwrite the file the link points to). Remedy: name the file itself, or remove the link"
+                )
+            case S_IFDIR:
+                throw UsageError(
+                    "\(spelling): the path is a folder; a report is written to a file. Remedy: name a file in it, e.g. \(format.rawValue)=\(TerminalText.escape((path as NSString).appendingPathComponent(suggestedName)))"
+                )
+            default:
+                if access(path, W_OK) != 0 {
+                    throw UsageError(
+                        "\(spelling): the file exists and can't be written (\(String(cString: strerror(errno)))). Remedy: make it writable, or name another file"
+                    )
+                }
+            }
+            return
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let parent = folder.isEmpty ? "." : folder
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError(
+                "\(spelling): the folder \(TerminalText.escape(parent)) does not exist; a report's folder is not created. Remedy: create it first (mkdir -p \(TerminalText.escape(parent)))"
+            )
+        }
+        if access(parent, W_OK) != 0 {
+            throw UsageError(
+                "\(spelling): a file can't be created in \(TerminalText.escape(parent)) (\(String(cString: strerror(errno)))). Remedy: name a file in a folder you can write"
+            )
+        }
+    }
+
+    /// Writes `text` to the file, replacing what it held; never through a symbolic link (`O_NOFOLLOW`, so a link
+    /// made since the check began is refused too). Prints why on failure and returns false.
+    @discardableResult
+    func write(_ text: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return failed(errno) }
+        defer { close(descriptor) }
+        let data = Data((text + "\n").utf8)
+        var failure: Int32?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    failure = written < 0 ? errno : EIO
+                    return
+                }
+            }
+        }
+        if let failure { return failed(failure) }
+        return true
+    }
+
+    private func failed(_ code: Int32) -> Bool {
+        let reason =
+            code == ELOOP
+            ? "the path became a symbolic link during the check; a report is never written through one"
+            : String(cString: strerror(code))
+        printError(
+            "webbridge check: \(spelling): the report could not be written (\(reason)); it is missing or incomplete. Remedy: free disk space, or name a file in a folder that can be written"
+        )
+        return false
+    }
+
+    /// Writes each report from `render` (its format's document); false when any could not be written.
+    @discardableResult
+    static func writeAll(_ targets: [ReportTarget], _ render: (CheckOptions.Format) -> String) -> Bool {
+        var allWritten = true
+        for target in targets where !target.write(render(target.format)) { allWritten = false }
+        return allWritten
+    }
+}

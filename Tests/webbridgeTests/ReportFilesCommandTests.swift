@@ -1,0 +1,137 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `--report KIND=FILE`: every report from one run, beside the text on stdout, written only where it may be.
+final class ReportFilesCommandTests: XCTestCase {
+    var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webbridge-reports-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    private func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+    /// The three report paths of one run, as `--report` options.
+    private func allReports(_ prefix: String) -> [String] {
+        [
+            "--report", "junit=\(path("\(prefix).xml"))", "--report", "html=\(path("\(prefix).html"))",
+            "--report=json=\(path("\(prefix).json"))",
+        ]
+    }
+
+    private func read(_ name: String) throws -> String { try String(contentsOfFile: path(name), encoding: .utf8) }
+
+    func testOneRunOfTheFixtureWritesEveryReportBesideTheText() throws {
+        let result = try CLI.run(["check"] + allReports("pass"))
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        // stdout keeps the text report: the header, the timeline, the verdict.
+        XCTAssertTrue(result.stdout.hasPrefix("webbridge check: BridgeFixture.html (bundled)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("PASS: both directions of the bridge hold (1 session)"), result.stdout)
+        let junit = try JUnitCases(xml: Data(try read("pass.xml").utf8))
+        XCTAssertEqual(junit.names.count, 2)
+        XCTAssertEqual(junit.failureTypes, [])
+        let html = try read("pass.html")
+        XCTAssertTrue(html.hasPrefix("<!DOCTYPE html>") && html.contains("data-passed=\"true\""), html)
+        let json = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(try read("pass.json").utf8)) as? [String: Any])
+        XCTAssertEqual(json["passed"] as? Bool, true)
+        XCTAssertEqual((json["sessions"] as? [Any])?.count, 1)
+    }
+
+    func testOneRunOfABrokenPageWritesTheSameFailureToEveryReport() throws {
+        let html = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+        XCTAssertTrue(html.contains("version: 1"), "the fixture changed: update this test")
+        let page = path("broken.html")
+        try html.replacingOccurrences(of: "version: 1", with: "version: true")
+            .write(toFile: page, atomically: true, encoding: .utf8)
+        // stdout is JSON here: --format stays for stdout, the files are what --report names.
+        let result = try CLI.run(["check", "--page", page, "--timeout", "2", "--format", "json"] + allReports("fail"))
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertEqual(result.stdout, try read("fail.json"), "stdout and the file differ")
+        let junit = try JUnitCases(xml: Data(try read("fail.xml").utf8))
+        XCTAssertEqual(junit.failureTypes, ["native did not receive the page's message"])
+        let report = try read("fail.html")
+        XCTAssertTrue(report.contains("data-passed=\"false\""), report)
+        XCTAssertTrue(report.contains("class=\"failure\""), report)
+    }
+
+    func testASuiteWritesEveryReportFromOneRun() throws {
+        let page = path("copy.html")
+        try FileManager.default.copyItem(atPath: CheckCommandTests.fixture.path, toPath: page)
+        let result = try CLI.run(
+            ["check", "--page", CheckCommandTests.fixture.path, "--page", page, "--timeout", "5"] + allReports("suite"))
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("PASS: both directions of the bridge hold on every page (2 pages)"))
+        XCTAssertEqual(try JUnitCases(xml: Data(try read("suite.xml").utf8)).names.count, 4)
+        let json = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(try read("suite.json").utf8)) as? [String: Any])
+        XCTAssertEqual(json["pageCount"] as? Int, 2)
+        XCTAssertTrue(try read("suite.html").contains("data-page=\"\(page)\""))
+    }
+
+    func testAnExistingReportIsOverwritten() throws {
+        let older = "an older run's report, longer than the new one: " + String(repeating: "x", count: 9000)
+        try older.write(toFile: path("old.json"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["check", "--report", "json=\(path("old.json"))"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(try read("old.json").utf8)))
+    }
+
+    /// Paths a report is never written to: refused before the check runs, naming the option, the rule, the remedy.
+    func testRefusedPathsAreUsageErrorsBeforeTheCheckRuns() throws {
+        let target = path("target.txt")
+        try "not a report".write(toFile: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: path("link.xml"), withDestinationPath: target)
+        try FileManager.default.createDirectory(atPath: path("folder"), withIntermediateDirectories: false)
+        let cases: [([String], String)] = [
+            (
+                ["--report", "junit=\(path("link.xml"))"],
+                "--report junit=\(path("link.xml")): the path is a symbolic link; a report is never written through one"
+            ),
+            (
+                ["--report", "html=\(path("folder"))"],
+                "the path is a folder; a report is written to a file. Remedy: name a file in it, e.g. html=\(path("folder"))/report.html"
+            ),
+            (
+                ["--report", "json=\(path("missing/report.json"))"],
+                "the folder \(path("missing")) does not exist; a report's folder is not created. Remedy: create it first"
+            ),
+            (
+                ["--report", "json=\(path("same"))", "--report", "junit=\(path("same"))"],
+                "name the same file; each report needs a file of its own"
+            ),
+            (["--report", "text=\(path("a.txt"))"], "--report must be KIND=FILE, with KIND junit, html or json"),
+            (["--report", "junit="], "--report must be KIND=FILE, with KIND junit, html or json"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(["check"] + arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout)\(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "\(arguments): the check ran")
+        }
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "not a report", "written through the link")
+    }
+
+    func testAReportThatCannotBeWrittenExitsThree() throws {
+        let result = try CLI.run(["check", "--report", "json=/dev/full", "--report", "junit=\(path("kept.xml"))"])
+        XCTAssertEqual(result.status, 3, result.stdout + result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "--report json=/dev/full: the report could not be written (No space left on device)"),
+            result.stderr)
+        XCTAssertTrue(result.stderr.contains("Remedy:"), result.stderr)
+        // The other report is still written, and stdout still has the verdict.
+        XCTAssertEqual(try JUnitCases(xml: Data(try read("kept.xml").utf8)).names.count, 2)
+        XCTAssertTrue(result.stdout.contains("PASS: both directions"), result.stdout)
+    }
+}

@@ -8,9 +8,17 @@ command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 # python3 runs the replaying stand-in for xcrun/xcodebuild in the cloud-Mac tests.
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "webbridge setup: installing ${missing[*]}" >&2
-if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -q
-"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "webbridge setup: installing ${missing[*]}" >&2
+    if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update -q
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+# junitparser (PyPI) reads the JUnit report in the tests as a dashboard's parser would. pip into the python3 on
+# PATH; a system python that refuses pip (PEP 668, Debian 12) gets it for this user.
+if ! python3 -c 'import junitparser' >/dev/null 2>&1; then
+    echo "webbridge setup: installing junitparser (PyPI)" >&2
+    python3 -m pip install -q junitparser 2>/dev/null ||
+        python3 -m pip install -q --user --break-system-packages junitparser
+fi

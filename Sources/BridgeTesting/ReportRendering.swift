@@ -112,33 +112,68 @@ package enum ReportRendering {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// JUnit XML with one test case per direction per session.
+    /// JUnit XML with one test case per direction per session, in one suite named `suite` (the page).
     package static func junit(_ reports: [SessionReport], suite: String = "webbridge check") -> String {
-        junit(reports.enumerated().map { ($0.offset + 1, $0.element) }, suite: suite, totals: nil)
+        junitDocument([junitSuite(reports.enumerated().map { ($0.offset + 1, $0.element) }, suite: suite, totals: nil)])
     }
 
-    /// JUnit XML for numbered sessions; `totals` (tests, failures, skipped) count sessions not shown, when given.
-    static func junit(
-        _ reports: [(Int, SessionReport)], suite: String, totals: (tests: Int, failures: Int, skipped: Int)?
-    ) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <testsuites>
-        \(junitSuite(reports, suite: suite, totals: totals))
-        </testsuites>
-        """
+    /// One `<testsuite>`, with the counts it adds to the root's.
+    struct JUnitSuite {
+        let xml: String
+        let tests: Int
+        let failures: Int
+        let skipped: Int
+        let seconds: Double
     }
 
-    /// One `<testsuite>` element with the sessions' test cases, indented to sit in `<testsuites>`.
+    /// The document around `suites`: `<testsuites>` carrying the sums of their counts and times, as dashboards
+    /// read the root.
+    static func junitDocument(_ suites: [JUnitSuite]) -> String {
+        let tests = suites.reduce(0) { $0 + $1.tests }
+        let failures = suites.reduce(0) { $0 + $1.failures }
+        let skipped = suites.reduce(0) { $0 + $1.skipped }
+        let seconds = suites.reduce(0) { $0 + $1.seconds }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="webbridge check" tests="\(tests)" failures="\(failures)" errors="0" skipped="\(skipped)" time="\(junitTime(seconds))">
+            \(suites.map(\.xml).joined(separator: "\n"))
+            </testsuites>
+            """
+    }
+
+    /// Seconds as JUnit's `time` attribute: `0.168`.
+    static func junitTime(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+
+    /// Each direction's own share of a session's time, so a suite's sum is the sessions' time, not twice it:
+    /// page → native from the load's start until native first sends (the whole session when it never does),
+    /// native → page from then to the session's last event.
+    static func directionSeconds(_ report: SessionReport) -> (pageToNative: Double, nativeToPage: Double) {
+        let end = report.timeline.last?.milliseconds ?? 0
+        let split = report.timeline.first { $0.event == .syncSent || $0.event == .sent }?.milliseconds ?? end
+        return (split / 1000, max(0, end - split) / 1000)
+    }
+
+    /// One `<testsuite>` named after the page, with the sessions' test cases (`session N: page → native`, the
+    /// page as classname); a failure carries the session's timeline as its body. `totals` (tests, failures,
+    /// skipped, seconds) count sessions not shown, when given.
     static func junitSuite(
-        _ reports: [(Int, SessionReport)], suite: String, totals: (tests: Int, failures: Int, skipped: Int)?
-    ) -> String {
+        _ reports: [(Int, SessionReport)], suite: String,
+        totals: (tests: Int, failures: Int, skipped: Int, seconds: Double)?
+    ) -> JUnitSuite {
         var cases: [String] = []
         var failures = 0
         var skipped = 0
+        var seconds = 0.0
         for (number, report) in reports {
-            let elapsed = (report.timeline.last?.milliseconds ?? 0) / 1000
-            for (name, verdict) in [("page to native", report.pageToNative), ("native to page", report.nativeToPage)] {
+            let times = directionSeconds(report)
+            // The failing session's timeline, as the text report prints it: structure only, never values.
+            let timeline = xml(text(session: number, report))
+            let directions = [
+                ("page → native", report.pageToNative, times.pageToNative),
+                ("native → page", report.nativeToPage, times.nativeToPage),
+            ]
+            for (name, verdict, time) in directions {
+                seconds += time
                 var body = ""
                 switch verdict.status {
                 case .pass:
@@ -147,30 +182,35 @@ package enum ReportRendering {
                     failures += 1
                     let failure = verdict.failure ?? BridgeFailure(.nativeDidNotReceive, "")
                     body =
-                        "<failure type=\"\(xml(failure.category.rawValue))\" message=\"\(xml(failure.description))\"/>"
+                        "\n      <failure type=\"\(xml(failure.category.rawValue))\" message=\"\(xml(failure.description))\">\(timeline)</failure>\n    "
                 case .notRun:
                     if let loadFailure = report.load.failure {
                         failures += 1
                         body =
-                            "<failure type=\"\(xml(loadFailure.category.rawValue))\" message=\"\(xml(loadFailure.description))\"/>"
+                            "\n      <failure type=\"\(xml(loadFailure.category.rawValue))\" message=\"\(xml(loadFailure.description))\">\(timeline)</failure>\n    "
                     } else {
                         skipped += 1
                         body = "<skipped message=\"\(xml(verdict.note))\"/>"
                     }
                 }
                 cases.append(
-                    "    <testcase classname=\"webbridge.session\(number)\" name=\"\(name)\" time=\"\(String(format: "%.3f", elapsed))\">\(body)</testcase>"
+                    "    <testcase classname=\"\(xml(suite))\" name=\"session \(number): \(name)\" time=\"\(junitTime(time))\">\(body)</testcase>"
                 )
             }
         }
         let tests = totals?.tests ?? cases.count
         failures = totals?.failures ?? failures
         skipped = totals?.skipped ?? skipped
-        return """
-              <testsuite name="\(xml(suite))" tests="\(tests)" failures="\(failures)" skipped="\(skipped)">
+        seconds = totals?.seconds ?? seconds
+        let xml = """
+              <testsuite name="\(xml(suite))" tests="\(tests)" failures="\(failures)" errors="0" skipped="\(skipped)" time="\(junitTime(seconds))">
+                <properties>
+                  <property name="webbridge.version" value="\(WebBridgeVersion.number)"/>
+                </properties>
             \(cases.joined(separator: "\n"))
               </testsuite>
             """
+        return JUnitSuite(xml: xml, tests: tests, failures: failures, skipped: skipped, seconds: seconds)
     }
 
     static func xml(_ text: String) -> String {
@@ -226,6 +266,8 @@ package struct SessionTally: Sendable {
     /// JUnit's totals over every session: two test cases each, failed or skipped as `junit` renders them.
     package private(set) var failedCases = 0
     package private(set) var skippedCases = 0
+    /// The time of every session, as JUnit's `time` sums it (each session's last event).
+    package private(set) var totalSeconds = 0.0
 
     package init() {}
 
@@ -235,6 +277,7 @@ package struct SessionTally: Sendable {
 
     package mutating func add(_ report: SessionReport) {
         count += 1
+        totalSeconds += (report.timeline.last?.milliseconds ?? 0) / 1000
         for verdict in [report.pageToNative, report.nativeToPage] {
             switch verdict.status {
             case .pass: break
@@ -294,11 +337,17 @@ extension ReportRendering {
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)
     }
 
-    /// The tally as JUnit XML: the kept sessions' test cases, under totals that count every session.
+    /// The tally as JUnit XML: one suite named after the page (`suite`), its kept sessions' test cases, under
+    /// totals that count every session.
     package static func junit(_ tally: SessionTally, suite: String = "webbridge check") -> String {
-        junit(
+        junitDocument([junitSuite(tally, suite: suite)])
+    }
+
+    /// One page's `<testsuite>`: the kept sessions' cases, the counts and time of every session.
+    static func junitSuite(_ tally: SessionTally, suite: String) -> JUnitSuite {
+        junitSuite(
             tally.kept.map { ($0.session, $0.report) }, suite: suite,
-            totals: (2 * tally.count, tally.failedCases, tally.skippedCases))
+            totals: (2 * tally.count, tally.failedCases, tally.skippedCases, tally.totalSeconds))
     }
 }
 

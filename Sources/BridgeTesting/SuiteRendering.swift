@@ -97,18 +97,9 @@ extension ReportRendering {
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)
     }
 
-    /// The suite as JUnit XML: one `<testsuite>` per page, named after it, with its sessions' test cases.
+    /// The suite as JUnit XML: one `<testsuite>` per page, named after it, with its sessions' test cases; the
+    /// root carries the sums.
     package static func junit(_ suite: SuiteTally) -> String {
-        let suites = suite.pages.map { page in
-            junitSuite(
-                page.tally.kept.map { ($0.session, $0.report) }, suite: page.name,
-                totals: (2 * page.tally.count, page.tally.failedCases, page.tally.skippedCases))
-        }
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites>
-            \(suites.joined(separator: "\n"))
-            </testsuites>
-            """
+        junitDocument(suite.pages.map { junitSuite($0.tally, suite: $0.name) })
     }
 }

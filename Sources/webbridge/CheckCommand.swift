@@ -135,6 +135,7 @@ enum CheckCommand {
 
         var reporter = CheckReporter(format: options.format, pageName: options.pageName, configuration: configuration)
         reporter.reports = options.reports
+        reporter.pagePath = options.entries[0].name
         reporter.begin()
         let run = CheckRun(reporter: reporter, total: options.repeatCount)
         SignalWatcher.install(run.interrupted)

@@ -25,6 +25,8 @@ struct CheckReporter {
         emit(ReportRendering.text(session: index, report))
     }
 
+    /// The page as the list names it (its path as given, a URL's host and path), for JUnit's suite and classname.
+    var pagePath: String?
     /// Report files written at the end (`--report`), beside the report on stdout.
     var reports: [ReportTarget] = []
 
@@ -39,7 +41,7 @@ struct CheckReporter {
         switch format {
         case .text: ReportRendering.summary(tally)
         case .json: ReportRendering.json(tally, interrupted: notice != nil)
-        case .junit: ReportRendering.junit(tally)
+        case .junit: ReportRendering.junit(tally, suite: pagePath ?? pageName)
         case .html: ReportRendering.html(page: pageName, tally, notice: notice)
         }
     }

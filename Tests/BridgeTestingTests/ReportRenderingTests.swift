@@ -143,7 +143,59 @@ final class ReportRenderingTests: XCTestCase {
             ReportRendering.summary(
                 Array(repeating: passed, count: 10_000) + Array(repeating: failedReady, count: 1_000)))
         let xml = ReportRendering.junit(tally)
-        XCTAssertTrue(xml.contains(#"tests="22000" failures="1000" skipped="0""#), String(xml.prefix(400)))
+        // The root and the page's suite both count every session, not only the kept ones.
+        XCTAssertTrue(
+            xml.contains(#"<testsuites name="webbridge check" tests="22000" failures="1000" errors="0" skipped="0""#),
+            String(xml.prefix(400)))
+        XCTAssertTrue(xml.contains(#"tests="22000" failures="1000" errors="0" skipped="0""#), String(xml.prefix(400)))
         XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse())
+    }
+
+    /// What a dashboard reads: a suite named by the page, cases named by session and direction with the page as
+    /// classname, each case's own time, a failure with the session's timeline as its body, counts on the root.
+    func testJUnitNamesThePageTheSessionAndTheDirection() throws {
+        let broken = SessionReport(
+            load: .pass("didFinish"),
+            pageToNative: .fail(BridgeFailure(.nativeDidNotReceive, "no valid 'ready'; nothing arrived")),
+            nativeToPage: .pass("document.body.dataset.received shows the sent text"),
+            timeline: [
+                TimelineEntry(event: .loadStarted, milliseconds: 0),
+                TimelineEntry(event: .didFinish, milliseconds: 100),
+                TimelineEntry(event: .syncSent, milliseconds: 150, note: "{kind: String, value: String}"),
+                TimelineEntry(event: .accepted, milliseconds: 175),
+            ], extraMessages: [])
+        let xml = ReportRendering.junit(
+            SuiteTally([
+                PageTally(name: "web/good.html", tally: SessionTally([passed])),
+                PageTally(name: "web/broken.html", tally: SessionTally([broken, broken])),
+            ]))
+        let document = try XMLDocument(data: Data(xml.utf8), options: [])
+        let root = try XCTUnwrap(document.rootElement())
+        let passedSeconds = (passed.timeline.last?.milliseconds ?? 0) / 1000
+        XCTAssertEqual(root.attribute(forName: "tests")?.stringValue, "6")
+        XCTAssertEqual(root.attribute(forName: "failures")?.stringValue, "2")
+        XCTAssertEqual(root.attribute(forName: "skipped")?.stringValue, "0")
+        XCTAssertEqual(
+            root.attribute(forName: "time")?.stringValue, String(format: "%.3f", passedSeconds + 2 * 0.175))
+        let suites = try document.nodes(forXPath: "/testsuites/testsuite").compactMap { $0 as? XMLElement }
+        XCTAssertEqual(suites.map { $0.attribute(forName: "name")?.stringValue }, ["web/good.html", "web/broken.html"])
+        XCTAssertEqual(suites[1].attribute(forName: "time")?.stringValue, "0.350", "the sessions' time, not twice it")
+        let cases = try document.nodes(forXPath: "/testsuites/testsuite[2]/testcase").compactMap { $0 as? XMLElement }
+        XCTAssertEqual(
+            cases.map { $0.attribute(forName: "name")?.stringValue },
+            [
+                "session 1: page → native", "session 1: native → page", "session 2: page → native",
+                "session 2: native → page",
+            ])
+        XCTAssertEqual(Set(cases.map { $0.attribute(forName: "classname")?.stringValue }), ["web/broken.html"])
+        // page → native until native first sends (150 ms), native → page from then to the end (25 ms).
+        XCTAssertEqual(cases.map { $0.attribute(forName: "time")?.stringValue }, ["0.150", "0.025", "0.150", "0.025"])
+        let failure = try XCTUnwrap(cases[0].elements(forName: "failure").first)
+        XCTAssertEqual(failure.attribute(forName: "type")?.stringValue, "native did not receive the page's message")
+        let body = try XCTUnwrap(failure.stringValue)
+        XCTAssertTrue(body.hasPrefix("session 1\n"), body)
+        XCTAssertTrue(body.contains("sync sent         {kind: String, value: String}"), body)
+        XCTAssertTrue(body.contains("page → native  FAIL"), body)
+        XCTAssertTrue(cases[1].elements(forName: "failure").isEmpty)
     }
 }

@@ -79,7 +79,7 @@ final class CheckCommandTests: XCTestCase {
         let result = try CLI.run(["check", "--page", page, "--timeout", "1", "--format", "junit"])
         XCTAssertEqual(result.status, 1)
         let cases = try JUnitCases(xml: Data(result.stdout.utf8))
-        XCTAssertEqual(cases.names, ["page to native", "native to page"])
+        XCTAssertEqual(cases.names, ["session 1: page → native", "session 1: native → page"])
         XCTAssertEqual(cases.failureTypes, ["native did not receive the page's message"])
     }
 

@@ -134,4 +134,73 @@ final class ReportFilesCommandTests: XCTestCase {
         XCTAssertEqual(try JUnitCases(xml: Data(try read("kept.xml").utf8)).names.count, 2)
         XCTAssertTrue(result.stdout.contains("PASS: both directions"), result.stdout)
     }
+
+    /// The JUnit report of a real suite run, read by junitparser (PyPI; scripts/setup.sh installs it) as a
+    /// dashboard reads it: a suite per page named by its path, cases by session and direction with the page as
+    /// classname, the failure's body, each case's own time, and the counts on the root.
+    func testJunitparserReadsTheSuiteAsADashboardWould() throws {
+        let html = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+        let broken = path("broken.html")
+        try html.replacingOccurrences(of: "version: 1", with: "version: true")
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        let good = CheckCommandTests.fixture.path
+        let report = path("bridge.xml")
+        let run = try CLI.run([
+            "check", "--page", good, "--page", broken, "--timeout", "5", "--report", "junit=\(report)",
+        ])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        let script = """
+            import json, sys
+            from junitparser import JUnitXml, Failure
+            xml = JUnitXml.fromfile(sys.argv[1])
+            suites = []
+            for suite in xml:
+                cases = []
+                for case in suite:
+                    failures = [r for r in case.result if isinstance(r, Failure)]
+                    cases.append({"name": case.name, "classname": case.classname, "time": case.time,
+                                  "failure": failures[0].text if failures else None})
+                suites.append({"name": suite.name, "tests": suite.tests, "failures": suite.failures,
+                               "time": suite.time, "cases": cases})
+            print(json.dumps({"tests": xml.tests, "failures": xml.failures, "skipped": xml.skipped,
+                              "time": xml.time, "suites": suites}))
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script, report]
+        let out = Pipe()
+        let err = Pipe()
+        python.standardOutput = out
+        python.standardError = err
+        try python.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        guard python.terminationStatus == 0 else {
+            return XCTFail("junitparser could not read the report (run scripts/setup.sh to install it): \(errors)")
+        }
+        let read = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual(read["tests"] as? Int, 4)
+        XCTAssertEqual(read["failures"] as? Int, 1)
+        XCTAssertEqual(read["skipped"] as? Int, 0)
+        let suites = try XCTUnwrap(read["suites"] as? [[String: Any]])
+        XCTAssertEqual(suites.map { $0["name"] as? String }, [good, broken])
+        XCTAssertEqual(suites.map { $0["failures"] as? Int }, [0, 1])
+        let cases = try XCTUnwrap(suites.last?["cases"] as? [[String: Any]])
+        XCTAssertEqual(
+            cases.map { $0["name"] as? String }, ["session 1: page → native", "session 1: native → page"])
+        XCTAssertEqual(cases.map { $0["classname"] as? String }, [broken, broken])
+        let body = try XCTUnwrap(cases[0]["failure"] as? String)
+        XCTAssertTrue(body.contains("message rejected  {kind: String, version: Boolean}"), body)
+        XCTAssertTrue(body.contains("page → native  FAIL"), body)
+        XCTAssertNil(cases[1]["failure"] as? String)
+        // Each case its own share: the two cases add up to the suite's time, not twice it.
+        for suite in suites {
+            let caseTimes = (suite["cases"] as? [[String: Any]] ?? []).compactMap { $0["time"] as? Double }
+            let total = try XCTUnwrap(suite["time"] as? Double)
+            XCTAssertEqual(caseTimes.reduce(0, +), total, accuracy: 0.0021, "\(suite)")
+        }
+        let rootTime = try XCTUnwrap(read["time"] as? Double)
+        XCTAssertEqual(rootTime, suites.compactMap { $0["time"] as? Double }.reduce(0, +), accuracy: 0.0011)
+    }
 }

@@ -276,5 +276,30 @@ final class SuiteCommandTests: XCTestCase {
             result.stdout.contains("INTERRUPTED: interrupted by SIGINT after 1 of 2 pages; so far:\n"), result.stdout)
         XCTAssertTrue(result.stdout.contains("pages: 1 passed, 0 failed (of 1)"), result.stdout)
     }
+
+    /// `--report` files are written on SIGINT too, holding the pages that finished, as stdout's report does.
+    func testSIGINTWritesTheReportFilesWithTheFinishedPages() throws {
+        let server = try LoopbackHTTPServer(routes: ["/stall": .stall])
+        defer { server.stop() }
+        let good = try page("good.html")
+        let json = scratch.appendingPathComponent("partial.json").path
+        let junit = scratch.appendingPathComponent("partial.xml").path
+        let run = try RunningCLI([
+            "check", "--page", good, "--url", server.url("/stall").absoluteString, "--jobs", "1", "--timeout", "60",
+            "--report", "json=\(json)", "--report", "junit=\(junit)",
+        ])
+        XCTAssertTrue(server.waitForRequest("/stall", timeout: 30), "the second page was never requested")
+        XCTAssertTrue(run.waitForStdout(containing: "== page 1 of 2"), run.stdout)
+        run.signal(SIGINT)
+        let result = try run.wait()
+        XCTAssertEqual(result.status, 130, result.stdout + result.stderr)
+        let document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        XCTAssertEqual(document["interrupted"] as? Bool, true)
+        XCTAssertEqual(document["pageCount"] as? Int, 1)
+        let xml = try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: junit)), options: [])
+        let suites = try xml.nodes(forXPath: "/testsuites/testsuite").compactMap { $0 as? XMLElement }
+        XCTAssertEqual(suites.map { $0.attribute(forName: "name")?.stringValue }, [good])
+    }
 }
 #endif

@@ -69,7 +69,8 @@ enum CheckCommand {
                 "--report", "KIND=FILE",
                 "also write the run's report to FILE, beside the --format report on stdout: KIND junit, html or json "
                     + "(repeat for several, from the same run). An existing file is overwritten; a symbolic link, a "
-                    + "folder, or a folder that does not exist is refused before the check runs (exit 2); a report "
+                    + "folder, a file the check reads, or a folder that does not exist is refused before the check "
+                    + "runs (exit 2); a report "
                     + "that cannot be written at the end is exit 3",
                 rule: .pattern(rule: ReportTarget.rule) { ReportTarget($0) != nil }, repeatable: true),
         ])
@@ -197,6 +198,14 @@ struct CheckOptions {
         try ReportTarget.validate(reports)
         let named = try PageList.entries(parsed)
         entries = named.isEmpty ? [.bundled] : named
+        // A report never replaces a file the check reads.
+        var inputs: [(option: String, path: String)] = named.compactMap {
+            if case .file(let path) = $0 { return ("--page", path) }
+            return nil
+        }
+        inputs += ["--contract", "--play"].compactMap { name in parsed.value(name).map { (name, $0) } }
+        inputs += parsed.values("--pages").map { ("--pages", $0) }
+        try ReportTarget.refuseInputs(reports, inputs)
         let given = parsed.values(inOrder: ["--page", "--url", "--pages"])
         let folderGiven = given.contains { name, value in
             var isDirectory: ObjCBool = false

@@ -56,6 +56,22 @@ struct ReportTarget: Equatable {
         }
     }
 
+    /// Refuses a report path that is one of the files the check reads (a page, the contract, the play, a list):
+    /// writing the report would destroy its own input.
+    static func refuseInputs(_ targets: [ReportTarget], _ inputs: [(option: String, path: String)]) throws(UsageError) {
+        func real(_ path: String) -> String {
+            URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+        }
+        for target in targets {
+            let written = real(target.path)
+            if let input = inputs.first(where: { real($0.path) == written }) {
+                throw UsageError(
+                    "\(target.spelling): the path is the file \(input.option) \(TerminalText.escape(input.path)) reads; a report never replaces an input of the check. Remedy: name another file for the report"
+                )
+            }
+        }
+    }
+
     private func validate() throws(UsageError) {
         var info = stat()
         if lstat(path, &info) == 0 {

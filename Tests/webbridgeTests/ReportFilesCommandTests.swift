@@ -110,6 +110,10 @@ final class ReportFilesCommandTests: XCTestCase {
                 ["--report", "json=\(path("same"))", "--report", "junit=\(path("same"))"],
                 "name the same file; each report needs a file of its own"
             ),
+            (
+                ["--page", target, "--report", "html=\(target)"],
+                "the path is the file --page \(target) reads; a report never replaces an input of the check"
+            ),
             (["--report", "text=\(path("a.txt"))"], "--report must be KIND=FILE, with KIND junit, html or json"),
             (["--report", "junit="], "--report must be KIND=FILE, with KIND junit, html or json"),
         ]

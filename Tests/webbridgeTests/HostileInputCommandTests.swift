@@ -243,6 +243,30 @@ final class HostileInputCommandTests: XCTestCase {
         XCTAssertFalse(result.stderr.contains("UTF-8"), result.stderr)
     }
 
+    func testAFIFOAsAPageOrInAPageFolderIsRefusedAtOnce() throws {
+        // Reading a FIFO waits for a writer; none comes, so the check blocked forever (issue 25).
+        let folder = scratch.appendingPathComponent("pages")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try page("<body>", "<body>", name: "pages/a.html")
+        let fifo = folder.appendingPathComponent("pipe.html").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0, "mkfifo \(fifo): \(String(cString: strerror(errno)))")
+        let cases = [
+            (["check", "--page", fifo], "--page \(fifo): is a FIFO (named pipe), not a regular file"),
+            (
+                ["check", "--page", folder.path],
+                "--page \(folder.path): \(fifo) is a FIFO (named pipe), not a regular file"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let run = try RunningCLI(arguments)
+            // The deadline is the failure: wait() kills a run still blocked after it and throws what did not end.
+            let result = try run.wait(timeout: 30)
+            XCTAssertFalse(result.signalled, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout)\(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
     func testALatin1PageIsReadInTheCharsetItDeclares() throws {
         // "café" in ISO-8859-1: 0xE9 is not UTF-8.
         let html = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)

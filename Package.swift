@@ -46,9 +46,13 @@ let package = Package(
         // The process around the engine (Linux only): the display, GTK, GLib's main loop, the engine's processes,
         // behind one facade (`EngineEnvironment`) and one error type. Below WebKitGTK, which imports it internally
         // so Apple's names stay Apple's; WebKitGTKSupport re-exports it.
+        // The guard in front of JavaScriptCore's SIGUSR1 handler (C: a signal handler and its saved state).
+        .target(name: "CEngineSignals"),
         .target(
             name: "WebKitGTKHost",
-            dependencies: [.target(name: "CWebKitGTK", condition: linux)]
+            dependencies: [
+                .target(name: "CWebKitGTK", condition: linux), .target(name: "CEngineSignals", condition: linux),
+            ]
         ),
         .target(
             name: "WebKitGTK",

@@ -3,7 +3,7 @@ import PackageDescription
 
 // The target graph is the architecture (see README "Layers"):
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
-// CWebKitGTK <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
+// CWebKitGTK, CEngineSignals <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
 // XcodeRunner (Foundation only)         <- webbridge
 // TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
 // CommandLineOptions (Foundation only)   <- webbridge, webbridge-bench
@@ -46,9 +46,13 @@ let package = Package(
         // The process around the engine (Linux only): the display, GTK, GLib's main loop, the engine's processes,
         // behind one facade (`EngineEnvironment`) and one error type. Below WebKitGTK, which imports it internally
         // so Apple's names stay Apple's; WebKitGTKSupport re-exports it.
+        // The guard in front of JavaScriptCore's SIGUSR1 handler (C: a signal handler and its saved state).
+        .target(name: "CEngineSignals"),
         .target(
             name: "WebKitGTKHost",
-            dependencies: [.target(name: "CWebKitGTK", condition: linux)]
+            dependencies: [
+                .target(name: "CWebKitGTK", condition: linux), .target(name: "CEngineSignals", condition: linux),
+            ]
         ),
         .target(
             name: "WebKitGTK",

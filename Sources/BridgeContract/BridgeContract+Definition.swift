@@ -20,6 +20,14 @@ extension BridgeContract {
                 "version", "the contract version must be 1 or more",
                 "start at 1 and bump it on every incompatible change")
         }
+        if version > BridgeContract.maximumVersion {
+            throw invalid(
+                "version",
+                "the contract version \(version) is above \(BridgeContract.maximumVersion), the largest integer "
+                    + "JavaScript reads exactly (the page and the web module see the version as a Number)",
+                "number versions from 1 and bump by 1 on every incompatible change; "
+                    + "renumber this contract and its lock from 1")
+        }
         if handler.isEmpty {
             throw invalid("handler", "the handler name is empty", "name the message handler, e.g. \"bridge\"")
         }

@@ -7,6 +7,9 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     public var name: String?
     /// The contract version; an incompatible change must bump it.
     public var version: Int
+    /// The highest contract version: JavaScript's `Number.MAX_SAFE_INTEGER`, the largest integer the web module
+    /// (`CONTRACT_VERSION`) and a page's `ready` read exactly, and one below which `version + 1` never overflows.
+    public static let maximumVersion = 9_007_199_254_740_991
     /// The message handler name the page posts to (`window.webkit.messageHandlers.<handler>`).
     public var handler: String { didSet { resolveMessages() } }
     /// The page function the native code calls, e.g. `window.bridgeReceive`.

@@ -57,7 +57,14 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
 
     /// What to do about the failures.
     public var remedy: String {
-        "bump \"version\" to \(locked.version + 1), update the fixture page and the production code on both sides, "
+        // A loaded contract is at most `maximumVersion`; one built in code may be `Int.max`, which has no next.
+        let (next, overflow) = locked.version.addingReportingOverflow(1)
+        let bump =
+            overflow || next > BridgeContract.maximumVersion
+            ? "renumber the contract from 1 (locked version \(locked.version) has no next version a page reads "
+                + "exactly), move the old lock away"
+            : "bump \"version\" to \(next)"
+        return "\(bump), update the fixture page and the production code on both sides, "
             + "then run `webbridge contract lock` and commit the lock"
     }
 

@@ -45,6 +45,8 @@ final class SharedWebProcess {
         -> (view: ViewRef, generation: Generation?)
     {
         EngineProcesses.stopAtExit()
+        // The engine installs its SIGUSR1 handler as it initializes, so the guard goes in once a view exists.
+        defer { EngineSignals.guardSIGUSR1() }
         if let isolated { return (cwk_web_view_new(storeAnchor(isolated), manager, isolated)!, nil) }
         if anchor == nil { makeAnchor() }
         let current = generation ?? Generation()

@@ -117,8 +117,15 @@ extension WKWebView {
         }
         let mime = webkit_uri_response_get_mime_type(response).map { String(cString: $0) }
         return URLResponse(
-            url: url, mimeType: mime, expectedContentLength: Int(webkit_uri_response_get_content_length(response)),
+            url: url, mimeType: mime,
+            expectedContentLength: expectedContentLength(webkit_uri_response_get_content_length(response)),
             textEncodingName: nil)
+    }
+
+    /// The engine's content length as Apple's `expectedContentLength`: -1 (`NSURLResponseUnknownLength`) when
+    /// it does not fit an `Int`, as the `UInt64.max` WebKitGTK gives a page that reloads itself (issue 25).
+    static func expectedContentLength(_ engineLength: some BinaryInteger) -> Int {
+        Int(exactly: engineLength) ?? -1
     }
 }
 

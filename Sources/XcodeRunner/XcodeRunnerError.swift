@@ -9,7 +9,7 @@ public struct XcodeRunnerError: Error, Sendable, Equatable, CustomStringConverti
         case simctlUnreadable, noMatchingSimulator, severalMatchingSimulators, duplicateUDID
         case versionUnreadable
         case toolMissing, toolFailed
-        case resultBundleExists, artifactExists
+        case resultBundleExists, artifactExists, artifactUnwritable
         case resultsUnreadable
         case manifestUnreadable, environmentDiffers
         case preflightFailed

@@ -14,12 +14,18 @@ enum PageFile {
         guard !isDirectory.boolValue else {
             throw UsageError("--page \(shown): is a directory; give the path of an HTML file")
         }
-        let descriptor = open(path, O_RDONLY)
+        // Non-blocking, so a FIFO is refused at once instead of waiting forever for a writer.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw UsageError("--page \(shown): the file can't be read (\(reason)); check its permissions")
         }
+        var info = stat()
+        let described = fstat(descriptor, &info) == 0 ? kind(info.st_mode) : "not a regular file"
         close(descriptor)
+        if let described {
+            throw UsageError("--page \(shown): is \(described), not a regular file; give the path of an HTML file")
+        }
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
             throw UsageError("--page \(shown): the file can't be read; check that it is a regular file")
         }
@@ -48,6 +54,26 @@ enum PageFile {
             "webbridge check: note: --page \(shown) is not UTF-8 and declares no charset; read as windows-1252 (Latin-1). Remedy: add <meta charset=\"...\"> or save it as UTF-8"
         )
         return String(data: data, encoding: .windowsCP1252) ?? String(decoding: data, as: UTF8.self)
+    }
+
+    /// What a file of `mode` is when it is not a regular file ("a FIFO"), nil for a regular file.
+    static func kind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFDIR: "a directory"
+        default: "a special file"
+        }
+    }
+
+    /// What the file at `path` is when it exists and is not a regular file (symlinks followed), else nil.
+    static func nonRegularKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return kind(info.st_mode)
     }
 
     /// The encoding a byte-order mark names, and the mark's length.

@@ -61,6 +61,14 @@ enum PageList {
                 "\(option) \(shown): the folder holds no *.html file (subfolders are not searched); give a folder of pages or a page"
             )
         }
+        // Refused before any page runs: reading a FIFO would wait forever for a writer.
+        for page in pages {
+            if let kind = PageFile.nonRegularKind(page) {
+                throw UsageError(
+                    "\(option) \(shown): \(TerminalText.escape(page)) is \(kind), not a regular file; remove it from the folder or rename it so it does not end in .html"
+                )
+            }
+        }
         return pages.map { .file($0) }
     }
 

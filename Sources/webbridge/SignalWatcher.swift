@@ -1,7 +1,9 @@
 import Foundation
 
 /// Turns SIGINT and SIGTERM into an orderly stop on the main thread: the handler reports what was done, then
-/// the process exits 128 + the signal's number (130, 143), as shells do.
+/// the process exits 128 + the signal's number (130, 143), as shells do. SIGUSR1, SIGUSR2 and SIGALRM are not
+/// handled: they take their default action and end the process by that signal, as for most tools (the engine's
+/// own SIGUSR1 handler, which crashed on one from outside, is guarded: see `EngineSignals`).
 @MainActor
 enum SignalWatcher {
     private static var sources: [any DispatchSourceSignal] = []

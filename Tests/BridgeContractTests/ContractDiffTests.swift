@@ -153,6 +153,33 @@ struct ContractDiffTests {
         #expect(!diff.passes)
         #expect(diff.changes == [incompatible("version", "version went down from 3 to 1")])
     }
+
+    @Test(
+        "the remedy of a locked version with no next one renumbers, never overflows (issue 25)",
+        arguments: [Int.max, BridgeContract.maximumVersion])
+    func remedyAtTheLargestVersion(_ version: Int) {
+        let locked = edited { $0.version = version }
+        let current = edited {
+            readyFields { $0["version"] = FieldSpec(.string) }(&$0)
+            $0.version = version
+        }
+        let diff = ContractDiff(locked: locked, current: current)
+        #expect(!diff.passes)
+        #expect(diff.remedy.hasPrefix("renumber the contract from 1 (locked version \(version) has no next version"))
+        #expect(diff.description.contains("contract version \(version), locked version \(version)"))
+    }
+
+    @Test("the remedy one below the largest version bumps it to the largest")
+    func remedyBelowTheLargestVersion() {
+        let version = BridgeContract.maximumVersion - 1
+        let diff = ContractDiff(
+            locked: edited { $0.version = version },
+            current: edited {
+                readyFields { $0["version"] = FieldSpec(.string) }(&$0)
+                $0.version = version
+            })
+        #expect(diff.remedy.hasPrefix("bump \"version\" to \(BridgeContract.maximumVersion),"))
+    }
 }
 
 @Suite("The default contract's committed lock")
@@ -213,6 +240,10 @@ struct ContractLockTests {
                 "contract.receiver"
             ),
             (#"{"lockFormat": 1}"#, "contract"),
+            (
+                #"{"lockFormat": 1, "contract": {"version": 9223372036854775807, "handler": "b", "receiver": "f", "messages": []}}"#,
+                "contract.version"
+            ),
         ])
     func brokenLock(_ json: String, _ path: String) {
         do {

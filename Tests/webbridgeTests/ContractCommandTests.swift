@@ -126,6 +126,37 @@ struct ContractCommandTests {
         #expect(try ContractLock.load(contentsOf: lock).contract.version == 2)
     }
 
+    @Test(
+        "a version above JavaScript's largest exact integer is refused when read, in the contract or the lock",
+        arguments: ["diff", "lock"])
+    func hugeVersion(_ subcommand: String) throws {
+        // Int.max made "bump to version + 1" overflow and trap (issue 25).
+        let scratch = try Scratch()
+        let contract = scratch.file("bridge.json")
+        let lock = scratch.file("bridge.lock.json")
+        let rule = "is above 9007199254740991, the largest integer JavaScript reads exactly"
+        let remedy = "Remedy: number versions from 1 and bump by 1 on every incompatible change"
+
+        try sampleContract().jsonData().write(to: contract)
+        try ContractLock(contract: sampleContract(version: Int.max)).jsonData().write(to: lock)
+        let lockedBytes = try Data(contentsOf: lock)
+        let hugeLock = try CLI.run(["contract", subcommand, "--contract", contract.path])
+        #expect(hugeLock.status == 1, "\(hugeLock.stderr)")
+        let lockField = "bridge.lock.json: contract.version: the contract version 9223372036854775807"
+        #expect(hugeLock.stderr.contains("\(lockField) \(rule)"), "\(hugeLock.stderr)")
+        #expect(hugeLock.stderr.contains(remedy), "\(hugeLock.stderr)")
+        #expect(!hugeLock.stderr.contains("Fatal error"), "\(hugeLock.stderr)")
+        #expect(try Data(contentsOf: lock) == lockedBytes, "the lock is kept")
+
+        try sampleContract(version: Int.max, countType: .string).jsonData().write(to: contract)
+        let hugeContract = try CLI.run(["contract", subcommand, "--contract", contract.path])
+        #expect(hugeContract.status == 1, "\(hugeContract.stderr)")
+        #expect(
+            hugeContract.stderr.contains("bridge.json: version: the contract version 9223372036854775807 \(rule)"))
+        #expect(hugeContract.stderr.contains(remedy), "\(hugeContract.stderr)")
+        #expect(!hugeContract.stderr.contains("Fatal error"), "\(hugeContract.stderr)")
+    }
+
     @Test("--lock names another lock file, and a corrupt existing lock is never overwritten")
     func explicitAndCorruptLock() throws {
         let scratch = try Scratch()

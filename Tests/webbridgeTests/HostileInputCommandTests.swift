@@ -194,6 +194,46 @@ final class HostileInputCommandTests: XCTestCase {
         }
     }
 
+    // MARK: Pages that reload themselves (issue 25 item 1)
+
+    /// The fixture with `head` added after its charset, written as `name`.
+    func reloadingPage(_ head: String, name: String) throws -> String {
+        try page(#"<meta charset="utf-8">"#, #"<meta charset="utf-8">"# + "\n" + head, name: name)
+    }
+
+    func testAPageThatReloadsItselfGetsAVerdictNotACrash() throws {
+        // WebKitGTK gives a reloaded file the content length UInt64.max; converting it to Int trapped.
+        let script = try reloadingPage("<script>location.reload()</script>", name: "reload.html")
+        let refresh = try reloadingPage(#"<meta http-equiv="refresh" content="0">"#, name: "refresh.html")
+        for page in [script, refresh] {
+            let result = try CLI.run(["check", "--page", page, "--timeout", "2"])
+            XCTAssertFalse(result.stderr.contains("Not enough bits"), "\(page) crashed:\n\(result.stderr)")
+            XCTAssertTrue([0, 1].contains(result.status), "\(page): exit \(result.status)\n\(result.stderr)")
+            XCTAssertTrue(
+                result.stdout.contains("PASS") || result.stdout.contains("FAIL"),
+                "\(page): no verdict:\n\(result.stdout)")
+        }
+        let good = try page("<body>", "<body>", name: "good.html")
+        let suite = ["check", "--page", script, "--page", refresh, "--page", good, "--timeout", "2"]
+
+        let json = try CLI.run(suite + ["--format", "json"])
+        XCTAssertTrue([0, 1].contains(json.status), "exit \(json.status)\n\(json.stderr)")
+        let document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any],
+            "the JSON report is not a JSON object (\(json.stdout.utf8.count) bytes):\n\(json.stdout)\(json.stderr)")
+        XCTAssertEqual(document["pageCount"] as? Int, 3, json.stdout)
+        let pages = try XCTUnwrap(document["pages"] as? [[String: Any]], json.stdout)
+        XCTAssertEqual(pages.map { $0["page"] as? String }, [script, refresh, good])
+        XCTAssertEqual(pages.last?["passed"] as? Bool, true, "the page after the reloading ones still runs")
+
+        let junit = try CLI.run(suite + ["--format", "junit"])
+        XCTAssertTrue([0, 1].contains(junit.status), "exit \(junit.status)\n\(junit.stderr)")
+        XCTAssertFalse(junit.stdout.isEmpty, "the JUnit report is empty:\n\(junit.stderr)")
+        let xml = try XMLDocument(data: Data(junit.stdout.utf8))
+        let suites = try xml.nodes(forXPath: "/testsuites/testsuite").compactMap { $0 as? XMLElement }
+        XCTAssertEqual(suites.map { $0.attribute(forName: "name")?.stringValue }, [script, refresh, good])
+    }
+
     // MARK: Pages and bounded reports (issue 14 item 12)
 
     func testAMissingPageIsReportedAsMissing() throws {
@@ -201,6 +241,30 @@ final class HostileInputCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertTrue(result.stderr.contains("absent.html: no such file"), result.stderr)
         XCTAssertFalse(result.stderr.contains("UTF-8"), result.stderr)
+    }
+
+    func testAFIFOAsAPageOrInAPageFolderIsRefusedAtOnce() throws {
+        // Reading a FIFO waits for a writer; none comes, so the check blocked forever (issue 25).
+        let folder = scratch.appendingPathComponent("pages")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try page("<body>", "<body>", name: "pages/a.html")
+        let fifo = folder.appendingPathComponent("pipe.html").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0, "mkfifo \(fifo): \(String(cString: strerror(errno)))")
+        let cases = [
+            (["check", "--page", fifo], "--page \(fifo): is a FIFO (named pipe), not a regular file"),
+            (
+                ["check", "--page", folder.path],
+                "--page \(folder.path): \(fifo) is a FIFO (named pipe), not a regular file"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let run = try RunningCLI(arguments)
+            // The deadline is the failure: wait() kills a run still blocked after it and throws what did not end.
+            let result = try run.wait(timeout: 30)
+            XCTAssertFalse(result.signalled, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout)\(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
     }
 
     func testALatin1PageIsReadInTheCharsetItDeclares() throws {

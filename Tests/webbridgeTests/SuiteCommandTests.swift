@@ -301,5 +301,37 @@ final class SuiteCommandTests: XCTestCase {
         let suites = try xml.nodes(forXPath: "/testsuites/testsuite").compactMap { $0 as? XMLElement }
         XCTAssertEqual(suites.map { $0.attribute(forName: "name")?.stringValue }, [good])
     }
+
+    func testSIGUSR1SIGUSR2AndSIGALRMTakeTheirDefaultActionNotACrash() throws {
+        // JavaScriptCore's own SIGUSR1 handler crashed (SIGSEGV) on a SIGUSR1 from outside (issue 25).
+        let server = try LoopbackHTTPServer(routes: ["/stall": .stall])
+        defer { server.stop() }
+        let good = try page("good.html")
+        for (number, name) in [(SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"), (SIGALRM, "SIGALRM")] {
+            let marker = UUID().uuidString
+            var environment = ProcessInfo.processInfo.environment
+            environment["WEBBRIDGE_SIGNAL_PROBE"] = marker
+            let run = try RunningCLI(
+                [
+                    "check", "--page", good, "--url", server.url("/stall").absoluteString, "--jobs", "1", "--timeout",
+                    "60",
+                ],
+                environment: environment)
+            // Whatever the run ends by, nothing it started outlives this test.
+            defer { for pid in WebProcesses.carrying("WEBBRIDGE_SIGNAL_PROBE", marker) { kill(pid, SIGKILL) } }
+            XCTAssertTrue(
+                run.waitForStdout(containing: "== page 1 of 2"), "\(name): page 1 did not finish:\n\(run.stdout)")
+            run.signal(number)
+            let result = try run.wait()
+            XCTAssertTrue(
+                result.signalled, "\(name): exit \(result.status), not ended by the signal:\n\(result.stderr)")
+            XCTAssertEqual(result.status, number, "\(name) ended the run by another signal:\n\(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("Backtracing"), "\(name) crashed:\n\(result.stderr)")
+            let left = WebProcesses.waitForExit(
+                of: WebProcesses.carrying("WEBBRIDGE_SIGNAL_PROBE", marker), timeout: 15)
+            for pid in left { kill(pid, SIGKILL) }
+            XCTAssertEqual(left, [], "\(name): processes webbridge started still ran 15 s after it ended")
+        }
+    }
 }
 #endif

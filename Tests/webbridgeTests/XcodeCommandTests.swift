@@ -313,6 +313,50 @@ final class XcodeCommandTests: XCTestCase {
         XCTAssertEqual(again.status, 65, again.stderr)
     }
 
+    func testABuildLogOnAFullDiskIsAnErrorNamingTheLogNotATrap() throws {
+        // The results folder is a 16 KB tmpfs (in a user and mount namespace), and the recorded output is 77 KB:
+        // the log write fails with ENOSPC, which `FileHandle.write(_:)` turned into a trap (issue 25).
+        let folder = try ecmaswiftFolder(pinned: true)
+        let (environment, _) = try replay([
+            [
+                "tool": "xcodebuild", "contains": ["-version"],
+                "output": Self.realdata(
+                    "xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt"
+                ).path,
+            ],
+            [
+                "tool": "xcrun", "contains": ["simctl", "list", "devices"],
+                "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
+            ],
+            [
+                "tool": "xcodebuild", "contains": ["test"],
+                "output": Self.realdata("xcodebuild/openbakery_xcodebuild-test-failed-xcode6.txt").path, "exit": 65,
+                "createBundle": true,
+            ],
+        ])
+        let results = folder.appendingPathComponent("results")
+        try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
+        let result = try CLI.runWrapped(
+            [
+                "/usr/bin/unshare", "-rm", "/bin/sh", "-c",
+                "mount -t tmpfs -o size=16k tmpfs results || exit 99; exec \"$0\" \"$@\"",
+            ],
+            ["xcode", "test"], environment: environment, currentDirectory: folder)
+        XCTAssertNotEqual(result.status, 99, "the test could not mount a tmpfs: \(result.stderr)")
+        XCTAssertFalse(result.stderr.contains("Fatal error"), result.stderr)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stdout.contains("** TEST FAILED **"), "xcodebuild's output still reaches the console")
+        XCTAssertTrue(result.stderr.contains("\n\(results.path)/"), "the error names the log's path:\n\(result.stderr)")
+        XCTAssertTrue(
+            result.stderr.contains(
+                ".log: the build log could not be written (No space left on device); it is incomplete and no manifest was written (xcodebuild exited with 65)"
+            ), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "Remedy: free space on the results folder's disk, or give a results folder on another disk, then run the job again"
+            ), result.stderr)
+    }
+
     func testComparedRunsThatDifferExitOneListingEachDifference() throws {
         let folder = try ecmaswiftFolder(
             pinned: true,

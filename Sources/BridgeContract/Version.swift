@@ -1,10 +1,11 @@
 /// The one source of WebBridge's version: `webbridge --version` and every report read it from here.
 ///
 /// BridgeContract is the lowest target both the CLI and the report renderers import, so the number lives here and
-/// nowhere else; a release changes this line (and tags the commit `v` + the number).
-package enum WebBridgeVersion {
+/// nowhere else; a release changes this line (and tags the commit `v` + the number). Public, so a team's code and
+/// the Apple-shape check (which builds BridgeTesting outside SwiftPM) can read it too.
+public enum WebBridgeVersion {
     /// The release number, semantic versioning.
-    package static let number = "0.1.0"
+    public static let number = "0.1.0"
     /// How the tool names itself: `webbridge 0.1.0`, as `--version` prints it and the reports carry it.
-    package static var tool: String { "webbridge \(number)" }
+    public static var tool: String { "webbridge \(number)" }
 }

@@ -300,19 +300,7 @@ struct LockTarget {
         }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, existingMode ?? 0o666)
         guard descriptor >= 0 else { throw fail(errno) }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if !(written < 0 && errno == EINTR) {
-                    failure = written < 0 ? errno : EIO
-                    return
-                }
-            }
-        }
+        var failure = writeFully(data, to: descriptor) ?? 0
         // Exactly the old mode, whatever the umask; a new file gets the umask's default.
         if failure == 0, let existingMode, fchmod(descriptor, existingMode) != 0 { failure = errno }
         if failure == 0, fsync(descriptor) != 0 { failure = errno }

@@ -94,3 +94,20 @@ enum Output {
 func printError(_ text: String) {
     Output.err(text)
 }
+
+/// Writes all of `data` to `descriptor`, again after a short write or an interrupted call; the errno that stopped
+/// it (EIO for a write of nothing), or nil when every byte went.
+func writeFully(_ data: Data, to descriptor: Int32) -> Int32? {
+    data.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written > 0 {
+                offset += written
+            } else if !(written < 0 && errno == EINTR) {
+                return written < 0 ? errno : EIO
+            }
+        }
+        return nil
+    }
+}

@@ -115,23 +115,7 @@ struct ReportTarget: Equatable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return failed(errno) }
         defer { close(descriptor) }
-        let data = Data((text + "\n").utf8)
-        var failure: Int32?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    failure = written < 0 ? errno : EIO
-                    return
-                }
-            }
-        }
-        if let failure { return failed(failure) }
+        if let failure = writeFully(Data((text + "\n").utf8), to: descriptor) { return failed(failure) }
         return true
     }
 

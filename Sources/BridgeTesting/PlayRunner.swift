@@ -29,6 +29,10 @@ final class PlayRunner {
     private var loaded: Bool?
     /// The page messages that must arrive, from the play.
     private let expected: [String]
+    /// The page → native kinds by which the page reports its own error.
+    private let pageErrorKinds: [String]
+    /// Whether an acknowledgement of no request native sent has arrived.
+    private var strayAcknowledgement = false
     private var outcomes: [(name: String, failure: BridgeFailure?, note: String)] = []
     private var clock: CheckClock
 
@@ -37,6 +41,8 @@ final class PlayRunner {
         self.play = play
         self.session = session
         expected = play.expectedMessages
+        pageErrorKinds = configuration.contract.messages.filter { $0.direction == .pageToNative && $0.pageError }
+            .map(\.kind)
         clock = CheckClock(timeout: configuration.timeout, bound: configuration.bound)
     }
 
@@ -92,7 +98,8 @@ final class PlayRunner {
             if session.rejectedCount > 0 { return true }
             if expected.contains(where: { session.counts[$0, default: 0] > 1 }) { return true }
         }
-        return !pageErrors.isEmpty || session.acknowledgements.contains { $0.correlation != .matched }
+        // Asked at every event the wait sees: counts and a flag, no walk over the messages kept.
+        return strayAcknowledgement || pageErrorKinds.contains { session.counts[$0, default: 0] > 0 }
     }
 
     /// Page messages the contract marks as the page reporting its own error.
@@ -107,6 +114,9 @@ final class PlayRunner {
             previous?(event)
             switch event {
             case .message(let message), .acknowledgement(let message, _):
+                if case .acknowledgement(_, let correlation) = event, correlation != .matched {
+                    strayAcknowledgement = true
+                }
                 // An expected message counts once: another copy is a failure (strict) or listed (lenient), never a
                 // trigger, so a page that repeats it cannot make native repeat itself. Other triggers run each time.
                 let count = session.counts[message.kind, default: 0]

@@ -19,6 +19,32 @@ final class XcodeCommandTests: XCTestCase {
     }
 
     /// Installs the replaying stand-in (Tests/XcodeRunnerTests/Fixtures/replay.py) as xcrun and xcodebuild.
+    /// A Mac as the pinned ECMASwift job finds it: Xcode 13.2.1's `-version`, a real `simctl list`, then `test`.
+    func replayOnAMac(_ test: [String: Any]) throws -> (environment: [String: String], folder: URL) {
+        try replay([
+            [
+                "tool": "xcodebuild", "contains": ["-version"],
+                "output": Self.realdata(
+                    "xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt"
+                ).path,
+            ],
+            [
+                "tool": "xcrun", "contains": ["simctl", "list", "devices"],
+                "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
+            ],
+            test,
+        ])
+    }
+
+    /// `xcodebuild test` printing a real recorded failed run and exiting 65, leaving a result bundle.
+    static var failedTestRun: [String: Any] {
+        [
+            "tool": "xcodebuild", "contains": ["test"],
+            "output": realdata("xcodebuild/openbakery_xcodebuild-test-failed-xcode6.txt").path, "exit": 65,
+            "createBundle": true,
+        ]
+    }
+
     func replay(_ rules: [[String: Any]]) throws -> (environment: [String: String], folder: URL) {
         let folder = try temporaryFolder()
         let bin = folder.appendingPathComponent("bin")
@@ -271,23 +297,7 @@ final class XcodeCommandTests: XCTestCase {
 
     func testTheCommandExitsWithXcodebuildsCodeAndPrintsWhereTheEvidenceIs() throws {
         let folder = try ecmaswiftFolder(pinned: true)
-        let (environment, _) = try replay([
-            [
-                "tool": "xcodebuild", "contains": ["-version"],
-                "output": Self.realdata(
-                    "xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt"
-                ).path,
-            ],
-            [
-                "tool": "xcrun", "contains": ["simctl", "list", "devices"],
-                "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
-            ],
-            [
-                "tool": "xcodebuild", "contains": ["test"],
-                "output": Self.realdata("xcodebuild/openbakery_xcodebuild-test-failed-xcode6.txt").path, "exit": 65,
-                "createBundle": true,
-            ],
-        ])
+        let (environment, _) = try replayOnAMac(Self.failedTestRun)
         let result = try CLI.run(["xcode", "test"], environment: environment, currentDirectory: folder)
         XCTAssertEqual(result.status, 65, result.stderr)
         XCTAssertTrue(result.stdout.contains("** TEST FAILED **"))
@@ -317,23 +327,7 @@ final class XcodeCommandTests: XCTestCase {
         // The results folder is a 16 KB tmpfs (in a user and mount namespace), and the recorded output is 77 KB:
         // the log write fails with ENOSPC, which `FileHandle.write(_:)` turned into a trap (issue 25).
         let folder = try ecmaswiftFolder(pinned: true)
-        let (environment, _) = try replay([
-            [
-                "tool": "xcodebuild", "contains": ["-version"],
-                "output": Self.realdata(
-                    "xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt"
-                ).path,
-            ],
-            [
-                "tool": "xcrun", "contains": ["simctl", "list", "devices"],
-                "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
-            ],
-            [
-                "tool": "xcodebuild", "contains": ["test"],
-                "output": Self.realdata("xcodebuild/openbakery_xcodebuild-test-failed-xcode6.txt").path, "exit": 65,
-                "createBundle": true,
-            ],
-        ])
+        let (environment, _) = try replayOnAMac(Self.failedTestRun)
         let results = folder.appendingPathComponent("results")
         try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
         let result = try CLI.runWrapped(
@@ -427,21 +421,9 @@ final class XcodeCommandTests: XCTestCase {
         let recorded = Self.realdata("xcodebuild/openbakery_xcodebuild-test-failed-xcode6.txt")
         let lastLine = try XCTUnwrap(
             String(decoding: Data(contentsOf: recorded), as: UTF8.self).split(separator: "\n").last.map(String.init))
-        let (environment, folder) = try replay([
-            [
-                "tool": "xcodebuild", "contains": ["-version"],
-                "output": Self.realdata(
-                    "xcodebuild/openbakery_xcodebuild-version_xcode13.2.1_with-objc-warnings_EXTRACTED.txt"
-                ).path,
-            ],
-            [
-                "tool": "xcrun", "contains": ["simctl", "list", "devices"],
-                "output": Self.realdata("simctl/openbakery_simctl-list-xcode16.json").path,
-            ],
-            [
-                "tool": "xcodebuild", "contains": ["test"], "output": recorded.path, "createBundle": true, "hang": true,
-                "ignoreSignals": ignoreSignals, "child": ignoreSignals,
-            ],
+        let (environment, folder) = try replayOnAMac([
+            "tool": "xcodebuild", "contains": ["test"], "output": recorded.path, "createBundle": true, "hang": true,
+            "ignoreSignals": ignoreSignals, "child": ignoreSignals,
         ])
         return (environment, folder, lastLine)
     }

@@ -63,7 +63,7 @@ public final class BridgeSession: NSObject {
     public let contract: BridgeContract
     public let mode: ValidationMode
     /// The kind whose first arrival the timeline marks as `ready received`: the judge's first expected message.
-    public var announcingKind: String?
+    public let announcingKind: String?
     public private(set) var webView: WKWebView?
     public private(set) var timeline: [TimelineEntry] = []
     public private(set) var loadResult: Result<Void, BridgeFailure>?

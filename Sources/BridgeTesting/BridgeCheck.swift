@@ -293,28 +293,32 @@ extension BridgeSession {
             break
         }
         guard let (expected, expression) = shown else { return nil }
-        let readBack =
-            "(function(v){return v === undefined ? null : encodeURIComponent(v)})(\(expression))"
-        switch await evaluate(readBack, until: clock.deadline) {
-        case .timedOut:
+        // Compared in the page with `===` against the sent text, passed by the engine as a value: only the
+        // language's own operators take part, never a function the page could replace (`encodeURIComponent`).
+        let readBack = """
+            const v = (\(expression));
+            return v === undefined ? null : { type: typeof v, same: v === sent, length: typeof v === "string" ? v.length : 0 };
+            """
+        switch await callAsync(readBack, arguments: ["sent": expected], until: clock.deadline) {
+        case nil:
             return BridgeFailure(
                 .pageDidNotAccept, clock.missed("reading \(expression) did not complete"))
-        case .error(let error):
+        case .failure(let error):
             return BridgeFailure(
                 .pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
-        case .value(let value):
-            guard let encoded = value as? String else {
+        case .success(let value):
+            guard let found = value as? [String: Any], let type = found["type"] as? String else {
                 let promise =
                     returnedUnsupported
                     ? " (the receiver returned a value that cannot cross the bridge, such as a Promise; if it rejected, evaluateJavaScript cannot show why)"
                     : ""
                 return BridgeFailure(.pageDidNotAccept, "\(expression) was not set\(promise)")
             }
-            if encoded == URIComponent.encode(expected) { return nil }
-            let found = encoded.removingPercentEncoding ?? encoded
+            if found["same"] as? Bool == true { return nil }
+            let shown = type == "string" ? "String of \((found["length"] as? NSNumber)?.intValue ?? 0)" : "a \(type)"
             return BridgeFailure(
                 .pageDidNotAccept,
-                "\(expression) differs from the sent text (sent String of \(expected.utf16.count) UTF-16 units, found String of \(found.utf16.count))"
+                "\(expression) differs from the sent text (sent String of \(expected.utf16.count) UTF-16 units, found \(shown))"
             )
         }
     }
@@ -325,15 +329,5 @@ extension BridgeSession {
     static func isUnsupportedResult(_ error: any Error) -> Bool {
         let error = error as NSError
         return error.domain == WKErrorDomain && error.code == WKError.Code.javaScriptResultTypeIsUnsupported.rawValue
-    }
-}
-
-/// JavaScript's `encodeURIComponent`, so a string can be compared with the page's copy of it exactly.
-enum URIComponent {
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
-
-    static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 }

@@ -190,7 +190,12 @@ public final class BridgeSession: NSObject {
     }
 
     /// Waits until `condition` holds, re-checking after every event, until `deadline`: the harness's one timer.
-    func wait(until deadline: DispatchTime, _ condition: @escaping @MainActor () -> Bool) async -> Bool {
+    ///
+    /// A deadline passed with the condition unmet marks the session as timed out (its web process is not reused),
+    /// unless `pausing`: a pause between two looks of an observation is not a wait that failed.
+    func wait(
+        until deadline: DispatchTime, pausing: Bool = false, _ condition: @escaping @MainActor () -> Bool
+    ) async -> Bool {
         if condition() { return true }
         guard webView != nil else { return false }
         return await withCheckedContinuation { continuation in
@@ -202,7 +207,7 @@ public final class BridgeSession: NSObject {
                     // Whoever removes the waiter resumes it, so it is resumed exactly once.
                     guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
                     let held = waiter.condition()
-                    if !held { self?.waitTimedOut = true }
+                    if !held && !pausing { self?.waitTimedOut = true }
                     waiter.continuation.resume(returning: held)
                 }
             }

@@ -32,6 +32,29 @@ extension BridgeSession {
         _ = await wait(until: deadline) { box.outcome != nil }
         return box.outcome ?? .timedOut
     }
+
+    /// Runs an async function body in the page, its arguments passed by the engine as values (never as code);
+    /// nil when it has not completed by `deadline`. A returned promise is awaited.
+    func callAsync(_ body: String, arguments: [String: Any] = [:], until deadline: DispatchTime) async -> Result<
+        Any?, any Error
+    >? {
+        guard let webView else { return .failure(SessionClosed()) }
+        @MainActor final class Box { var result: Result<Any?, any Error>? }
+        let box = Box()
+        nonisolated(unsafe) let arguments = arguments
+        // The async form is the one both engines share; the wait below bounds it.
+        Task { @MainActor [weak self] in
+            do {
+                box.result = .success(
+                    try await webView.callAsyncJavaScript(body, arguments: arguments, in: nil, contentWorld: .page))
+            } catch {
+                box.result = .failure(error)
+            }
+            self?.notify()
+        }
+        _ = await wait(until: deadline) { box.result != nil }
+        return box.result
+    }
 }
 
 /// The error text the page produced: message, then line and column where the engine tells them.

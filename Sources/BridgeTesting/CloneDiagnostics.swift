@@ -43,7 +43,7 @@ enum CloneDiagnostics {
 
     /// Wraps the bridge handler's `postMessage` in every frame, before the page's own scripts run: a message
     /// `structuredClone` refuses is reported (path and type only), then posted as before, and the page gets
-    /// WebKit's own result. The one trace it leaves: getters on the body run once more, for the clone test.
+    /// WebKit's own result. A body that clones is posted as its clone, so its getters run once, as in the app.
     @MainActor
     static func userScript(handler: String) -> WKUserScript {
         // Every session of a run uses the same handlers: each one's script is made once, not per session (a script
@@ -72,7 +72,9 @@ enum CloneDiagnostics {
               // Looked up at each call, not captured: a page that breaks the prototype's postMessage must suffer
               // what it would suffer in the app, not be rescued by this wrapper.
               const proto = Object.getPrototypeOf(target);
-              const clones = (value) => { try { structuredClone(value); return true; } catch (e) { return false; } };
+              // Taken before the page runs: a page that replaces them later must not break its own messages here.
+              const clone = structuredClone, apply = Reflect.apply;
+              const clones = (value) => { try { clone(value); return true; } catch (e) { return false; } };
               const typeName = (value) => {
                 const type = typeof value;
                 if (type === "function") return "Function";
@@ -104,13 +106,19 @@ enum CloneDiagnostics {
               Object.defineProperty(target, "postMessage", {
                 configurable: true, writable: true,
                 value: function postMessage(message) {
-                  if (!clones(message)) {
+                  // The clone is what is posted: the body's getters run once, as they do in the app, and WebKit
+                  // clones a copy that holds the same data.
+                  let copy;
+                  try {
+                    copy = clone(message);
+                  } catch (e) {
                     try {
                       const found = find(message, "body", 0);
-                      report.postMessage({ problem: "not-cloneable", path: found.path, type: found.type });
+                      apply(report.postMessage, report, [{ problem: "not-cloneable", path: found.path, type: found.type }]);
                     } catch (e) {}
+                    return apply(proto.postMessage, this, arguments);
                   }
-                  return proto.postMessage.apply(this, arguments);
+                  return arguments.length === 0 ? apply(proto.postMessage, this, arguments) : apply(proto.postMessage, this, [copy]);
                 },
               });
             })();

@@ -140,4 +140,29 @@ final class HostileVerdictTests: XCTestCase {
         let report = try await checkObserved(html)
         XCTAssertTrue(report.passed, "\(report.failures)")
     }
+
+    func testAValidReadyArrivesWhenThePageReplacesApplyCallAndStructuredClone() async throws {
+        let html = try FixtureVariant.replacingReady(
+            with: """
+                Function.prototype.apply = function () { throw new Error("apply replaced"); };
+                Function.prototype.call = function () { throw new Error("call replaced"); };
+                window.structuredClone = function () { throw new Error("structuredClone replaced"); };
+                window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});
+                """)
+        let report = await check(html)
+        XCTAssertTrue(report.passed, "\(report.failures)")
+        XCTAssertEqual(report.timeline.filter { $0.event == .messageDropped }.count, 0, "\(report.timeline)")
+    }
+
+    func testABodysGettersRunOnceAsInTheApp() async throws {
+        // WebKit clones a body once; a getter that answers differently the second time must not be read twice.
+        let html = try FixtureVariant.replacingReady(
+            with: """
+                let reads = 0;
+                window.webkit.messageHandlers.bridge.postMessage({
+                  kind: "ready", get version() { reads += 1; return reads === 1 ? 1 : "again"; } });
+                """)
+        let report = await check(html)
+        XCTAssertTrue(report.passed, "\(report.failures)")
+    }
 }

@@ -293,20 +293,19 @@ extension BridgeSession {
             break
         }
         guard let (expected, expression) = shown else { return nil }
-        // Compared in the page with `===` against the sent text, passed by the engine as a value: only the
-        // language's own operators take part, never a function the page could replace (`encodeURIComponent`).
+        // Compared in the page with `===` against the sent text (a string literal from the contract's encoder):
+        // only the language's own operators take part, never a function the page could replace.
         let readBack = """
-            const v = (\(expression));
-            return v === undefined ? null : { type: typeof v, same: v === sent, length: typeof v === "string" ? v.length : 0 };
+            (function (v, sent) { return v === undefined ? null : { type: typeof v, same: v === sent, length: typeof v === "string" ? v.length : 0 }; })(\(expression), \(ReceiverCall.stringLiteral(expected)))
             """
-        switch await callAsync(readBack, arguments: ["sent": expected], until: clock.deadline) {
-        case nil:
+        switch await evaluate(readBack, until: clock.deadline) {
+        case .timedOut:
             return BridgeFailure(
                 .pageDidNotAccept, clock.missed("reading \(expression) did not complete"))
-        case .failure(let error):
+        case .error(let error):
             return BridgeFailure(
                 .pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
-        case .success(let value):
+        case .value(let value):
             guard let found = value as? [String: Any], let type = found["type"] as? String else {
                 let promise =
                     returnedUnsupported

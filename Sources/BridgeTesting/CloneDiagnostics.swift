@@ -138,8 +138,11 @@ final class WeakDiagnosticsHandler: NSObject, WKScriptMessageHandler {
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
     ) {
         MainActor.assumeIsolated {
-            guard let uncloneable = UncloneableMessage(report: message.body) else { return }
-            session?.dropped(uncloneable)
+            if let uncloneable = UncloneableMessage(report: message.body) {
+                session?.dropped(uncloneable)
+            } else if let diagnostic = PageDiagnostic(report: message.body) {
+                session?.reported(diagnostic)
+            }
         }
     }
 }

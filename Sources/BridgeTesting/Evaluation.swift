@@ -25,8 +25,10 @@ extension BridgeSession {
     func evaluate(_ script: String, until deadline: DispatchTime) async -> EvaluationOutcome {
         guard let webView else { return .error(SessionClosed()) }
         let box = OutcomeBox()
+        ownScriptsRunning += 1
         webView.evaluateJavaScript(script) { [weak self] value, error in
             box.outcome = error.map { .error($0) } ?? .value(value)
+            self?.ownScriptsRunning -= 1
             self?.notify()
         }
         _ = await wait(until: deadline) { box.outcome != nil }
@@ -43,7 +45,9 @@ extension BridgeSession {
         let box = Box()
         nonisolated(unsafe) let arguments = arguments
         // The async form is the one both engines share; the wait below bounds it.
+        ownScriptsRunning += 1
         Task { @MainActor [weak self] in
+            defer { self?.ownScriptsRunning -= 1 }
             do {
                 box.result = .success(
                     try await webView.callAsyncJavaScript(body, arguments: arguments, in: nil, contentWorld: .page))

@@ -400,9 +400,11 @@ final class PlayRunner {
             let others =
                 session.messages.isEmpty
                 ? "" : "; only \(Set(session.messages.map(\.kind)).sorted().joined(separator: ", ")) came"
+            // The page's own first error is often why: it stopped the script that would have posted.
+            let thrown = session.pageDiagnostics.first { $0.kind == .uncaughtError || $0.kind == .unhandledRejection }
             seen =
                 clock.missed("nothing arrived on \(handlers)") + others
-                + (away ?? "")
+                + (away ?? "") + (thrown.map { "; the page reported an \($0.kind.rawValue) first: \($0)" } ?? "")
         } else {
             let more = session.rejectedCount > 3 ? " and \(session.rejectedCount - 3) more" : ""
             seen =

@@ -50,6 +50,21 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    var isConstant: Bool { if case .constant = self { true } else { false } }
+
+    /// Whether every value of `other` is a value of this type: a bare message of `other` declared after one of
+    /// this type is never reached.
+    func takesAll(of other: FieldType) -> Bool {
+        switch (self, other) {
+        case (.number, .integer), (.string, .constant(.string)), (.number, .constant(.number)),
+            (.boolean, .constant(.boolean)):
+            true
+        case (.integer, .constant(.number(let value))): value.rounded() == value
+        case (.array(let items), .array(let otherItems)): items.takesAll(of: otherItems)
+        default: self == other
+        }
+    }
+
     /// An element type written as `{"type": ...}` (same shape as a field, without `optional`).
     struct Box: Codable {
         var type: FieldType

@@ -73,14 +73,35 @@ enum CloneDiagnostics {
               // what it would suffer in the app, not be rescued by this wrapper.
               const proto = Object.getPrototypeOf(target);
               const clones = (value) => { try { structuredClone(value); return true; } catch (e) { return false; } };
+              // A type is the engine's interface a value's prototype belongs to, from names read here, before the
+              // page runs; never Object.prototype.toString, which reads Symbol.toStringTag: page data.
+              const apply = Reflect.apply, getPrototype = Object.getPrototypeOf, mapGet = Map.prototype.get;
+              const interfaces = new Map();
+              for (const name of Object.getOwnPropertyNames(window)) {
+                const descriptor = /^[A-Z]/.test(name) ? Object.getOwnPropertyDescriptor(window, name) : undefined;
+                const constructor = descriptor && descriptor.value;
+                const prototype = typeof constructor === "function" ? constructor.prototype : undefined;
+                if (prototype && typeof prototype === "object" && !interfaces.has(prototype)) {
+                  interfaces.set(prototype, name);
+                }
+              }
+              const engineType = (value) => {
+                try {
+                  for (let proto = getPrototype(value), depth = 0; proto !== null && depth < 64; depth++) {
+                    const name = apply(mapGet, interfaces, [proto]);
+                    if (name !== undefined) return name;
+                    proto = getPrototype(proto);
+                  }
+                } catch (e) {}
+                return "Object";
+              };
               const typeName = (value) => {
                 const type = typeof value;
                 if (type === "function") return "Function";
                 if (type === "symbol") return "Symbol";
                 if (type !== "object" || value === null) return type;
-                let tag = "Object";
-                try { tag = Object.prototype.toString.call(value).slice(8, -1); } catch (e) {}
-                return tag === "Object" ? "Object that cannot be cloned (a Proxy?)" : tag;
+                const name = engineType(value);
+                return name === "Object" ? "Object that cannot be cloned (a Proxy?)" : name;
               };
               const step = (path, key) => typeof key === "number" ? path + "[" + key + "]"
                 : /^[A-Za-z_$][\\w$]{0,63}$/.test(key) ? path + "." + key : path + "[…]";
@@ -88,8 +109,7 @@ enum CloneDiagnostics {
               // objects and arrays are entered: a platform object (a Window, a DOM node) is the answer itself.
               const find = (value, path, depth) => {
                 if (typeof value !== "object" || value === null || depth >= 32) return { path, type: typeName(value) };
-                let tag = "Object";
-                try { tag = Object.prototype.toString.call(value).slice(8, -1); } catch (e) {}
+                const tag = engineType(value);
                 if (tag !== "Object" && tag !== "Array") return { path, type: typeName(value) };
                 let keys;
                 try { keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value); }

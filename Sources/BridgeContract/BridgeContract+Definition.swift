@@ -41,6 +41,11 @@ extension BridgeContract {
                 "discriminator", "the discriminator must name at least one field, none of them empty",
                 "write a field name such as \"type\", or an array such as [\"component\", \"event\"]")
         }
+        for (index, field) in discriminator.enumerated() where discriminator[..<index].contains(field) {
+            throw invalid(
+                "discriminator", "the discriminator names \"\(field)\" twice",
+                "name each field once: [\(discriminator.uniqued.map { "\"\($0)\"" }.joined(separator: ", "))]")
+        }
         if let requestID {
             if requestID.field.isEmpty || discriminator.contains(requestID.field) {
                 throw invalid(
@@ -245,5 +250,13 @@ extension BridgeContract {
             }
         }
         return !atPartStart
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    fileprivate var uniqued: [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }

@@ -251,6 +251,10 @@ struct ContractLanguageTests {
                 #"{"kind": "sync", \#(toPage)}"#,
                 extra: #", "check": {"steps": [{"after": "didFinish", "send": "sync"}], "expect": ["sync"]}"#),
             path: "check.expect[0]"),
+        BadDefinition(
+            name: "a discriminator naming one field twice",
+            json: file(#"{"kind": "a", \#(toNative)}"#, extra: #", "discriminator": ["kind", "kind"]"#),
+            path: "discriminator"),
         // Plays and contracts that mean nothing: refused when read, not passed.
         BadDefinition(
             name: "a play without steps",
@@ -350,6 +354,37 @@ struct ContractLanguageTests {
                 ).utf8))
         #expect(contract.validate(1.5, direction: .pageToNative).message?.kind == "any")
         #expect(contract.validate(2, direction: .pageToNative).message?.kind == "whole")
+    }
+
+    @Test("an unknown value is blamed on the discriminator field that names no message, not on the first")
+    func unknownValueBlamesItsField() throws {
+        let toNative = Self.toNative
+        let contract = try BridgeContract(
+            jsonData: Data(
+                Self.file(
+                    #"{"kind": "deviceGetInfo", \#(toNative), "match": {"type": "message", "pluginId": "Device"}}, {"kind": "jsError", \#(toNative), "match": {"type": "js.error"}}"#,
+                    extra: #", "discriminator": "type""#
+                ).utf8))
+        let violation = try #require(contract.validate(["type": "message", "pluginId": "Keyboard"]).violations.first)
+        #expect(violation.path == "pluginId", "\(violation)")
+        #expect(violation.rule == .unknownKind)
+    }
+
+    @Test("optional on a body or a reply is refused as such, not as an array element")
+    func optionalBodyOrReply() {
+        let toNative = Self.toNative
+        for key in ["body", "reply"] {
+            let json = Self.file(
+                #"{"kind": "a", \#(toNative), "handler": "native", "\#(key)": {"type": "string", "optional": true}}"#)
+            do {
+                _ = try BridgeContract(jsonData: Data(json.utf8))
+                Issue.record("accepted an optional \(key)")
+            } catch {
+                #expect(error.path == "messages[0].\(key).optional", "\(error)")
+                #expect(!error.problem.contains("array"), "\(error)")
+                #expect(error.problem.contains(key), "\(error)")
+            }
+        }
     }
 
     @Test("the most specific match wins, whatever the declaration order")

@@ -58,9 +58,12 @@ public struct CheckPlay: Codable, Sendable, Equatable {
         for (index, script) in userScripts.enumerated() {
             guard let file = script.file else { continue }
             let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            let data: Data
+            do {
+                data = try FileBytes.read(url.path)
+            } catch {
                 throw ContractFileError(
-                    code: .unreadable, path: "userScripts[\(index)].file", problem: "the script file can't be read",
+                    code: .unreadable, path: "userScripts[\(index)].file", problem: "the script file \(error)",
                     remedy: "give a path relative to the file that names it, or an absolute path")
             }
             copy.userScripts[index].source = String(decoding: data, as: UTF8.self)

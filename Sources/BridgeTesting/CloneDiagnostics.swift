@@ -73,16 +73,46 @@ enum CloneDiagnostics {
               // what it would suffer in the app, not be rescued by this wrapper.
               const proto = Object.getPrototypeOf(target);
               // Taken before the page runs: a page that replaces them later must not break its own messages here.
-              const clone = structuredClone, apply = Reflect.apply;
+              const clone = structuredClone, apply = Reflect.apply, getPrototype = Object.getPrototypeOf;
+              const MapType = Map, mapGet = Map.prototype.get, mapHas = Map.prototype.has, mapSet = Map.prototype.set;
+              const ownNames = Object.getOwnPropertyNames, ownDescriptor = Object.getOwnPropertyDescriptor;
               const clones = (value) => { try { clone(value); return true; } catch (e) { return false; } };
+              // A type is the engine's interface a value's prototype belongs to; never Object.prototype.toString,
+              // which reads Symbol.toStringTag: page data. The names are read only when a message cannot be
+              // cloned (a walk over the window's globals costs every document otherwise); the first name of a
+              // prototype wins, and the engine's own globals come before any the page adds.
+              let interfaces;
+              const engineType = (value) => {
+                try {
+                  if (interfaces === undefined) {
+                    interfaces = new MapType();
+                    // An index loop and string comparison: no iterator or method the page could have replaced.
+                    const names = ownNames(window);
+                    for (let index = 0; index < names.length; index++) {
+                      const name = names[index], first = name[0];
+                      const descriptor = first >= "A" && first <= "Z" ? ownDescriptor(window, name) : undefined;
+                      const constructor = descriptor && descriptor.value;
+                      const prototype = typeof constructor === "function" ? constructor.prototype : undefined;
+                      if (prototype && typeof prototype === "object" && !apply(mapHas, interfaces, [prototype])) {
+                        apply(mapSet, interfaces, [prototype, name]);
+                      }
+                    }
+                  }
+                  for (let proto = getPrototype(value), depth = 0; proto !== null && depth < 64; depth++) {
+                    const name = apply(mapGet, interfaces, [proto]);
+                    if (name !== undefined) return name;
+                    proto = getPrototype(proto);
+                  }
+                } catch (e) {}
+                return "Object";
+              };
               const typeName = (value) => {
                 const type = typeof value;
                 if (type === "function") return "Function";
                 if (type === "symbol") return "Symbol";
                 if (type !== "object" || value === null) return type;
-                let tag = "Object";
-                try { tag = Object.prototype.toString.call(value).slice(8, -1); } catch (e) {}
-                return tag === "Object" ? "Object that cannot be cloned (a Proxy?)" : tag;
+                const name = engineType(value);
+                return name === "Object" ? "Object that cannot be cloned (a Proxy?)" : name;
               };
               const step = (path, key) => typeof key === "number" ? path + "[" + key + "]"
                 : /^[A-Za-z_$][\\w$]{0,63}$/.test(key) ? path + "." + key : path + "[…]";
@@ -90,8 +120,7 @@ enum CloneDiagnostics {
               // objects and arrays are entered: a platform object (a Window, a DOM node) is the answer itself.
               const find = (value, path, depth) => {
                 if (typeof value !== "object" || value === null || depth >= 32) return { path, type: typeName(value) };
-                let tag = "Object";
-                try { tag = Object.prototype.toString.call(value).slice(8, -1); } catch (e) {}
+                const tag = engineType(value);
                 if (tag !== "Object" && tag !== "Array") return { path, type: typeName(value) };
                 let keys;
                 try { keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value); }

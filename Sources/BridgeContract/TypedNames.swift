@@ -13,22 +13,26 @@ struct TypedNames: Sendable {
 
     init(_ contract: BridgeContract) {
         var taken = Set<String>()
-        messageTypes = contract.messages.map { TypedNames.unique(TypedNames.upperCamel($0.kind) + "Message", &taken) }
+        messageTypes = contract.messages.map {
+            TypedNames.unique(TypedNames.upperCamel($0.kind), suffix: "Message", &taken)
+        }
         byKind = Dictionary(zip(contract.messages.map(\.kind), messageTypes)) { first, _ in first }
         let base = TypedNames.upperCamel(contract.displayName)
-        namespace = base.hasSuffix("Contract") ? base : base + "Contract"
+        let name = base.hasSuffix("Contract") ? base : base + "Contract"
+        // The library's own type would be shadowed inside the namespace (`BridgeContract(` would be the namespace).
+        namespace = name == "BridgeContract" ? "BridgeContractTypes" : name
     }
 
     /// The type name of each message by kind (a kind is unique in a contract).
     let byKind: [String: String]
 
-    /// `name`, or `name2`, `name3`… when it is taken; records the one returned.
-    static func unique(_ name: String, _ taken: inout Set<String>) -> String {
-        var candidate = name
+    /// `name` + `suffix`, or `name2` + `suffix`, `name3`… when it is taken; records the one returned.
+    static func unique(_ name: String, suffix: String = "", _ taken: inout Set<String>) -> String {
+        var candidate = name + suffix
         var counter = 1
         while taken.contains(candidate) {
             counter += 1
-            candidate = name + String(counter)
+            candidate = name + String(counter) + suffix
         }
         taken.insert(candidate)
         return candidate

@@ -22,3 +22,12 @@ if ! python3 -c 'import junitparser' >/dev/null 2>&1; then
     python3 -m pip install -q junitparser 2>/dev/null ||
         python3 -m pip install -q --user --break-system-packages junitparser
 fi
+# jsonschema (PyPI) validates the JSON reports against Docs/report.schema.json in the tests; check-jsonschema
+# (PyPI) validates Docs/CI.md's workflow against GitHub's workflow schema, which it ships (no download at run time).
+for module in jsonschema:jsonschema check_jsonschema:check-jsonschema; do
+    if ! python3 -c "import ${module%%:*}" >/dev/null 2>&1; then
+        echo "webbridge setup: installing ${module##*:} (PyPI)" >&2
+        python3 -m pip install -q "${module##*:}" 2>/dev/null ||
+            python3 -m pip install -q --user --break-system-packages "${module##*:}"
+    fi
+done

@@ -71,7 +71,12 @@ final class SuiteRun {
     private func document(_ format: CheckOptions.Format, _ suite: SuiteTally, notice: String? = nil) -> String {
         switch format {
         case .text: ReportRendering.summary(suite)
-        case .json: ReportRendering.json(suite, interrupted: notice != nil, shard: options.shard?.description)
+        case .json:
+            ReportRendering.json(
+                RunReport(
+                    pages: suite.pages, contract: RunReport.Contract(base.contract),
+                    shards: options.shard.map { [RunReport.Shard(index: $0.index, count: $0.count)] } ?? [],
+                    interrupted: notice != nil))
         case .junit: ReportRendering.junit(suite)
         case .html:
             HTMLReport.render(

@@ -59,7 +59,7 @@ final class MainCommandTests: XCTestCase {
         XCTAssertTrue(
             text.stdout.split(separator: "\n").first?.hasSuffix(", \(version)") == true, text.stdout)
         let json = try CLI.run(["check", "--format", "json"])
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let document = try SchemaCheck.validReport(json.stdout)
         XCTAssertEqual(document["webbridgeVersion"] as? String, number)
         let html = try CLI.run(["check", "--format", "html"])
         XCTAssertTrue(html.stdout.contains("<meta name=\"generator\" content=\"\(version)\">"), html.stdout)

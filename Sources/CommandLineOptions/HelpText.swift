@@ -31,7 +31,7 @@ extension OptionTable {
 
     /// The words of the synopsis: arguments, then options, exclusive pairs as `[--a | --b B]`.
     var synopsisParts: [String] {
-        var parts = positionals.map { $0.required ? $0.argument : "[\($0.argument)]" }
+        var parts = positionals.map { $0.spelling }
         var done: Set<String> = []
         for option in options where !done.contains(option.name) {
             if let pair = exclusive.first(where: { $0.0 == option.name || $0.1 == option.name }),
@@ -79,7 +79,7 @@ extension OptionTable {
 
     /// The line after a usage error: `Usage: webbridge check [options]; see 'webbridge check --help'.`
     public var usageHint: String {
-        let arguments = positionals.map { $0.required ? " \($0.argument)" : " [\($0.argument)]" }.joined()
+        let arguments = positionals.map { " " + $0.spelling }.joined()
         return "Usage: \(command)\(arguments)\(options.isEmpty ? "" : " [options]"); see '\(command) --help'."
     }
 
@@ -99,5 +99,13 @@ extension OptionTable {
         }
         lines.append(line)
         return lines
+    }
+}
+
+extension Positional {
+    /// `FILE`, `[FILE]`, `FILE...`: as the synopsis and the usage line show it.
+    var spelling: String {
+        let word = variadic ? argument + "..." : argument
+        return required ? word : "[\(word)]"
     }
 }

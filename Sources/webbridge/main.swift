@@ -8,6 +8,7 @@ let subcommands: KeyValuePairs<String, @MainActor (ArraySlice<String>) async -> 
     "check": CheckCommand.run,
     "contract": ContractCommand.run,
     "doctor": DoctorCommand.run,
+    "report": ReportCommand.run,
     "xcode": XcodeCommand.run,
 ]
 
@@ -29,6 +30,7 @@ let usage = """
       check       Run both directions of the bridge on the real WebKit engine.
       contract    Print, lock, diff or export the bridge contract.
       doctor      Check WebKitGTK, Xvfb, the display and the test styles before `swift test`.
+      report      Merge the JSON reports of shards or runs into one JSON, JUnit or HTML report.
       xcode       Pin, preflight and run the bridge tests on a cloud Mac.
 
     EXIT CODES:

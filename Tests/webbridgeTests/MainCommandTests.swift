@@ -15,7 +15,7 @@ final class MainCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(
             result.stderr.hasPrefix(
-                "webbridge: unknown subcommand 'frobnicate'; give one of check, contract, doctor, xcode\n"),
+                "webbridge: unknown subcommand 'frobnicate'; give one of check, contract, doctor, report, xcode\n"),
             result.stderr)
         XCTAssertEqual(result.stdout, "")
     }

@@ -8,6 +8,10 @@ command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 # python3 runs the replaying stand-in for xcrun/xcodebuild in the cloud-Mac tests.
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+# The completion tests run the generated scripts in each shell; the man page test renders it with groff.
+command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+command -v fish >/dev/null 2>&1 || missing+=(fish)
+command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "webbridge setup: installing ${missing[*]}" >&2
     if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi

@@ -54,17 +54,7 @@ extension OptionTable {
         var lines: [String] = []
         for option in options + [.flag("-h, --help", "show this help")] {
             let label = "  " + option.spelling
-            var notes: [String] = []
-            switch option.defaultValue {
-            case .none: break
-            case .value(let text): notes.append("default: \(text.isEmpty ? "empty" : text)")
-            case .described(let text): notes.append("default: \(text)")
-            }
-            if let words = option.rule.helpWords { notes.append(words) }
-            if option.repeatable { notes.append("repeatable") }
-            if option.required { notes.append("required") }
-            let summary = option.summary + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
-            let wrapped = Self.wrap(summary, width: width - column)
+            let wrapped = Self.wrap(option.helpSummary, width: width - column)
             let pad = String(repeating: " ", count: column)
             if label.count + 2 > column {
                 lines.append(label)
@@ -107,5 +97,22 @@ extension Positional {
     var spelling: String {
         let word = variadic ? argument + "..." : argument
         return required ? word : "[\(word)]"
+    }
+}
+
+extension Option {
+    /// What the option does, then its default, rule and kind in parentheses: the help's, the man page's and the
+    /// completions' description.
+    public var helpSummary: String {
+        var notes: [String] = []
+        switch defaultValue {
+        case .none: break
+        case .value(let text): notes.append("default: \(text.isEmpty ? "empty" : text)")
+        case .described(let text): notes.append("default: \(text)")
+        }
+        if let words = rule.helpWords { notes.append(words) }
+        if repeatable { notes.append("repeatable") }
+        if required { notes.append("required") }
+        return summary + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
     }
 }

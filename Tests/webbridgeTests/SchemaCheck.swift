@@ -13,19 +13,11 @@ enum SchemaCheck {
     /// check-jsonschema's verdict on `files`: nil when they are valid, its error text otherwise.
     /// `schema` is `--schemafile PATH` or `--builtin-schema NAME`.
     static func errors(_ files: [String], schema: [String]) throws -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-m", "check_jsonschema"] + schema + files
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if text.contains("No module named check_jsonschema") {
-            throw XCTSkip("check-jsonschema is missing: run scripts/setup.sh")
+        let result = try ExternalTool.run(["python3", "-m", "check_jsonschema"] + schema + files)
+        if result.stderr.contains("No module named check_jsonschema") {
+            throw MissingTool(name: "check-jsonschema (PyPI)")
         }
-        return process.terminationStatus == 0 ? nil : text
+        return result.status == 0 ? nil : result.stdout + result.stderr
     }
 
     /// `json` (a run's JSON report), validated against Docs/report.schema.json and parsed.

@@ -19,6 +19,10 @@ enum ContractCommand {
                     "beside the contract, <name>.lock.json; for the bundled default contract, its committed lock, "
                         + "read-only")),
             .flag("--force", "lock: write a write-protected lock anyway, keeping its permissions"),
+            .value(
+                "--format", "FORMAT",
+                "diff: text, or json (Docs/contract-diff.schema.json) on stdout whether it passes or fails",
+                rule: .choice(["text", "json"]), default: .value("text")),
         ])
 
     static let usage = options.help(
@@ -57,7 +61,7 @@ enum ContractCommand {
         switch parsed.positionals[0] {
         case "print": return printContract(contractURL)
         case "lock": return lock(contractURL, lockURL, force: parsed.has("--force"))
-        case "diff": return diff(contractURL, lockURL)
+        case "diff": return diff(contractURL, lockURL, json: parsed.value("--format") == "json")
         case "ts": return generated(contractURL) { TypeScriptDeclarations(contract: $0).source }
         case "swift": return generated(contractURL) { SwiftTypes(contract: $0).source }
         default: return generated(contractURL) { ContractModule(contract: $0).source }
@@ -121,7 +125,7 @@ enum ContractCommand {
         return BridgeContract.defaultLockURL.map { ($0, false) }
     }
 
-    private static func diff(_ contractURL: URL?, _ lockURL: URL?) -> ExitStatus {
+    private static func diff(_ contractURL: URL?, _ lockURL: URL?, json: Bool) -> ExitStatus {
         let contract: BridgeContract
         switch load(contractURL) {
         case .failure(let failure): return failure.report()
@@ -145,6 +149,10 @@ enum ContractCommand {
             return Failure(status(of: error), error.description).report()
         }
         let diff = ContractDiff(locked: lock.contract, current: contract)
+        if json {
+            Output.out(ContractDiffJSON(diff, name: contract.displayName).text)
+            return diff.passes ? .pass : .contractFailure
+        }
         if diff.passes {
             Output.out(TerminalText.escapeLines(diff.description))
             return .pass

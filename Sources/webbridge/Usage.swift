@@ -51,6 +51,8 @@ enum ExitStatus: Int32 {
     case timedOut = 124
     /// Stopped by SIGINT (Ctrl-C) after reporting what was done.
     case interruptedBySIGINT = 130
+    /// Standard output's reader closed it (`| head -1`): the shell's status for a process ended by SIGPIPE.
+    case closedByReader = 141
     /// Stopped by SIGTERM after reporting what was done.
     case interruptedBySIGTERM = 143
 }

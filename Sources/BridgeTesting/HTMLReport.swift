@@ -42,8 +42,12 @@ package enum HTMLReport {
 
     /// The report over several pages: the summary table, then each page's sessions.
     ///
-    /// - Parameter notice: a line shown above the table (such as why the run stopped early).
-    package static func render(_ pages: [Page], title: String = "webbridge check", notice: String? = nil) -> String {
+    /// - Parameters:
+    ///   - notice: a line shown above the table (such as why the run stopped early).
+    ///   - notRun: pages of the list that never ran (the run was interrupted first), listed under the table.
+    package static func render(
+        _ pages: [Page], title: String = "webbridge check", notice: String? = nil, notRun: [String] = []
+    ) -> String {
         let passed = pages.allSatisfy(\.tally.passed)
         var body: [String] = []
         body.append("<header><h1>\(escape(title))</h1>")
@@ -53,6 +57,12 @@ package enum HTMLReport {
         body.append("<p class=\"tool\" data-version=\"\(WebBridgeVersion.number)\">\(WebBridgeVersion.tool)</p>")
         if let notice { body.append("<p class=\"notice\">\(escape(notice))</p>") }
         body.append(summaryTable(pages))
+        if !notRun.isEmpty {
+            let items = notRun.map { "<li data-page=\"\(escape($0))\">\(escape($0))</li>" }.joined()
+            body.append(
+                "<section class=\"not-run\"><h2>Not run (\(notRun.count))</h2><p>The run was interrupted before these pages.</p><ul>\(items)</ul></section>"
+            )
+        }
         // With more than one session, passing ones start folded so the failures stand out.
         let foldPassing = pages.reduce(0) { $0 + $1.tally.kept.count } > 1
         for (index, page) in pages.enumerated() {

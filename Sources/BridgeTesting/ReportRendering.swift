@@ -310,6 +310,8 @@ package struct SessionTally: Sendable {
 extension ReportRendering {
     /// The closing line over a tally: the verdict, every failed category, the counts.
     package static func summary(_ tally: SessionTally) -> String {
+        // A run stopped before its first session ended has no verdict; "PASS (0 sessions)" would read as one.
+        guard tally.count > 0 else { return "no verdict: no session finished" }
         let sessions = tally.count == 1 ? "1 session" : "\(tally.count) sessions"
         guard !tally.passed else { return "PASS: both directions of the bridge hold (\(sessions))" }
         let categories = tally.failedCategories.map(\.rawValue).joined(separator: "; ")
@@ -331,7 +333,7 @@ extension ReportRendering {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(
-            passed: tally.passed, sessionCount: tally.count, failedCount: tally.failedCount,
+            passed: tally.count > 0 && tally.passed, sessionCount: tally.count, failedCount: tally.failedCount,
             omittedSessions: tally.omitted, interrupted: interrupted ? true : nil, sessions: tally.kept,
             webbridgeVersion: WebBridgeVersion.number)
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)

@@ -99,8 +99,8 @@ enum CheckCommand {
             EXIT CODES:
               0 pass, 1 contract failure, 2 usage (also a --page, --pages or --contract file that is missing or
               unreadable), 3 environment (also a report that can't be written), 4 page not deployed /
-              request failed, 130/143 stopped by SIGINT/SIGTERM after printing a partial summary, 141
-              standard output closed by its reader (`| head`).
+              request failed, 130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT after printing a partial
+              summary, 141 standard output closed by its reader (`| head`).
               In a suite the worst case wins, in this order: 3 > 1 > 4 > 0 (4 only when every failure on
               every page is a page that could not be fetched).
             """)

@@ -56,9 +56,17 @@ struct CheckReporter {
     /// files with what finished.
     func interrupted(_ tally: SessionTally, of total: Int, signal: Int32) {
         let name = SignalWatcher.name(signal)
-        let note = "interrupted by \(name) after \(tally.count) of \(total) sessions"
+        // No session finished: there is no verdict, and a summary of nothing would read as a pass.
+        let note =
+            tally.count == 0
+            ? "interrupted by \(name) before the first of \(total == 1 ? "1 session" : "\(total) sessions") finished"
+            : "interrupted by \(name) after \(tally.count) of \(total) sessions"
         switch format {
-        case .text: Output.report("INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally))")
+        case .text:
+            Output.report(
+                tally.count == 0
+                    ? "INTERRUPTED: \(note); no verdict"
+                    : "INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally))")
         case .json, .html: Output.out(document(format, tally, notice: note))
         case .junit:
             Output.out(document(format, tally, notice: note))

@@ -1,10 +1,12 @@
 import Foundation
 import XcodeRunner
 
-/// Turns SIGINT and SIGTERM into an orderly stop on the main thread: the handler reports what was done, then
-/// the process exits 128 + the signal's number (130, 143), as shells do. SIGUSR1, SIGUSR2 and SIGALRM are not
-/// handled: they take their default action and end the process by that signal, as for most tools (the engine's
-/// own SIGUSR1 handler, which crashed on one from outside, is guarded: see `EngineSignals`).
+/// Turns SIGINT, SIGTERM, SIGHUP and SIGQUIT into an orderly stop on the main thread: the handler reports what was
+/// done, then the process exits 128 + the signal's number (130, 143, 129, 131), as shells do. SIGTERM is how CI
+/// runners cancel a job, SIGHUP a closed terminal, SIGQUIT Ctrl-\ (no core dump: the run's report is what is
+/// wanted). SIGUSR1, SIGUSR2 and SIGALRM are not handled: they take their default action and end the process by
+/// that signal, as for most tools (the engine's own SIGUSR1 handler, which crashed on one from outside, is
+/// guarded: see `EngineSignals`).
 ///
 /// A signal to the process group (Ctrl-C, a CI runner's cancel) also reaches the engine's web and network
 /// processes, which the engine starts with the default actions and in our group (GLib's posix_spawn resets them):
@@ -14,7 +16,7 @@ import XcodeRunner
 @MainActor
 enum SignalWatcher {
     /// The signals that stop a run in order.
-    nonisolated static let handled: [Int32] = [SIGINT, SIGTERM]
+    nonisolated static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     /// The first stop signal received, written by the C handler (0 until one arrives).
     private nonisolated(unsafe) static var received: Int32 = 0
@@ -62,8 +64,13 @@ enum SignalWatcher {
 }
 
 extension ExitStatus {
-    /// The status of a run stopped by `signal`: 130 for SIGINT, 143 for SIGTERM.
+    /// The status of a run stopped by `signal`: 128 + its number (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).
     static func interrupted(by signal: Int32) -> ExitStatus {
-        signal == SIGINT ? .interruptedBySIGINT : .interruptedBySIGTERM
+        switch signal {
+        case SIGINT: .interruptedBySIGINT
+        case SIGHUP: .interruptedBySIGHUP
+        case SIGQUIT: .interruptedBySIGQUIT
+        default: .interruptedBySIGTERM
+        }
     }
 }

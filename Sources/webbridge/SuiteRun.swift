@@ -83,7 +83,7 @@ final class SuiteRun {
         case .html:
             HTMLReport.render(
                 suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) },
-                notice: notice.map { "INTERRUPTED: \($0)" })
+                notice: notice.map { "INTERRUPTED: \($0)" }, notRun: suite.notRun)
         }
     }
 
@@ -164,11 +164,16 @@ final class SuiteRun {
         SuiteTally(pages.compactMap { page in page.tally.map { PageTally(name: page.name, tally: $0) } })
     }
 
+    /// The finished pages, and the others as not run: the suite as a signal leaves it.
+    private var interruptedTally: SuiteTally {
+        SuiteTally(tally.pages, notRun: pages.filter { $0.tally == nil }.map(\.name))
+    }
+
     /// What was done when a signal stops the suite: the finished pages' blocks, then a partial summary.
     private func interrupted(_ signal: Int32) {
         progress.finish()
         let name = SignalWatcher.name(signal)
-        let suite = tally
+        let suite = interruptedTally
         let note = "interrupted by \(name) after \(suite.pages.count) of \(pages.count) pages"
         switch options.format {
         case .text:

@@ -33,7 +33,7 @@ let usage = """
 
     EXIT CODES:
       0 pass, 1 contract failure, 2 usage, 3 environment, 4 page not deployed / request failed,
-      130/143 stopped by SIGINT/SIGTERM (after reporting what was done),
+      130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT (after reporting what was done),
       141 standard output closed by its reader (`| head`)
 
       A file named on the command line (or its default) that is missing, unreadable or write-protected

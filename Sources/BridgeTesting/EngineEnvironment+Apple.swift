@@ -29,6 +29,12 @@ public enum EngineEnvironment {
     public static func release(_ webView: WKWebView, sessionTimedOut: Bool) {}
     #endif
 
+    /// The engine as reports name it: `WebKit 620.1.1`, the system framework's version.
+    public static var engineVersion: String {
+        let version = Bundle(identifier: "com.apple.WebKit")?.infoDictionary?["CFBundleVersion"] as? String
+        return "WebKit \(version ?? "(the system's)")"
+    }
+
     /// Does nothing: Apple's WebKit ends its processes with the app.
     public static func shutDown() {}
 }

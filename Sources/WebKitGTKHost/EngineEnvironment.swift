@@ -46,6 +46,11 @@ public enum EngineEnvironment {
     /// The display the engine uses, once prepared.
     @MainActor public static var display: String? { ProcessInfo.processInfo.environment["DISPLAY"] }
 
+    /// The engine as reports name it: `WebKitGTK 2.50.6`, the library this process runs.
+    public static var engineVersion: String {
+        "WebKitGTK \(webkit_get_major_version()).\(webkit_get_minor_version()).\(webkit_get_micro_version())"
+    }
+
     /// Pids of the engine processes (web, network) this process started.
     public static func processes() -> [pid_t] { EngineProcesses.descendants() }
 

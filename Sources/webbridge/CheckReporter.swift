@@ -48,8 +48,16 @@ struct CheckReporter {
         case .text: ReportRendering.summary(tally)
         case .json: ReportRendering.json(tally, interrupted: notice != nil)
         case .junit: ReportRendering.junit(tally, suite: pagePath ?? pageName)
-        case .html: ReportRendering.html(page: pageName, tally, notice: notice)
+        case .html: ReportRendering.html(page: pageName, tally, header: htmlHeader(title: pageName), notice: notice)
         }
+    }
+
+    /// The HTML report's header: `title`, the contract, the timeout and the engine this run used.
+    func htmlHeader(title: String) -> HTMLReport.Header {
+        HTMLReport.Header(
+            title: title, contractName: configuration.contract.displayName,
+            contractVersion: configuration.contract.version, timeout: configuration.timeout,
+            engine: EngineEnvironment.engineVersion)
     }
 
     /// What was done before a signal stopped the run: the sessions so far and a partial summary, and the report

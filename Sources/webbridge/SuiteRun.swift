@@ -83,6 +83,8 @@ final class SuiteRun {
         case .html:
             HTMLReport.render(
                 suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) },
+                header: CheckReporter(format: .html, pageName: "", configuration: base).htmlHeader(
+                    title: pages.count == 1 ? "1 page" : "\(pages.count) pages"),
                 notice: notice.map { "INTERRUPTED: \($0)" }, notRun: suite.notRun)
         }
     }

@@ -31,6 +31,8 @@ public struct CheckConfiguration: Sendable {
     public var fields: ValidationMode
     /// How native is played; nil takes the contract's `check` section, or the fixture style (ready, then sync).
     public var play: CheckPlay?
+    /// Whether every console level of the page goes on the timeline (`--console`), not only errors and warnings.
+    public var allConsoleLevels = false
 
     /// The step timeout when none is given, read by the CLI, the assertions and the seed test: ample for a cold
     /// simulator, a fraction of it on Linux.
@@ -144,7 +146,7 @@ public enum BridgeCheck {
         let session = BridgeSession(
             contract: configuration.contract, mode: configuration.fields,
             announcingKind: play.expectedMessages.first, userScripts: play.userScripts,
-            websiteDataStore: websiteDataStore)
+            websiteDataStore: websiteDataStore, allConsoleLevels: configuration.allConsoleLevels)
         observe?(session)
         return await PlayRunner(configuration: configuration, play: play, session: session).run()
     }

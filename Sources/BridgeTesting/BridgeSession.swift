@@ -115,9 +115,11 @@ public final class BridgeSession: NSObject {
     /// - Parameters:
     ///   - userScripts: the app's native-side scripts, injected before the page's own (as the app does).
     ///   - websiteDataStore: where cookies and storage live; nil shares the default store (and on Linux its process).
+    ///   - allConsoleLevels: record every console level on the timeline, not only `error` and `warn`.
     public init(
         contract: BridgeContract = .default, mode: ValidationMode = .strict, announcingKind: String? = nil,
-        userScripts: [UserScriptSpec] = [], websiteDataStore: WKWebsiteDataStore? = nil
+        userScripts: [UserScriptSpec] = [], websiteDataStore: WKWebsiteDataStore? = nil,
+        allConsoleLevels: Bool = false
     ) {
         self.contract = contract
         self.mode = mode
@@ -134,6 +136,7 @@ public final class BridgeSession: NSObject {
         if !contract.handlerNames.contains(CloneDiagnostics.handlerName) {
             controller.add(WeakDiagnosticsHandler(self), contentWorld: .page, name: CloneDiagnostics.handlerName)
             for name in contract.handlerNames { controller.addUserScript(CloneDiagnostics.userScript(handler: name)) }
+            controller.addUserScript(PageDiagnostics.userScript(allLevels: allConsoleLevels))
         }
         for script in userScripts {
             controller.addUserScript(
@@ -336,6 +339,15 @@ public final class BridgeSession: NSObject {
     }
 
     /// WebKit dropped a message of the page's because it could not clone it; native code never got it.
+    /// The page's own errors and console messages, in order; the first few go on the timeline.
+    public private(set) var diagnostics: [PageDiagnostic] = []
+
+    func diagnosed(_ diagnostic: PageDiagnostic) {
+        guard diagnostics.count < PageDiagnostics.recorded else { return }
+        diagnostics.append(diagnostic)
+        record(diagnostic.event, diagnostic.description)
+    }
+
     func dropped(_ message: UncloneableMessage) {
         guard uncloneable.count < 100 else { return }
         uncloneable.append(message)

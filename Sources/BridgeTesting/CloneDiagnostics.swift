@@ -130,8 +130,11 @@ final class WeakDiagnosticsHandler: NSObject, WKScriptMessageHandler {
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
     ) {
         MainActor.assumeIsolated {
-            guard let uncloneable = UncloneableMessage(report: message.body) else { return }
-            session?.dropped(uncloneable)
+            if let diagnostic = PageDiagnostic(report: message.body) {
+                session?.diagnosed(diagnostic)
+            } else if let uncloneable = UncloneableMessage(report: message.body) {
+                session?.dropped(uncloneable)
+            }
         }
     }
 }

@@ -283,7 +283,7 @@ package enum HTMLReport {
         case .sent, .syncSent, .replied:
             .arrow(from: .native)
         case .loadStarted, .httpResponse, .didFinish, .loadFailed, .navigated, .processTerminated, .dialog,
-            .accepted, .notAccepted:
+            .accepted, .notAccepted, .pageError, .console:
             .mark
         }
     }
@@ -367,7 +367,7 @@ package enum HTMLReport {
             let kind =
                 switch entry.event {
                 case .accepted: " ok"
-                case .notAccepted, .loadFailed, .processTerminated, .messageRejected: " bad"
+                case .notAccepted, .loadFailed, .processTerminated, .messageRejected, .pageError: " bad"
                 default: ""
                 }
             return "<div class=\"\(classes.joined(separator: " "))\" data-lane=\"page\" \(attributes)>"

@@ -26,6 +26,10 @@ public struct TimelineEntry: Sendable, Equatable, Codable {
         case processTerminated = "web process terminated"
         /// The page committed another document after the one the session loaded.
         case navigated = "page navigated away"
+        /// An uncaught error or an unhandled promise rejection in the page (see `PageDiagnostic`).
+        case pageError = "page error"
+        /// A console message of the page: `console.error` and `console.warn`, every level with `--console`.
+        case console = "console"
     }
 
     public let event: Event

@@ -84,8 +84,12 @@ package enum HTMLReport {
             .sorted { ($0.page.tally.passed ? 1 : 0, $0.number) < ($1.page.tally.passed ? 1 : 0, $1.number) }
         var body: [String] = []
         body.append("<header><h1>\(escape(header.title))</h1>")
+        // A page with no finished session (a run stopped before its first ended) has no verdict to show.
+        let (verdict, word) =
+            pages.contains { $0.tally.count == 0 } && passed
+            ? ("none", "NO VERDICT") : passed ? ("pass", "PASS") : ("fail", "FAIL")
         body.append(
-            "<p class=\"verdict \(passed ? "pass" : "fail")\" data-passed=\"\(passed)\">\(passed ? "PASS" : "FAIL")</p></header>"
+            "<p class=\"verdict \(verdict)\" data-passed=\"\(passed && verdict != "none")\">\(word)</p></header>"
         )
         body.append(metadata(header))
         if let notice { body.append("<p class=\"notice\">\(escape(notice))</p>") }

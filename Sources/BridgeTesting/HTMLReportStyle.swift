@@ -7,7 +7,7 @@ extension HTMLReport {
         h1{font-size:20px;margin:0 12px 0 0;display:inline-block}
         header{margin-bottom:12px}
         .verdict{display:inline-block;margin:0;padding:2px 10px;border-radius:4px;font-weight:700;color:#fff}
-        .verdict.pass,.badge.pass{background:var(--ok)}.verdict.fail,.badge.fail{background:var(--bad)}
+        .verdict.pass,.badge.pass{background:var(--ok)}.verdict.fail,.badge.fail{background:var(--bad)}.verdict.none{background:var(--muted)}
         .badge{font-size:11px;color:#fff;padding:1px 6px;border-radius:3px;vertical-align:middle}
         .notice{background:#fff4d6;border:1px solid #e0b84c;padding:6px 10px}
         table{border-collapse:collapse}

@@ -128,7 +128,11 @@ final class SignalCommandTests: XCTestCase {
 
     func testSIGTERMBeforeTheFirstSessionEndsGivesNoVerdict() throws {
         let marker = UUID().uuidString
-        let run = try start(["check", "--url", stall, "--timeout", "60"], marker: marker)
+        let json = scratch.appendingPathComponent("none.json").path
+        let html = scratch.appendingPathComponent("none.html").path
+        let run = try start(
+            ["check", "--url", stall, "--timeout", "60", "--report", "json=\(json)", "--report", "html=\(html)"],
+            marker: marker)
         XCTAssertTrue(server.waitForRequest("/stall", timeout: 30), "the page was never requested")
         kill(-run.pid, SIGTERM)
         let result = try run.wait()
@@ -138,6 +142,13 @@ final class SignalCommandTests: XCTestCase {
             screen.contains("INTERRUPTED: interrupted by SIGTERM before the first of 1 session finished; no verdict"),
             screen.joined(separator: "\n"))
         XCTAssertFalse(screen.contains { $0.contains("PASS") }, screen.joined(separator: "\n"))
+        let document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        XCTAssertEqual(document["passed"] as? Bool, false, "no session finished: the JSON report is no pass")
+        XCTAssertEqual(document["sessionCount"] as? Int, 0)
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        XCTAssertTrue(page.contains(#"<p class="verdict none" data-passed="false">NO VERDICT</p>"#), page)
+        XCTAssertTrue(page.contains("no verdict: no session finished"), page)
         assertNothingLeft(marker, "SIGTERM before the first session")
     }
 }

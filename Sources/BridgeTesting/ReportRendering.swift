@@ -172,6 +172,9 @@ package enum ReportRendering {
                 ("page → native", report.pageToNative, times.pageToNative),
                 ("native → page", report.nativeToPage, times.nativeToPage),
             ]
+            // The page's own errors and console messages go with the page's direction, passing or not.
+            let diagnostics = report.timeline.filter { $0.event == .pageError || $0.event == .console }
+                .map { "\($0.event.rawValue): \(TerminalText.line($0.note, limit: TerminalText.noteLimit))" }
             for (name, verdict, time) in directions {
                 seconds += time
                 var body = ""
@@ -192,6 +195,9 @@ package enum ReportRendering {
                         skipped += 1
                         body = "<skipped message=\"\(xml(verdict.note))\"/>"
                     }
+                }
+                if name == "page → native", !diagnostics.isEmpty {
+                    body += "<system-out>\(xml(diagnostics.joined(separator: "\n")))</system-out>"
                 }
                 cases.append(
                     "    <testcase classname=\"\(xml(suite))\" name=\"session \(number): \(name)\" time=\"\(junitTime(time))\">\(body)</testcase>"

@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
 /// `webbridge check` on a page that logs and throws: its errors and warnings in the text, JSON and HTML reports,
 /// named by the page's file (not its folder); other console levels with `--console`.
 final class PageDiagnosticsCommandTests: XCTestCase {
@@ -43,7 +47,11 @@ final class PageDiagnosticsCommandTests: XCTestCase {
         let (path, line) = try page()
         let json = scratch.appendingPathComponent("report.json").path
         let html = scratch.appendingPathComponent("report.html").path
-        let result = try CLI.run(["check", "--page", path, "--report", "json=\(json)", "--report", "html=\(html)"])
+        let junit = scratch.appendingPathComponent("junit.xml").path
+        let result = try CLI.run([
+            "check", "--page", path, "--report", "json=\(json)", "--report", "html=\(html)", "--report",
+            "junit=\(junit)",
+        ])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let error = "console.error: checkout failed (page.html:\(line):14)"
         let warning = "console.warn: slow path (app.js:2:15)"
@@ -61,6 +69,14 @@ final class PageDiagnosticsCommandTests: XCTestCase {
         let page = try String(contentsOfFile: html, encoding: .utf8)
         XCTAssertTrue(page.contains("data-event=\"console\""), page)
         XCTAssertTrue(page.contains(error), page)
+        // JUnit: with the passing page → native case, where a dashboard shows a case's output.
+        let xml = try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: junit)), options: [])
+        let output = try xml.nodes(forXPath: "//testcase[@name='session 1: page → native']/system-out")
+        let junitText = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertEqual(output.count, 1, junitText)
+        let lines = output.first?.stringValue?.components(separatedBy: "\n") ?? []
+        XCTAssertTrue(lines.contains("console: \(error)"), "\(lines)")
+        XCTAssertTrue(lines.contains("console: \(warning)"), "\(lines)")
     }
 
     func testEveryConsoleLevelWithTheConsoleOption() throws {

@@ -44,7 +44,12 @@ enum SignalWatcher {
             }
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: ends[0], queue: .main)
-        source.setEventHandler { MainActor.assumeIsolated { checkpoint() } }
+        source.setEventHandler {
+            // Drained, so a wake-up is handled once (the source would fire again while a byte waits).
+            var bytes = [UInt8](repeating: 0, count: 16)
+            _ = read(ends[0], &bytes, bytes.count)
+            MainActor.assumeIsolated { checkpoint() }
+        }
         source.resume()
         self.source = source
     }

@@ -86,7 +86,7 @@ extension JSONValue {
     /// What a script's result shows as JSON, read from the value the engine handed over (`Any`), never through
     /// the page's own `JSON.stringify`; nil for `undefined`, and for what JSON cannot hold (a nesting past the
     /// limit, a value of no JS type). A Date is its ISO 8601 text and a non-finite number `null`, as JSON gives them.
-    package init?(engineValue value: Any?) {
+    public init?(engineValue value: Any?) {
         guard let converted = Self.converted(BodyValue(value)) else { return nil }
         self = converted
     }

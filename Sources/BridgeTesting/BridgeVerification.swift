@@ -54,7 +54,7 @@ public func verifyBridge(
         }
     }
     let configuration = CheckConfiguration(
-        page: .html(html, baseURL: page.deletingLastPathComponent()), contract: loaded, timeout: timeout,
+        page: .html(html, baseURL: page), contract: loaded, timeout: timeout,
         strictness: strictness, fields: fields)
     return await verifyBridge(configuration, page: name, sessions: sessions)
 }

@@ -31,6 +31,11 @@ public enum EngineEnvironment {
 
     /// None: Apple's WebKit needs no X server.
     package static func xvfbExecutable(path: String?) -> String? { nil }
+    /// The engine as reports name it: `WebKit 620.1.1`, the system framework's version.
+    public static var engineVersion: String {
+        let version = Bundle(identifier: "com.apple.WebKit")?.infoDictionary?["CFBundleVersion"] as? String
+        return "WebKit \(version ?? "(the system's)")"
+    }
 
     /// Does nothing: Apple's WebKit ends its processes with the app.
     public static func shutDown() {}

@@ -20,6 +20,31 @@ package enum HTMLReport {
         }
     }
 
+    /// What the run was: the report's title and the header's metadata (the tool's version is always there).
+    package struct Header: Sendable {
+        /// The page's name, or the suite's ("3 pages"): the title and the first heading.
+        package var title: String
+        package var contractName: String?
+        package var contractVersion: Int?
+        /// Each step's timeout, in seconds.
+        package var timeout: Double?
+        /// The engine that ran the check (`EngineEnvironment.engineVersion`).
+        package var engine: String?
+        package var date: Date
+
+        package init(
+            title: String, contractName: String? = nil, contractVersion: Int? = nil, timeout: Double? = nil,
+            engine: String? = nil, date: Date = Date()
+        ) {
+            self.title = title
+            self.contractName = contractName
+            self.contractVersion = contractVersion
+            self.timeout = timeout
+            self.engine = engine
+            self.date = date
+        }
+    }
+
     /// The policy in the report's `<meta>`: nothing but its own inline styles.
     package static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'"
     /// The most characters of a timeline note shown on an arrow; the failure box shows the detail in full.
@@ -27,12 +52,14 @@ package enum HTMLReport {
 
     /// The report over one page's sessions.
     package static func render(page: String, _ reports: [SessionReport], notice: String? = nil) -> String {
-        render([Page(name: page, sessions: reports)], notice: notice)
+        render([Page(name: page, sessions: reports)], header: Header(title: page), notice: notice)
     }
 
     /// The report over one page's tally: every count, and the sessions it kept in full.
-    package static func render(page: String, _ tally: SessionTally, notice: String? = nil) -> String {
-        render([Page(name: page, tally: tally)], notice: notice)
+    package static func render(
+        page: String, _ tally: SessionTally, header: Header? = nil, notice: String? = nil
+    ) -> String {
+        render([Page(name: page, tally: tally)], header: header ?? Header(title: page), notice: notice)
     }
 
     /// The report over several pages, each with its sessions.
@@ -40,23 +67,43 @@ package enum HTMLReport {
         render(pages.map { Page(name: $0.page, sessions: $0.sessions) }, notice: notice)
     }
 
-    /// The report over several pages: the summary table, then each page's sessions.
+    /// The report over several pages: the header, the summary table (failed pages first, each row linking to
+    /// its page's first failure), then each page's sessions, failed pages first.
     ///
-    /// - Parameter notice: a line shown above the table (such as why the run stopped early).
-    package static func render(_ pages: [Page], title: String = "webbridge check", notice: String? = nil) -> String {
+    /// - Parameters:
+    ///   - header: what the run was; without one, the title says "N pages".
+    ///   - notice: a line shown above the table (such as why the run stopped early).
+    ///   - notRun: pages of the list that never ran (the run was interrupted first), listed under the table.
+    package static func render(
+        _ pages: [Page], header: Header? = nil, notice: String? = nil, notRun: [String] = []
+    ) -> String {
+        let header = header ?? Header(title: pages.count == 1 ? pages[0].name : "\(pages.count) pages")
         let passed = pages.allSatisfy(\.tally.passed)
+        // Failed pages first, each keeping its number in the list (its anchor).
+        let ordered = pages.enumerated().map { (number: $0.offset + 1, page: $0.element) }
+            .sorted { ($0.page.tally.passed ? 1 : 0, $0.number) < ($1.page.tally.passed ? 1 : 0, $1.number) }
         var body: [String] = []
-        body.append("<header><h1>\(escape(title))</h1>")
+        body.append("<header><h1>\(escape(header.title))</h1>")
+        // A page with no finished session (a run stopped before its first ended) has no verdict to show.
+        let (verdict, word) =
+            pages.contains { $0.tally.count == 0 } && passed
+            ? ("none", "NO VERDICT") : passed ? ("pass", "PASS") : ("fail", "FAIL")
         body.append(
-            "<p class=\"verdict \(passed ? "pass" : "fail")\" data-passed=\"\(passed)\">\(passed ? "PASS" : "FAIL")</p></header>"
+            "<p class=\"verdict \(verdict)\" data-passed=\"\(passed && verdict != "none")\">\(word)</p></header>"
         )
-        body.append("<p class=\"tool\" data-version=\"\(WebBridgeVersion.number)\">\(WebBridgeVersion.tool)</p>")
+        body.append(metadata(header))
         if let notice { body.append("<p class=\"notice\">\(escape(notice))</p>") }
-        body.append(summaryTable(pages))
+        body.append(summaryTable(ordered))
+        if !notRun.isEmpty {
+            let items = notRun.map { "<li data-page=\"\(escape($0))\">\(escape($0))</li>" }.joined()
+            body.append(
+                "<section class=\"not-run\"><h2>Not run (\(notRun.count))</h2><p>The run was interrupted before these pages.</p><ul>\(items)</ul></section>"
+            )
+        }
         // With more than one session, passing ones start folded so the failures stand out.
         let foldPassing = pages.reduce(0) { $0 + $1.tally.kept.count } > 1
-        for (index, page) in pages.enumerated() {
-            body.append(pageSection(page, number: index + 1, foldPassing: foldPassing))
+        for (number, page) in ordered {
+            body.append(pageSection(page, number: number, foldPassing: foldPassing))
         }
         return """
             <!DOCTYPE html>
@@ -66,7 +113,7 @@ package enum HTMLReport {
             <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="\(WebBridgeVersion.tool)">
-            <title>\(escape(title)) report</title>
+            <title>\(escape(header.title)) — webbridge check report</title>
             <style>\(style)</style>
             </head>
             <body>
@@ -78,16 +125,42 @@ package enum HTMLReport {
 
     // MARK: Summary
 
-    private static func summaryTable(_ pages: [Page]) -> String {
+    /// The header's facts: when, which tool, contract, timeout and engine.
+    private static func metadata(_ header: Header) -> String {
+        var facts: [(key: String, value: String)] = [
+            ("date", ISO8601DateFormatter().string(from: header.date))
+        ]
+        facts.append(("tool", WebBridgeVersion.tool))
+        if let name = header.contractName {
+            facts.append(("contract", "'\(name)'" + (header.contractVersion.map { " v\($0)" } ?? "")))
+        }
+        if let timeout = header.timeout { facts.append(("timeout", "\(String(format: "%g", timeout)) s")) }
+        if let engine = header.engine { facts.append(("engine", engine)) }
+        let items = facts.map { fact in
+            let version = fact.key == "tool" ? " data-version=\"\(WebBridgeVersion.number)\"" : ""
+            return "<dt>\(fact.key)</dt><dd data-meta=\"\(fact.key)\"\(version)>\(escape(fact.value))</dd>"
+        }
+        return "<dl class=\"meta\">\(items.joined())</dl>"
+    }
+
+    /// The anchor of page `number`'s section, or of one of its sessions.
+    static func anchor(page number: Int, session: Int? = nil) -> String {
+        "page-\(number)" + (session.map { "-session-\($0)" } ?? "")
+    }
+
+    private static func summaryTable(_ pages: [(number: Int, page: Page)]) -> String {
         let categories = FailureCategory.allCases
         var rows: [String] = []
         var header = "<tr><th>Page</th><th>Sessions</th><th>Passed</th><th>Failed</th>"
         for category in categories { header += "<th class=\"category\">\(escape(category.rawValue))</th>" }
         rows.append(header + "</tr>")
-        for page in pages {
+        for (number, page) in pages {
             let tally = page.tally
+            // A failed page's row leads to its first failure's diagram, a passing one's to its section.
+            let firstFailure = tally.kept.first { !$0.report.passed }?.session
+            let target = anchor(page: number, session: firstFailure)
             var row =
-                "<tr class=\"page-row\" data-page=\"\(escape(page.name))\"><td>\(escape(page.name))</td>"
+                "<tr class=\"page-row\" data-page=\"\(escape(page.name))\"><td><a href=\"#\(target)\">\(escape(page.name))</a></td>"
                 + "<td class=\"num\">\(tally.count)</td><td class=\"num\">\(tally.count - tally.failedCount)</td>"
                 + "<td class=\"num\(tally.failedCount > 0 ? " bad" : "")\">\(tally.failedCount)</td>"
             for category in categories {
@@ -97,9 +170,9 @@ package enum HTMLReport {
             rows.append(row + "</tr>")
         }
         if pages.count > 1 {
-            let sessions = pages.reduce(0) { $0 + $1.tally.count }
-            let failed = pages.reduce(0) { $0 + $1.tally.failedCount }
-            let failedPages = pages.count(where: { !$0.tally.passed })
+            let sessions = pages.reduce(0) { $0 + $1.page.tally.count }
+            let failed = pages.reduce(0) { $0 + $1.page.tally.failedCount }
+            let failedPages = pages.count(where: { !$0.page.tally.passed })
             rows.append(
                 "<tr class=\"total\"><td>\(pages.count) pages, \(failedPages) failed</td><td class=\"num\">\(sessions)</td>"
                     + "<td class=\"num\">\(sessions - failed)</td><td class=\"num\">\(failed)</td>"
@@ -123,12 +196,14 @@ package enum HTMLReport {
     private static func pageSection(_ page: Page, number: Int, foldPassing: Bool) -> String {
         let tally = page.tally
         var parts = [
-            "<section class=\"page\" data-page=\"\(escape(page.name))\" data-passed=\"\(tally.passed)\">",
+            "<section class=\"page\" id=\"\(anchor(page: number))\" data-page=\"\(escape(page.name))\" data-passed=\"\(tally.passed)\">",
             "<h2>\(escape(page.name))</h2>",
             "<p class=\"page-summary\">\(escape(ReportRendering.summary(tally)))</p>",
         ]
-        for kept in tally.kept {
-            parts.append(sessionSection(kept.report, number: kept.session, folded: foldPassing && kept.report.passed))
+        for group in sessionGroups(tally.kept) {
+            parts.append(
+                sessionSection(
+                    group.report, numbers: group.numbers, page: number, folded: foldPassing && group.report.passed))
         }
         if tally.omitted > 0 {
             parts.append(
@@ -138,10 +213,34 @@ package enum HTMLReport {
         return parts.joined(separator: "\n")
     }
 
-    private static func sessionSection(_ report: SessionReport, number: Int, folded: Bool) -> String {
+    /// Kept sessions that tell the same story (the same events, notes and verdicts; only the times differ), each
+    /// drawn once with the sessions it stands for: failed ones first, then in order.
+    static func sessionGroups(_ kept: [SessionTally.Kept]) -> [(report: SessionReport, numbers: [Int])] {
+        var groups: [(key: String, report: SessionReport, numbers: [Int])] = []
+        for session in kept {
+            let report = session.report
+            let key =
+                (report.timeline.map { "\($0.event.rawValue)\u{1F}\($0.note)" }
+                + [report.load, report.pageToNative, report.nativeToPage].map {
+                    "\($0.status.rawValue)\u{1F}\($0.failure?.description ?? $0.note)"
+                } + report.extraMessages).joined(separator: "\u{1E}")
+            if let index = groups.firstIndex(where: { $0.key == key }) {
+                groups[index].numbers.append(session.session)
+            } else {
+                groups.append((key, report, [session.session]))
+            }
+        }
+        let failedFirst = groups.filter { !$0.report.passed } + groups.filter(\.report.passed)
+        return failedFirst.map { ($0.report, $0.numbers) }
+    }
+
+    private static func sessionSection(_ report: SessionReport, numbers: [Int], page: Int, folded: Bool) -> String {
+        let number = numbers[0]
+        let shown = numbers.prefix(10).map(String.init).joined(separator: ", ") + (numbers.count > 10 ? ", …" : "")
+        let title = numbers.count == 1 ? "session \(number)" : "sessions \(shown) (\(numbers.count) identical)"
         var parts = [
-            "<details class=\"session\" data-session=\"\(number)\" data-passed=\"\(report.passed)\"\(folded ? "" : " open")>",
-            "<summary>session \(number) <span class=\"badge \(report.passed ? "pass" : "fail")\">\(report.passed ? "PASS" : "FAIL")</span></summary>",
+            "<details class=\"session\" id=\"\(anchor(page: page, session: number))\" data-session=\"\(number)\" data-count=\"\(numbers.count)\" data-passed=\"\(report.passed)\"\(folded ? "" : " open")>",
+            "<summary>\(title) <span class=\"badge \(report.passed ? "pass" : "fail")\">\(report.passed ? "PASS" : "FAIL")</span></summary>",
             diagram(report),
             "<table class=\"verdicts\">",
         ]
@@ -209,7 +308,10 @@ package enum HTMLReport {
         }
         var steps: [(Direction, BridgeFailure, Int?)] = []
         if let failure = report.load.failure {
-            steps.append((.load, failure, first([.loadFailed]) ?? first([.processTerminated, .navigated])))
+            // A response with an error status (a 404) is what failed when nothing else did: not a missing didFinish.
+            let response = failure.category == .pageUnreachable ? timeline.lastIndex { $0.event == .httpResponse } : nil
+            steps.append(
+                (.load, failure, first([.loadFailed]) ?? first([.processTerminated, .navigated]) ?? response))
         }
         if let failure = report.pageToNative.failure {
             steps.append((.pageToNative, failure, first([.messageRejected, .messageDropped])))
@@ -233,7 +335,10 @@ package enum HTMLReport {
         }
         // What failed without a step of its own (a message that never arrived, a load that never finished).
         for missing in failing where missing.index == nil {
-            rows.append(missingStep(missing.direction, missing.failure))
+            rows.append(
+                missingStep(
+                    missing.direction, missing.failure,
+                    didFinish: report.timeline.contains { $0.event == .didFinish }))
             rows.append(failureBox(missing.direction, missing.failure))
         }
         if report.timeline.isEmpty, failing.isEmpty {
@@ -245,9 +350,11 @@ package enum HTMLReport {
 
     private static func step(_ entry: TimelineEntry, index: Int, failing: BridgeFailure?) -> String {
         let time = "<span class=\"time\">\(String(format: "%.1f", entry.milliseconds)) ms</span>"
+        // A remedy is read to its end: a note that carries one is never cut (the detail limit still bounds it).
+        let limit = entry.note.contains("Remedy") ? TerminalText.detailLimit : labelLimit
         let note =
             entry.note.isEmpty
-            ? "" : " <span class=\"note\">\(escape(TerminalText.line(entry.note, limit: labelLimit)))</span>"
+            ? "" : " <span class=\"note\">\(escape(TerminalText.line(entry.note, limit: limit)))</span>"
         let label = "<span class=\"label\"><b>\(escape(entry.event.rawValue))</b>\(note)</span>"
         var classes = ["step"]
         var attributes = "data-event=\"\(escape(entry.event.rawValue))\" data-index=\"\(index)\""
@@ -266,6 +373,7 @@ package enum HTMLReport {
                 switch entry.event {
                 case .accepted: " ok"
                 case .notAccepted, .loadFailed, .processTerminated, .messageRejected: " bad"
+                case .pageReported where !entry.note.hasPrefix("console."): " bad"
                 default: ""
                 }
             return "<div class=\"\(classes.joined(separator: " "))\" data-lane=\"page\" \(attributes)>"
@@ -273,12 +381,15 @@ package enum HTMLReport {
         }
     }
 
-    private static func missingStep(_ direction: Direction, _ failure: BridgeFailure) -> String {
+    private static func missingStep(_ direction: Direction, _ failure: BridgeFailure, didFinish: Bool) -> String {
         let text: String
         let shape: String
         switch direction {
         case .load:
-            text = "didFinish never came"
+            // Only a load that never finished is drawn as a missing didFinish; any other is named as it is.
+            text =
+                failure.category == .pageLoadDidNotFinish && !didFinish
+                ? "didFinish never came" : failure.category.rawValue
             shape = "<span class=\"dot bad\"></span>"
         case .pageToNative:
             text = "the expected message never arrived"
@@ -300,6 +411,7 @@ package enum HTMLReport {
         return
             "<div class=\"failure\" data-category=\"\(escape(failure.category.rawValue))\" data-direction=\"\(direction.rawValue)\">"
             + "<span class=\"category\">\(escape(failure.category.rawValue))</span>"
+            + "<span class=\"owner\" data-owner=\"\(failure.category.owner.side)\">\(escape(failure.category.owner.words))</span>"
             + "<span class=\"remedy\">\(escape(TerminalText.line(detail)))</span></div>"
     }
 
@@ -320,69 +432,35 @@ package enum HTMLReport {
         }
         return out
     }
-
-    // Lanes sit at fixed offsets (--page from the left, --native from the right); every row spans between them.
-    private static let style = """
-        :root{--page:150px;--native:70px;--ink:#1d2733;--muted:#5b6876;--bad:#c0392b;--ok:#1e8449;--lane:#9aa7b4}
-        *{box-sizing:border-box}
-        body{margin:24px;min-width:680px;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--ink);background:#fff;max-width:1100px}
-        h1{font-size:20px;margin:0 12px 0 0;display:inline-block}
-        header{margin-bottom:12px}
-        .verdict{display:inline-block;margin:0;padding:2px 10px;border-radius:4px;font-weight:700;color:#fff}
-        .verdict.pass,.badge.pass{background:var(--ok)}.verdict.fail,.badge.fail{background:var(--bad)}
-        .badge{font-size:11px;color:#fff;padding:1px 6px;border-radius:3px;vertical-align:middle}
-        .notice{background:#fff4d6;border:1px solid #e0b84c;padding:6px 10px}
-        table{border-collapse:collapse}
-        .summary{margin:8px 0 20px;font-size:13px}
-        .summary th,.summary td{border:1px solid #d5dbe1;padding:4px 8px;text-align:left;vertical-align:top}
-        .summary th{background:#f1f4f7}.summary th.category{max-width:150px;font-weight:600}
-        .num{text-align:right!important;font-variant-numeric:tabular-nums}.bad{color:var(--bad);font-weight:700}
-        .total td{font-weight:600;background:#f7f9fb}
-        h2{font-size:17px;border-bottom:2px solid #d5dbe1;padding-bottom:4px;margin-top:28px;overflow-wrap:anywhere}
-        summary{font-size:15px;font-weight:700;margin:18px 0 6px;cursor:pointer}
-        .page-summary{color:var(--muted);margin:4px 0 8px;overflow-wrap:anywhere}
-        .diagram{position:relative;padding:36px 0 10px;border:1px solid #e3e8ed;border-radius:6px;background:#fbfcfd}
-        .diagram::before,.diagram::after{content:"";position:absolute;top:30px;bottom:0;width:2px;background:var(--lane)}
-        .diagram::before{left:calc(var(--page) - 1px)}.diagram::after{right:calc(var(--native) - 1px)}
-        .heads .head{position:absolute;top:6px;width:84px;text-align:center;font-weight:700;font-size:12px;border:2px solid var(--lane);border-radius:4px;background:#fff;padding:1px 0}
-        .heads .page{left:calc(var(--page) - 42px)}.heads .native{right:calc(var(--native) - 42px)}
-        .step{position:relative;min-height:30px;padding:3px 0}
-        .time{position:absolute;left:0;top:6px;width:calc(var(--page) - 70px);text-align:right;font-size:11px;color:var(--muted);font-variant-numeric:tabular-nums}
-        .label{display:block;font-size:12px;overflow-wrap:anywhere;position:relative}
-        .label b{font-weight:600}.note{color:var(--muted);font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:11px}
-        .arrow .label,.arrow-like .label{margin:0 calc(var(--native) + 16px) 0 calc(var(--page) + 16px);text-align:center}
-        .line{display:block;position:relative;height:2px;background:var(--ink);margin:3px var(--native) 2px var(--page)}
-        .line::after{content:"";position:absolute;top:-5px;border-top:6px solid transparent;border-bottom:6px solid transparent}
-        .line.from-page::after{right:0;border-left:10px solid var(--ink)}
-        .line.from-native::after{left:0;border-right:10px solid var(--ink)}
-        .mark .label,.mark-like .label{margin:0 calc(var(--native) + 16px) 0 calc(var(--page) + 14px);color:var(--muted)}
-        .mark .label b,.mark-like .label b{color:var(--ink);font-weight:500}
-        .dot{position:absolute;left:calc(var(--page) - 6px);top:8px;width:12px;height:12px;border-radius:50%;background:#fff;border:2px solid var(--lane)}
-        .dot.ok{border-color:var(--ok);background:var(--ok)}.dot.bad{border-color:var(--bad);background:var(--bad)}
-        .failing .label b{color:var(--bad)}
-        .failing .line{background:var(--bad)}.failing .line.from-page::after{border-left-color:var(--bad)}
-        .failing .line.from-native::after{border-right-color:var(--bad)}
-        .missing .line{background:repeating-linear-gradient(90deg,var(--bad) 0 6px,transparent 6px 11px)}
-        .failing{background:#fdecea}
-        .failure{margin:2px var(--native) 8px var(--page);padding:6px 10px;border-left:4px solid var(--bad);background:#fff;box-shadow:0 1px 3px rgba(0,0,0,.15);position:relative;font-size:12px}
-        .failure .category{display:block;font-weight:700;color:var(--bad);text-transform:uppercase;letter-spacing:.02em;font-size:11px}
-        .failure .remedy{display:block;overflow-wrap:anywhere;white-space:pre-wrap}
-        .verdicts{margin:8px 0;font-size:12px}
-        .verdicts th{text-align:left;padding:2px 12px 2px 0;white-space:nowrap;font-weight:600;vertical-align:top}
-        .verdicts td{padding:2px 10px 2px 0;vertical-align:top;overflow-wrap:anywhere}
-        .status{font-weight:700;white-space:nowrap}.status.pass{color:var(--ok)}.status.fail{color:var(--bad)}.status.not-run{color:var(--muted)}
-        .also-seen,.omitted,.empty{color:var(--muted);font-size:12px}
-        """
 }
 
 extension ReportRendering {
     /// One page's tally as a self-contained HTML report (see `HTMLReport`).
-    package static func html(page: String, _ tally: SessionTally, notice: String? = nil) -> String {
-        HTMLReport.render(page: page, tally, notice: notice)
+    package static func html(
+        page: String, _ tally: SessionTally, header: HTMLReport.Header? = nil, notice: String? = nil
+    ) -> String {
+        HTMLReport.render(page: page, tally, header: header, notice: notice)
     }
 
     /// Several pages' sessions as one self-contained HTML report (see `HTMLReport`).
     package static func html(_ pages: [(page: String, sessions: [SessionReport])]) -> String {
         HTMLReport.render(pages)
+    }
+}
+
+extension FailureCategory {
+    /// Which side must change for the check to pass, in words: the check runs the real page against native's
+    /// side as the contract plays it, so what it finds broken is the page or where it is served.
+    package var owner: (side: String, words: String) {
+        switch self {
+        case .nativeDidNotReceive:
+            ("page", "Owner: the web page. The native app did not get the message the contract says the page sends.")
+        case .pageDidNotAccept:
+            ("page", "Owner: the web page. It did not take the native app's message as the contract says it must.")
+        case .pageLoadDidNotFinish:
+            ("page", "Owner: the web page. It did not finish loading, so the native app never got to talk to it.")
+        case .pageUnreachable:
+            ("server", "Owner: the web page's server. The page could not be fetched; the native app is not involved.")
+        }
     }
 }

@@ -160,6 +160,9 @@ package enum ReportRendering {
                 ("page → native", report.pageToNative, times.pageToNative),
                 ("native → page", report.nativeToPage, times.nativeToPage),
             ]
+            // The page's own errors and console messages go with the page's direction, passing or not.
+            let diagnostics = report.timeline.filter { $0.event == .pageReported }
+                .map { "\($0.event.rawValue): \(TerminalText.line($0.note, limit: TerminalText.noteLimit))" }
             for (name, verdict, time) in directions {
                 seconds += time
                 var body = ""
@@ -180,6 +183,9 @@ package enum ReportRendering {
                         skipped += 1
                         body = "<skipped message=\"\(xml(verdict.note))\"/>"
                     }
+                }
+                if name == "page → native", !diagnostics.isEmpty {
+                    body += "<system-out>\(xml(diagnostics.joined(separator: "\n")))</system-out>"
                 }
                 cases.append(
                     "    <testcase classname=\"\(xml(suite))\" name=\"session \(number): \(name)\" time=\"\(junitTime(time))\">\(body)</testcase>"
@@ -304,6 +310,8 @@ package struct SessionTally: Sendable {
 extension ReportRendering {
     /// The closing line over a tally: the verdict, every failed category, the counts.
     package static func summary(_ tally: SessionTally) -> String {
+        // A run stopped before its first session ended has no verdict; "PASS (0 sessions)" would read as one.
+        guard tally.count > 0 else { return "no verdict: no session finished" }
         let sessions = tally.count == 1 ? "1 session" : "\(tally.count) sessions"
         guard !tally.passed else { return "PASS: both directions of the bridge hold (\(sessions))" }
         let categories = tally.failedCategories.map(\.rawValue).joined(separator: "; ")

@@ -157,7 +157,7 @@ extension RunReport {
         return RunReport(
             pages: pages, contract: first.report.contract,
             shards: reports.flatMap(\.shards).sorted { $0.index < $1.index },
-            interrupted: reports.contains(where: \.interrupted))
+            interrupted: reports.contains(where: \.interrupted), notRun: reports.flatMap(\.notRun))
     }
 
     /// Every shard's pages at their place in the list.

@@ -43,28 +43,34 @@ package struct RunReport: Sendable {
     package var shards: [Shard]
     /// Whether a signal stopped a run before every page was checked.
     package var interrupted: Bool
+    /// Pages of the list that never ran (a signal stopped the run first), in list order.
+    package var notRun: [String]
     /// The version of the tool that wrote the report.
     package var webbridgeVersion: String
 
     package init(
         pages: [PageTally], contract: Contract, shards: [Shard] = [], interrupted: Bool = false,
-        webbridgeVersion: String = WebBridgeVersion.number
+        notRun: [String] = [], webbridgeVersion: String = WebBridgeVersion.number
     ) {
         self.pages = pages
         self.contract = contract
         self.shards = shards
         self.interrupted = interrupted
+        self.notRun = notRun
         self.webbridgeVersion = webbridgeVersion
     }
 
-    package var suite: SuiteTally { SuiteTally(pages) }
+    package var suite: SuiteTally { SuiteTally(pages, notRun: notRun) }
+
+    /// Every page ran at least one session and passed: a run stopped before that has no verdict, never a pass.
+    package var passed: Bool { suite.passed && notRun.isEmpty && pages.allSatisfy { $0.tally.count > 0 } }
 }
 
 // MARK: The JSON shape
 
 extension RunReport: Codable {
     private enum CodingKeys: String, CodingKey {
-        case schema, webbridgeVersion, contract, shards, interrupted, passed, pageCount, passedPages, failedPages
+        case schema, webbridgeVersion, contract, shards, interrupted, notRun, passed, pageCount, passedPages, failedPages
         case failedByCategory, pages
     }
 
@@ -83,7 +89,8 @@ extension RunReport: Codable {
         try container.encode(contract, forKey: .contract)
         try container.encode(shards, forKey: .shards)
         try container.encode(interrupted, forKey: .interrupted)
-        try container.encode(suite.passed, forKey: .passed)
+        try container.encode(notRun, forKey: .notRun)
+        try container.encode(passed, forKey: .passed)
         try container.encode(pages.count, forKey: .pageCount)
         try container.encode(suite.passedCount, forKey: .passedPages)
         try container.encode(suite.failedPages.count, forKey: .failedPages)
@@ -106,6 +113,7 @@ extension RunReport: Codable {
             contract: try container.decode(Contract.self, forKey: .contract),
             shards: try container.decode([Shard].self, forKey: .shards),
             interrupted: try container.decode(Bool.self, forKey: .interrupted),
+            notRun: try container.decodeIfPresent([String].self, forKey: .notRun) ?? [],
             webbridgeVersion: try container.decode(String.self, forKey: .webbridgeVersion))
     }
 }

@@ -15,8 +15,13 @@ package struct PageTally: Sendable {
 /// The pages of a suite, counted: which passed, and which failed in each category.
 package struct SuiteTally: Sendable {
     package let pages: [PageTally]
+    /// Pages of the list that never ran (a signal stopped the suite first), in list order.
+    package let notRun: [String]
 
-    package init(_ pages: [PageTally]) { self.pages = pages }
+    package init(_ pages: [PageTally], notRun: [String] = []) {
+        self.pages = pages
+        self.notRun = notRun
+    }
 
     package var failedPages: [PageTally] { pages.filter { !$0.tally.passed } }
     package var passedCount: Int { pages.count - failedPages.count }
@@ -46,7 +51,15 @@ extension ReportRendering {
             let counted = names.count == 1 ? "1 page" : "\(names.count) pages"
             lines.append("  \(category.rawValue): \(counted) (\(shown)\(more))")
         }
-        if suite.pages.isEmpty {
+        if !suite.notRun.isEmpty {
+            let shown = suite.notRun.prefix(listedPages).joined(separator: ", ")
+            let more = suite.notRun.count > listedPages ? ", and \(suite.notRun.count - listedPages) more" : ""
+            let counted = suite.notRun.count == 1 ? "1 page" : "\(suite.notRun.count) pages"
+            lines.append("NOT RUN: \(counted) (\(shown)\(more))")
+        }
+        if suite.pages.isEmpty, !suite.notRun.isEmpty {
+            lines.append("no verdict: no page finished")
+        } else if suite.pages.isEmpty {
             lines.append("PASS: no page to check (an empty shard of the list)")
         } else if suite.passed {
             lines.append("PASS: both directions of the bridge hold on every page (\(pages))")
@@ -60,6 +73,16 @@ extension ReportRendering {
     /// The suite as JUnit XML: one `<testsuite>` per page, named after it, with its sessions' test cases; the
     /// root carries the sums.
     package static func junit(_ suite: SuiteTally) -> String {
-        junitDocument(suite.pages.map { junitSuite($0.tally, suite: $0.name) })
+        junitDocument(suite.pages.map { junitSuite($0.tally, suite: $0.name) } + suite.notRun.map(junitNotRun))
+    }
+
+    /// A page that never ran, as a suite of one skipped case: a dashboard counts it, and says why.
+    static func junitNotRun(_ page: String) -> JUnitSuite {
+        let xml = """
+              <testsuite name="\(xml(page))" tests="1" failures="0" errors="0" skipped="1" time="0.000">
+                <testcase classname="\(xml(page))" name="not run" time="0.000"><skipped message="not run: the run was interrupted before this page"/></testcase>
+              </testsuite>
+            """
+        return JUnitSuite(xml: xml, tests: 1, failures: 0, skipped: 1, seconds: 0)
     }
 }

@@ -105,11 +105,11 @@ static inline GQuark cwk_resolver_error_quark(void) { return G_RESOLVER_ERROR; }
 /* A descriptor that becomes readable when process `pid` exits (pidfd_open), or -1. */
 static inline int cwk_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
-/* Starts `path` with `argv`, its fd 3 being `fd`, stdout/stderr on /dev/null, and SIGTERM when the
+/* Starts `path` with `argv`, its fd 3 being `fd`, stdin/stdout/stderr on /dev/null, in a session of its own, and SIGTERM when the
    forking thread dies, so a crashed test run does not leave the display server behind.
    Returns the child pid, or -1. Only async-signal-safe calls run in the child. */
 static inline pid_t cwk_spawn_display_server(const char *path, char *const argv[], int fd) {
-    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
     pid_t parent = getpid();
     pid_t child = fork();
     if (child != 0) {
@@ -118,8 +118,12 @@ static inline pid_t cwk_spawn_display_server(const char *path, char *const argv[
     }
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(127);
+    /* A session of its own: a terminal's Ctrl-C (SIGINT to the foreground process group) or a CI runner's SIGTERM
+       to the job's group stops webbridge, which reports and then stops the server, never the server first. */
+    setsid();
     if (fd != 3) { dup2(fd, 3); } else { fcntl(3, F_SETFD, 0); }
-    if (devnull >= 0) { dup2(devnull, 1); dup2(devnull, 2); }
+    /* Nothing of the terminal: a closed terminal is not its business, and it holds no descriptor of it. */
+    if (devnull >= 0) { dup2(devnull, 0); dup2(devnull, 1); dup2(devnull, 2); }
     execv(path, argv);
     _exit(127);
 }

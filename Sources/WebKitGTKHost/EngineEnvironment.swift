@@ -49,6 +49,10 @@ public enum EngineEnvironment {
     /// The Xvfb a private display would be started from (`PATH`'s first, then /usr/bin), nil when there is none:
     /// what `webbridge doctor` reports, so its xvfb line and its display line never disagree.
     package static func xvfbExecutable(path: String?) -> String? { Xvfb.executable(path: path) }
+    /// The engine as reports name it: `WebKitGTK 2.50.6`, the library this process runs.
+    public static var engineVersion: String {
+        "WebKitGTK \(webkit_get_major_version()).\(webkit_get_minor_version()).\(webkit_get_micro_version())"
+    }
 
     /// Pids of the engine processes (web, network) this process started.
     public static func processes() -> [pid_t] { EngineProcesses.descendants() }

@@ -86,6 +86,8 @@ public enum SignalName {
         switch number {
         case SIGINT: return "SIGINT"
         case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        case SIGQUIT: return "SIGQUIT"
         case SIGKILL: return "SIGKILL"
         default: return "signal \(number)"
         }

@@ -70,6 +70,12 @@ enum CheckCommand {
                     + "session's sequence diagram)",
                 rule: .choice(CheckOptions.Format.allCases.map(\.rawValue)), default: .value("text")),
             .value(
+                "--reporter", "REPORTER",
+                "how the text report prints pages: full (every page's block: its first session's timeline and "
+                    + "verdicts) or compact (one line a passing page, a failing one in full)",
+                rule: .choice(CheckOptions.Reporter.allCases.map(\.rawValue)),
+                default: .described("compact for a suite on a terminal, else full")),
+            .value(
                 "--report", "KIND=FILE",
                 "also write the run's report to FILE, beside the --format report on stdout: KIND junit, html or json "
                     + "(repeat for several, from the same run). An existing file is overwritten; a symbolic link, a "
@@ -97,7 +103,8 @@ enum CheckCommand {
             EXIT CODES:
               0 pass, 1 contract failure, 2 usage (also a --page, --pages or --contract file that is missing or
               unreadable), 3 environment (also a report that can't be written), 4 page not deployed /
-              request failed, 130/143 stopped by SIGINT/SIGTERM after printing a partial summary.
+              request failed, 130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT after printing a partial
+              summary, 141 standard output closed by its reader (`| head`).
               In a suite the worst case wins, in this order: 3 > 1 > 4 > 0 (4 only when every failure on
               every page is a page that could not be fetched).
             """)
@@ -141,6 +148,7 @@ enum CheckCommand {
         var reporter = CheckReporter(format: options.format, pageName: options.pageName, configuration: configuration)
         reporter.reports = options.reports
         reporter.pagePath = options.entries[0].name
+        reporter.compact = options.reporter == .compact
         reporter.begin()
         let run = CheckRun(reporter: reporter, total: options.repeatCount)
         SignalWatcher.install(run.interrupted)
@@ -167,6 +175,8 @@ enum CheckCommand {
 /// The check's options, validated with errors that name the option and the remedy.
 struct CheckOptions {
     enum Format: String, CaseIterable { case text, json, junit, html }
+    /// How the text report prints a page: in full, or one line when it passes.
+    enum Reporter: String, CaseIterable { case compact, full }
 
     /// The pages to check, in command-line order (the bundled fixture when none is named), before `--shard`.
     let entries: [PageEntry]
@@ -187,6 +197,7 @@ struct CheckOptions {
     let shard: Shard?
     /// Report files written beside stdout's report (`--report KIND=FILE`), in command-line order.
     let reports: [ReportTarget]
+    let reporter: Reporter
 
     init(_ parsed: ParsedOptions) throws(UsageError) {
         contractPath = parsed.value("--contract")
@@ -220,6 +231,10 @@ struct CheckOptions {
                 && isDirectory.boolValue
         }
         isSuite = given.count > 1 || folderGiven || given.contains { $0.name == "--pages" } || shard != nil
+        // A suite on a terminal is read as it runs: one line a passing page keeps the failures in view.
+        reporter =
+            parsed.value("--reporter").flatMap(Reporter.init)
+            ?? (isSuite && isatty(STDOUT_FILENO) != 0 ? .compact : .full)
         if !isSuite, jobs != nil {
             throw UsageError(
                 "--jobs checks several pages at once: give several --page/--url, a folder, or --pages FILE")
@@ -327,30 +342,5 @@ struct CheckOptions {
         }
         script.source = String(decoding: data, as: UTF8.self)
         return script
-    }
-}
-
-/// A one-line progress counter on a terminal (done / total, failures, elapsed); silent when stderr is a file or pipe.
-struct ProgressLine {
-    let total: Int
-    let unit: String
-    let enabled: Bool
-    private let start = ContinuousClock.now
-
-    init(total: Int, unit: String = "session") {
-        self.total = total
-        self.unit = unit
-        enabled = total > 1 && isatty(STDERR_FILENO) != 0
-    }
-
-    func update(done: Int, failed: Int) {
-        guard enabled else { return }
-        let elapsed = (ContinuousClock.now - start) / .milliseconds(1) / 1000
-        Output.progress("\r\(unit) \(done)/\(total), \(failed) failed, \(String(format: "%.1f", elapsed)) s")
-    }
-
-    func finish() {
-        guard enabled else { return }
-        Output.progress("\n")
     }
 }

@@ -8,7 +8,9 @@ struct CheckReporter {
     let pageName: String
     let configuration: CheckConfiguration
     /// Where the text goes: standard output, or a suite's buffer for the page's block.
-    var emit: @MainActor (String) -> Void = { Output.out($0) }
+    var emit: @MainActor (String) -> Void = { Output.report($0) }
+    /// The compact reporter: passing sessions are counted, not printed; failures are printed in full.
+    var compact = false
 
     @MainActor
     func begin() {
@@ -21,7 +23,7 @@ struct CheckReporter {
 
     @MainActor
     func session(_ index: Int, _ report: SessionReport, verbose: Bool) {
-        guard format == .text, verbose else { return }
+        guard format == .text, verbose, !(compact && report.passed) else { return }
         emit(ReportRendering.text(session: index, report))
     }
 
@@ -32,7 +34,11 @@ struct CheckReporter {
 
     /// Prints the verdict and writes the report files; false when a report file could not be written.
     func end(_ tally: SessionTally) -> Bool {
-        Output.out(format == .text ? ReportRendering.summary(tally) : document(format, tally))
+        if format == .text {
+            Output.report(ReportRendering.summary(tally))
+        } else {
+            Output.out(document(format, tally))
+        }
         return ReportTarget.writeAll(reports) { document($0, tally) }
     }
 
@@ -47,17 +53,33 @@ struct CheckReporter {
                     pages: [PageTally(name: pagePath ?? pageName, tally: tally)],
                     contract: RunReport.Contract(configuration.contract), interrupted: notice != nil))
         case .junit: ReportRendering.junit(tally, suite: pagePath ?? pageName)
-        case .html: ReportRendering.html(page: pageName, tally, notice: notice)
+        case .html: ReportRendering.html(page: pageName, tally, header: htmlHeader(title: pageName), notice: notice)
         }
+    }
+
+    /// The HTML report's header: `title`, the contract, the timeout and the engine this run used.
+    func htmlHeader(title: String) -> HTMLReport.Header {
+        HTMLReport.Header(
+            title: title, contractName: configuration.contract.displayName,
+            contractVersion: configuration.contract.version, timeout: configuration.timeout,
+            engine: EngineEnvironment.engineVersion)
     }
 
     /// What was done before a signal stopped the run: the sessions so far and a partial summary, and the report
     /// files with what finished.
     func interrupted(_ tally: SessionTally, of total: Int, signal: Int32) {
-        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-        let note = "interrupted by \(name) after \(tally.count) of \(total) sessions"
+        let name = SignalWatcher.name(signal)
+        // No session finished: there is no verdict, and a summary of nothing would read as a pass.
+        let note =
+            tally.count == 0
+            ? "interrupted by \(name) before the first of \(total == 1 ? "1 session" : "\(total) sessions") finished"
+            : "interrupted by \(name) after \(tally.count) of \(total) sessions"
         switch format {
-        case .text: Output.out("INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally))")
+        case .text:
+            Output.report(
+                tally.count == 0
+                    ? "INTERRUPTED: \(note); no verdict"
+                    : "INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally))")
         case .json, .html: Output.out(document(format, tally, notice: note))
         case .junit:
             Output.out(document(format, tally, notice: note))
@@ -83,11 +105,13 @@ final class CheckRun {
     init(reporter: CheckReporter, total: Int, showsProgress: Bool = true) {
         self.reporter = reporter
         self.total = total
-        progress = ProgressLine(total: showsProgress ? total : 0)
+        progress = ProgressLine(total: showsProgress ? total : 0, waitingOn: reporter.pageName)
     }
 
     /// Counts a finished session and prints it when it is the first, the only, or one of the first failures.
     func record(_ report: SessionReport) {
+        // A session a signal cut short (its web process killed with us) is not a verdict.
+        SignalWatcher.checkpoint()
         tally.add(report)
         let index = tally.count
         var verbose = index == 1 || total == 1
@@ -104,6 +128,7 @@ final class CheckRun {
 
     /// Prints the verdict over every session and returns the exit status.
     func finish() -> ExitStatus {
+        SignalWatcher.checkpoint()
         progress.finish()
         // A report file that could not be written is exit 3, as a report lost on stdout is.
         guard reporter.end(tally) else { return .environment }

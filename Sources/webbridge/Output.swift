@@ -1,4 +1,5 @@
 import Foundation
+import TerminalEscape
 
 /// Standard output and error written with `write(2)`: unbuffered, so a signal loses nothing already reported,
 /// and a failed write (a full disk, a closed stream) is remembered and turned into exit 3, never a crash.
@@ -7,6 +8,9 @@ enum Output {
     private final class State: @unchecked Sendable {
         let lock = NSLock()
         var failures: [Int32: Int32] = [:]
+        /// The progress line shown on standard error (a terminal), erased before any other line is written to
+        /// that terminal and drawn again after it.
+        var status: String?
     }
     private static let state = State()
 
@@ -40,30 +44,47 @@ enum Output {
     /// Writes `text` and a newline to standard error.
     static func err(_ text: String) { send(text + "\n", to: STDERR_FILENO) }
 
-    /// Writes a progress fragment to standard error (no newline).
-    static func progress(_ text: String) { send(text, to: STDERR_FILENO) }
+    /// Writes text of a report to standard output, its verdicts in colour when `colour` holds.
+    static func report(_ text: String) { out(colour ? TerminalStyle.colouringVerdicts(text) : text) }
+
+    /// Whether standard output is coloured: a terminal, and no `NO_COLOR` (see `TerminalStyle.usesColour`).
+    static let colour = TerminalStyle.usesColour(
+        isTerminal: isatty(STDOUT_FILENO) != 0, environment: ProcessInfo.processInfo.environment)
+
+    /// Whether standard output and standard error are both terminals (the same one, in practice): a line on
+    /// standard output would be glued to the progress line on standard error.
+    private static let sharedTerminal = isatty(STDOUT_FILENO) != 0 && isatty(STDERR_FILENO) != 0
+
+    /// Shows `text` as the progress line on standard error, in place of the last one; nil erases it.
+    static func status(_ text: String?) {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        let shown = state.status != nil
+        state.status = text
+        guard shown || text != nil else { return }
+        write(Data((TerminalStyle.eraseLine + (text ?? "")).utf8), to: STDERR_FILENO)
+    }
 
     private static func send(_ text: String, to descriptor: Int32) { send(Data(text.utf8), to: descriptor) }
 
     private static func send(_ data: Data, to descriptor: Int32) {
         state.lock.lock()
         defer { state.lock.unlock() }
+        guard let status = state.status, descriptor == STDERR_FILENO || sharedTerminal else {
+            write(data, to: descriptor)
+            return
+        }
+        // The progress line gives way to the line, then comes back under it.
+        write(Data(TerminalStyle.eraseLine.utf8), to: STDERR_FILENO)
+        write(data, to: descriptor)
+        write(Data(status.utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes all of `data`, remembering a failure; the caller holds the lock.
+    private static func write(_ data: Data, to descriptor: Int32) {
         // After one failure the stream is given up: the rest would fail the same way.
         guard state.failures[descriptor] == nil else { return }
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    state.failures[descriptor] = written < 0 ? errno : EIO
-                    return
-                }
-            }
-        }
+        if let failure = writeFully(data, to: descriptor) { state.failures[descriptor] = failure }
     }
 
     /// The status to exit with: 3 when output was lost (the report is incomplete), otherwise `status`.
@@ -78,6 +99,8 @@ enum Output {
         state.lock.lock()
         let failures = state.failures
         state.lock.unlock()
+        // The reader closed the pipe (`| head -1`): it has what it wanted, so end quietly, as SIGPIPE would.
+        if failures[STDOUT_FILENO] == EPIPE { return .closedByReader }
         if let code = failures[STDOUT_FILENO] {
             // Standard error may still work; if it doesn't, the exit status alone says it.
             err(

@@ -144,12 +144,15 @@ struct ReportTarget: Equatable {
 extension RunReport {
     /// The report in `format`: the text summary over its pages, or the whole JSON, JUnit or HTML document;
     /// `notice` says why it is partial (a signal, a missing shard).
-    func document(_ format: CheckOptions.Format, notice: String? = nil) -> String {
+    func document(_ format: CheckOptions.Format, notice: String? = nil, header: HTMLReport.Header? = nil) -> String {
         switch format {
         case .text: ReportRendering.summary(suite)
         case .json: ReportRendering.json(self)
         case .junit: ReportRendering.junit(suite)
-        case .html: HTMLReport.render(pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, notice: notice)
+        case .html:
+            HTMLReport.render(
+                pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, header: header, notice: notice,
+                notRun: notRun)
         }
     }
 }

@@ -31,6 +31,8 @@ final class SuiteRun {
     private var nextToPrint = 0
     private var done = 0
     private var failed = 0
+    /// Pages started and not finished, for the progress line's "waiting on".
+    private var running: Set<Int> = []
     private let progress: ProgressLine
 
     /// Reads every page first, so a missing or undecodable file is a usage error before any page runs; the text is
@@ -50,7 +52,7 @@ final class SuiteRun {
 
     /// Checks every page, prints the blocks and the summary, and returns the worst page's exit status.
     func run() async -> ExitStatus {
-        if options.format == .text { Output.out(header) }
+        if options.format == .text { Output.report(header) }
         SignalWatcher.install(interrupted)
         // Workers on the main actor, as sessions are: they interleave while each waits for the engine.
         // Each worker is a lane with its own in-memory store (and so its own web process), emptied before each
@@ -62,9 +64,14 @@ final class SuiteRun {
             }
         }
         for worker in workers { await worker.value }
+        SignalWatcher.checkpoint()
         progress.finish()
         let suite = tally
-        Output.out(document(options.format, suite))
+        if options.format == .text {
+            Output.report(document(options.format, suite))
+        } else {
+            Output.out(document(options.format, suite))
+        }
         // A report file that could not be written is exit 3, as a report lost on stdout is.
         guard ReportTarget.writeAll(options.reports, { document($0, suite) }) else { return .environment }
         return CheckCommand.exitStatus(suite)
@@ -76,8 +83,11 @@ final class SuiteRun {
         RunReport(
             pages: suite.pages, contract: RunReport.Contract(base.contract),
             shards: options.shard.map { [RunReport.Shard(index: $0.index, count: $0.count)] } ?? [],
-            interrupted: notice != nil
-        ).document(format, notice: notice.map { "INTERRUPTED: \($0)" })
+            interrupted: notice != nil, notRun: suite.notRun
+        ).document(
+            format, notice: notice.map { "INTERRUPTED: \($0)" },
+            header: CheckReporter(format: .html, pageName: "", configuration: base).htmlHeader(
+                title: pages.count == 1 ? "1 page" : "\(pages.count) pages"))
     }
 
     private var header: String {
@@ -111,6 +121,9 @@ final class SuiteRun {
         let buffer = BlockBuffer()
         var reporter = CheckReporter(format: options.format, pageName: pages[index].name, configuration: configuration)
         reporter.emit = { buffer.lines.append($0) }
+        reporter.compact = options.reporter == .compact
+        running.insert(index)
+        showWaiting()
         let run = CheckRun(reporter: reporter, total: options.repeatCount, showsProgress: false)
         for _ in 1...options.repeatCount where !Output.standardOutputFailed {
             if let unreadable {
@@ -123,8 +136,15 @@ final class SuiteRun {
         pages[index].block = buffer.lines
         done += 1
         if !run.tally.passed { failed += 1 }
+        running.remove(index)
         printFinishedInOrder()
+        showWaiting()
         progress.update(done: done, failed: failed)
+    }
+
+    /// Names on the progress line the first running page: the one the next printed block waits for.
+    private func showWaiting() {
+        progress.waitingOn = running.min().map { pages[$0].name }
     }
 
     /// Prints every finished block that no unfinished page precedes.
@@ -137,11 +157,16 @@ final class SuiteRun {
 
     private func printBlock(_ index: Int) {
         guard options.format == .text, let tally = pages[index].tally else { return }
-        let lines =
-            ["== page \(index + 1) of \(pages.count): \(pages[index].name)"] + pages[index].block + [
-                ReportRendering.summary(tally)
-            ]
-        Output.out(lines.joined(separator: "\n"))
+        let title = "page \(index + 1) of \(pages.count): \(pages[index].name)"
+        if options.reporter == .compact, tally.passed {
+            // One line a passing page; a failing one is printed in full.
+            let sessions = tally.count == 1 ? "1 session" : "\(tally.count) sessions"
+            Output.report("PASS  \(title) (\(sessions))")
+            pages[index].block = []
+            return
+        }
+        let lines = ["== \(title)"] + pages[index].block + [ReportRendering.summary(tally)]
+        Output.report(lines.joined(separator: "\n"))
         // Printed text is not needed again: the summary uses the tally.
         pages[index].block = []
     }
@@ -151,17 +176,22 @@ final class SuiteRun {
         SuiteTally(pages.compactMap { page in page.tally.map { PageTally(name: page.name, tally: $0) } })
     }
 
+    /// The finished pages, and the others as not run: the suite as a signal leaves it.
+    private var interruptedTally: SuiteTally {
+        SuiteTally(tally.pages, notRun: pages.filter { $0.tally == nil }.map(\.name))
+    }
+
     /// What was done when a signal stops the suite: the finished pages' blocks, then a partial summary.
     private func interrupted(_ signal: Int32) {
         progress.finish()
-        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-        let suite = tally
+        let name = SignalWatcher.name(signal)
+        let suite = interruptedTally
         let note = "interrupted by \(name) after \(suite.pages.count) of \(pages.count) pages"
         switch options.format {
         case .text:
             // Pages that finished after one still running are printed too; the running ones are not reported.
             for index in nextToPrint..<pages.count { printBlock(index) }
-            Output.out("INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))")
+            Output.report("INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))")
         case .json, .html: Output.out(document(options.format, suite, notice: note))
         case .junit:
             Output.out(document(options.format, suite, notice: note))

@@ -49,8 +49,14 @@ enum ExitStatus: Int32 {
     case pageUnreachable = 4
     /// `xcode test --timeout` stopped a run, as timeout(1) reports it.
     case timedOut = 124
+    /// Stopped by SIGHUP (the terminal closed) after reporting what was done.
+    case interruptedBySIGHUP = 129
     /// Stopped by SIGINT (Ctrl-C) after reporting what was done.
     case interruptedBySIGINT = 130
+    /// Stopped by SIGQUIT (Ctrl-\) after reporting what was done.
+    case interruptedBySIGQUIT = 131
+    /// Standard output's reader closed it (`| head -1`): the shell's status for a process ended by SIGPIPE.
+    case closedByReader = 141
     /// Stopped by SIGTERM after reporting what was done.
     case interruptedBySIGTERM = 143
 }

@@ -73,7 +73,9 @@ final class HTMLReportTests: XCTestCase {
                   (el.dataset.passed === 'true' ? 'pass' : 'fail') + (el.open ? ' open' : ' folded')),
                 csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content ?? null,
                 resources: performance.getEntriesByType('resource').length,
-                external: document.querySelectorAll('[src],[href],link,img,iframe,object,embed,svg image').length,
+                // Links within the report (#page-2-session-1) load nothing.
+                external: document.querySelectorAll(
+                  '[src],[href]:not([href^="#"]),link,img,iframe,object,embed,svg image').length,
                 scripts: document.scripts.length,
               });
             })()
@@ -223,9 +225,10 @@ final class HTMLReportTests: XCTestCase {
         ])
         let diagram = try await diagram(of: rendered)
         assertSelfContained(diagram)
-        XCTAssertEqual(diagram.summaryPages, ["a.html", "b.html"])
-        XCTAssertEqual(diagram.sessions, ["pass folded", "pass folded", "fail open"], "failures stand out")
-        XCTAssertEqual(rendered.components(separatedBy: "<details class=\"session\"").count - 1, 3)
+        // The failed page first; a.html's two identical sessions drawn once.
+        XCTAssertEqual(diagram.summaryPages, ["b.html", "a.html"])
+        XCTAssertEqual(diagram.sessions, ["fail open", "pass folded"], "failures stand out")
+        XCTAssertEqual(rendered.components(separatedBy: "<details class=\"session\"").count - 1, 2)
         XCTAssertTrue(
             rendered.contains(
                 "<td class=\"num\" data-category=\"\(FailureCategory.pageDidNotAccept.rawValue)\">1</td>"), rendered)
@@ -244,5 +247,137 @@ final class HTMLReportTests: XCTestCase {
             ),
             "the count of kept failures is a lower bound when some were omitted")
         XCTAssertTrue(rendered.contains("5 further sessions are counted above"), "omitted sessions are said")
+    }
+
+    // MARK: The header, the order, repeats, load failures, labels and owners
+
+    /// Loads `report` in the engine and returns what `expression` (JavaScript, evaluating to a JSON-able value)
+    /// reads from its DOM, as JSON text decoded to Foundation values.
+    func query<T>(_ report: String, _ expression: String, as type: T.Type) async throws -> T {
+        let session = BridgeSession()
+        defer { session.tearDown() }
+        session.loadHTMLString(report)
+        let finished = await session.wait(timeout: timeout) { session.loadResult != nil }
+        XCTAssertTrue(finished, "the report did not finish loading within \(timeout) s")
+        switch await session.evaluate("JSON.stringify(\(expression))", timeout: timeout) {
+        case .value(let value as String):
+            guard let read = try JSONSerialization.jsonObject(with: Data(value.utf8)) as? T else {
+                throw Unexpected("the DOM query returned \(value), not a \(T.self)")
+            }
+            return read
+        case .value(let value): throw Unexpected("the DOM query returned \(String(describing: value))")
+        case .error(let error): throw Unexpected("the DOM query threw: \(javaScriptErrorText(error))")
+        case .timedOut: throw Unexpected("the DOM query did not complete within \(timeout) s")
+        }
+    }
+
+    func testTheHeaderNamesThePageTheDateToolContractTimeoutAndEngine() async throws {
+        let report = await check(try FixtureVariant.fixture())
+        let date = Date(timeIntervalSince1970: 1_800_000_000)
+        let header = HTMLReport.Header(
+            title: "checkout.html", contractName: "bridge", contractVersion: 3, timeout: 2.5,
+            engine: EngineEnvironment.engineVersion, date: date)
+        let rendered = HTMLReport.render(page: "checkout.html", SessionTally([report]), header: header)
+        let read = try await query(
+            rendered,
+            """
+            { title: document.title, heading: document.querySelector('h1').textContent,
+              meta: Object.fromEntries([...document.querySelectorAll('dd[data-meta]')]
+                .map((el) => [el.dataset.meta, el.textContent])) }
+            """, as: [String: Any].self)
+        XCTAssertEqual(read["title"] as? String, "checkout.html — webbridge check report")
+        XCTAssertEqual(read["heading"] as? String, "checkout.html")
+        let meta = try XCTUnwrap(read["meta"] as? [String: String])
+        XCTAssertEqual(meta["date"], "2027-01-15T08:00:00Z")
+        XCTAssertEqual(meta["tool"], WebBridgeVersion.tool)
+        XCTAssertEqual(meta["contract"], "'bridge' v3")
+        XCTAssertEqual(meta["timeout"], "2.5 s")
+        let engine = try XCTUnwrap(meta["engine"])
+        XCTAssertTrue(engine.range(of: #"^WebKit(GTK)? \d+\.\d+"#, options: .regularExpression) != nil, engine)
+    }
+
+    func testFailedPagesComeFirstAndEachSummaryRowLinksToItsDiagram() async throws {
+        let passing = await check(try FixtureVariant.fixture())
+        let broken = await check(try FixtureVariant.throwingReceiver())
+        // 50 pages, one failed at position 40: it leads the summary and its row leads to its failure.
+        let pages = (1...50).map { HTMLReport.Page(name: "p\($0).html", sessions: [$0 == 40 ? broken : passing]) }
+        let read = try await query(
+            HTMLReport.render(pages),
+            """
+            [...document.querySelectorAll('.summary .page-row')].slice(0, 2).map((row) => {
+              const href = row.querySelector('a').getAttribute('href');
+              const target = document.querySelector(href);
+              return { page: row.dataset.page, href,
+                       target: target ? target.tagName + ' ' + (target.dataset.passed ?? '') : null,
+                       failureInside: !!(target && target.querySelector('.failure')) };
+            })
+            """, as: [[String: Any]].self)
+        XCTAssertEqual(read.map { $0["page"] as? String }, ["p40.html", "p1.html"])
+        XCTAssertEqual(read.first?["href"] as? String, "#page-40-session-1")
+        XCTAssertEqual(read.first?["target"] as? String, "DETAILS false", "the failed row leads to the failed session")
+        XCTAssertEqual(read.first?["failureInside"] as? Bool, true)
+        XCTAssertEqual(read.last?["href"] as? String, "#page-1")
+        XCTAssertEqual(read.last?["target"] as? String, "SECTION true")
+    }
+
+    func testIdenticalRepeatedSessionsAreDrawnOnceWithTheirCount() async throws {
+        var tally = SessionTally()
+        for _ in 1...5 { tally.add(await check(try FixtureVariant.fixture())) }
+        XCTAssertEqual(tally.kept.count, 5)
+        let read = try await query(
+            HTMLReport.render(page: "p.html", tally),
+            """
+            [...document.querySelectorAll('details.session')].map((el) =>
+              el.dataset.count + ' ' + el.querySelector('summary').textContent)
+            """, as: [String].self)
+        XCTAssertEqual(read, ["5 sessions 1, 2, 3, 4, 5 (5 identical) PASS"])
+    }
+
+    func testA404IsDrawnAsTheResponseThatFailedNotAMissingDidFinish() async throws {
+        let server = try LoopbackHTTPServer(routes: [:])
+        defer { server.stop() }
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/missing")), timeout: 5))
+        XCTAssertEqual(report.load.failure?.category, .pageUnreachable, "\(report.failures)")
+        let rendered = HTMLReport.render(page: "page at 127.0.0.1", [report])
+        let diagram = try await diagram(of: rendered)
+        assertArrowsFollowTheTimeline(diagram, report)
+        XCTAssertEqual(diagram.failing, ["response"], "the 404 response is the failing step")
+        XCTAssertFalse(rendered.contains("didFinish never came"), "a 404 is drawn as a missing didFinish")
+        XCTAssertFalse(rendered.contains(#"data-event="missing""#))
+        XCTAssertEqual(diagram.failures.map(\.direction), ["load"])
+    }
+
+    func testALabelThatCarriesARemedyIsNeverCut() async throws {
+        let html = try FixtureVariant.posting(
+            #"{kind: "ready", version: "1", aRatherLongFieldNameThatTheContractDoesNotDeclare: 1}"#)
+        let report = await check(html)
+        let note = try XCTUnwrap(report.timeline.first { $0.event == .messageRejected }?.note)
+        XCTAssertGreaterThan(note.count, HTMLReport.labelLimit, "the note must be longer than a label's limit")
+        XCTAssertTrue(note.hasSuffix("lenient mode ignores it."), note)
+        let labels = try await query(
+            HTMLReport.render(page: "p.html", [report]),
+            "[...document.querySelectorAll('.step[data-event=\"message rejected\"] .note')].map((el) => el.textContent)",
+            as: [String].self)
+        XCTAssertEqual(labels, [note], "the label with its remedies is shown whole")
+    }
+
+    func testEachFailureSaysInWordsWhichSideOwnsIt() async throws {
+        let broken = await check(try FixtureVariant.throwingReceiver())
+        let server = try LoopbackHTTPServer(routes: [:])
+        defer { server.stop() }
+        let missing = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/missing")), timeout: 5))
+        let read = try await query(
+            HTMLReport.render([
+                HTMLReport.Page(name: "broken.html", sessions: [broken]),
+                HTMLReport.Page(name: "missing", sessions: [missing]),
+            ]),
+            "[...document.querySelectorAll('.failure')].map((el) => el.dataset.category + ': ' + el.querySelector('.owner').textContent)",
+            as: [String].self)
+        XCTAssertEqual(
+            read,
+            [
+                "page did not accept the native message: Owner: the web page. It did not take the native app's message as the contract says it must.",
+                "page not deployed / request failed: Owner: the web page's server. The page could not be fetched; the native app is not involved.",
+            ])
     }
 }

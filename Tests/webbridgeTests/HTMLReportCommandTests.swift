@@ -56,4 +56,27 @@ final class HTMLReportCommandTests: XCTestCase {
             "the failure is not marked:\n\(result.stdout)")
         XCTAssertTrue(result.stdout.contains(#"data-page="throws.html""#), "the page is not named")
     }
+
+    func testTheHeaderCarriesTheRunsContractTimeoutAndEngineAndTheTitleNamesThePage() throws {
+        let single = try CLI.run(["check", "--format", "html", "--timeout", "7"])
+        XCTAssertEqual(single.status, 0, single.stderr)
+        XCTAssertTrue(
+            single.stdout.contains("<title>BridgeFixture.html (bundled) — webbridge check report</title>"),
+            single.stdout)
+        XCTAssertTrue(single.stdout.contains(#"<dd data-meta="contract">&#39;bridge&#39; v1</dd>"#), single.stdout)
+        XCTAssertTrue(single.stdout.contains(#"<dd data-meta="timeout">7 s</dd>"#), single.stdout)
+        XCTAssertTrue(single.stdout.contains(#"<dd data-meta="engine">WebKitGTK 2."#), single.stdout)
+        XCTAssertTrue(
+            single.stdout.range(
+                of: #"<dd data-meta="date">\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ</dd>"#, options: .regularExpression)
+                != nil, single.stdout)
+
+        let page = scratch.appendingPathComponent("a.html")
+        try FileManager.default.copyItem(at: Self.fixture, to: page)
+        let suite = try CLI.run(["check", "--page", page.path, "--page", page.path, "--format", "html"])
+        XCTAssertEqual(suite.status, 0, suite.stderr)
+        assertOneDocument(suite.stdout)
+        XCTAssertTrue(suite.stdout.contains("<title>2 pages — webbridge check report</title>"), suite.stdout)
+        XCTAssertTrue(suite.stdout.contains(#"<dd data-meta="engine">WebKitGTK 2."#), suite.stdout)
+    }
 }

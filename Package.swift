@@ -24,6 +24,8 @@ let package = Package(
         // Apple's names so shared code that imports WebKitGTK cannot reach it by accident.
         .library(name: "WebKitGTKSupport", targets: ["WebKitGTKSupport"]),
         .executable(name: "webbridge", targets: ["webbridge"]),
+        // `swift package webbridge check …` in a package that depends on WebBridge.
+        .plugin(name: "WebBridgePlugin", targets: ["WebBridgePlugin"]),
     ],
     targets: [
         // The one escape for text printed to a terminal; below every target that prints what it did not write.
@@ -83,6 +85,12 @@ let package = Package(
         .executableTarget(
             name: "webbridge",
             dependencies: ["BridgeContract", "BridgeTesting", "CommandLineOptions", "TerminalEscape", "XcodeRunner"]
+        ),
+        .plugin(
+            name: "WebBridgePlugin",
+            capability: .command(
+                intent: .custom(verb: "webbridge", description: "Run webbridge (check, contract, report, …)")),
+            dependencies: ["webbridge"]
         ),
         .executableTarget(
             name: "webbridge-bench",
@@ -147,7 +155,7 @@ let package = Package(
 )
 
 // Complete strict concurrency everywhere, in one place (swift-log style).
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

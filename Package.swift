@@ -3,6 +3,7 @@ import PackageDescription
 
 // The target graph is the architecture (see README "Layers"):
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
+// BridgeContract <- webbridge-typed-code <- BridgeContractPlugin (build tool: Swift types of contract files)
 // CWebKitGTK, CEngineSignals <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
 // XcodeRunner (Foundation only)         <- webbridge
 // TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
@@ -26,6 +27,8 @@ let package = Package(
         .executable(name: "webbridge", targets: ["webbridge"]),
         // `swift package webbridge check …` in a package that depends on WebBridge.
         .plugin(name: "WebBridgePlugin", targets: ["WebBridgePlugin"]),
+        // Swift types of a target's contract files, generated at build time (Docs/CONTRACT.md, "Typed code").
+        .plugin(name: "BridgeContractPlugin", targets: ["BridgeContractPlugin"]),
     ],
     targets: [
         // The one escape for text printed to a terminal; below every target that prints what it did not write.
@@ -92,6 +95,9 @@ let package = Package(
                 intent: .custom(verb: "webbridge", description: "Run webbridge (check, contract, report, …)")),
             dependencies: ["webbridge"]
         ),
+        // The plugin's generator: BridgeContract only, so generating types never builds the engine.
+        .executableTarget(name: "webbridge-typed-code", dependencies: ["BridgeContract"]),
+        .plugin(name: "BridgeContractPlugin", capability: .buildTool(), dependencies: ["webbridge-typed-code"]),
         .executableTarget(
             name: "webbridge-bench",
             dependencies: [
@@ -140,6 +146,13 @@ let package = Package(
                 .target(name: "WebKitGTK", condition: linux),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        // The Swift types BridgeContractPlugin generates from the contracts in Contracts, at build time.
+        .testTarget(
+            name: "TypedCodeTests",
+            dependencies: ["BridgeContract"],
+            resources: [.process("Contracts")],
+            plugins: ["BridgeContractPlugin"]
         ),
         .testTarget(
             name: "XcodeRunnerTests",

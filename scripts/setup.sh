@@ -6,6 +6,8 @@ pkg-config --exists webkit2gtk-4.1 2>/dev/null || missing+=(libwebkit2gtk-4.1-de
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 # node runs the generated JS contract module in the contract tests.
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
+# tsc type-checks pages written against the generated TypeScript declarations in the contract tests.
+command -v tsc >/dev/null 2>&1 || missing+=(node-typescript)
 # python3 runs the replaying stand-in for xcrun/xcodebuild in the cloud-Mac tests.
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The completion tests run the generated scripts in each shell; the man page test renders it with groff.

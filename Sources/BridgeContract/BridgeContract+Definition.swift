@@ -41,6 +41,11 @@ extension BridgeContract {
                 "discriminator", "the discriminator must name at least one field, none of them empty",
                 "write a field name such as \"type\", or an array such as [\"component\", \"event\"]")
         }
+        for (index, field) in discriminator.enumerated() where discriminator[..<index].contains(field) {
+            throw invalid(
+                "discriminator", "the discriminator names \"\(field)\" twice",
+                "name each field once: [\(discriminator.uniqued.map { "\"\($0)\"" }.joined(separator: ", "))]")
+        }
         if let requestID {
             if requestID.field.isEmpty || discriminator.contains(requestID.field) {
                 throw invalid(
@@ -59,6 +64,13 @@ extension BridgeContract {
             if !seen.insert(message.kind).inserted {
                 throw invalid(
                     "\(path).kind", "kind \"\(message.kind)\" is declared twice", "give each message its own kind")
+            }
+            if message.direction == .pageToNative, message.kind == CheckPlay.didFinish {
+                throw invalid(
+                    "\(path).kind",
+                    "\"\(CheckPlay.didFinish)\" names the page's load in the check's steps (after: didFinish), "
+                        + "so a page message of that kind could not be told apart from it",
+                    "rename the message, e.g. \"finished\"")
             }
             try checkShape(message, path: path, invalid: invalid)
             if message.isObject {
@@ -83,6 +95,19 @@ extension BridgeContract {
                     throw invalid(
                         "\(path).fields.\(name)", "field \"\(name)\" is reserved or empty",
                         "the discriminator and the request-id field are implicit; don't declare them as fields")
+                }
+            }
+            if let body = message.body, !body.isConstant {
+                // Bare values are tried in declaration order: one an earlier type takes whole is never reached.
+                let earlier = messages[..<index].first { other in
+                    other.route == message.route && other.body.map { !$0.isConstant && $0.takesAll(of: body) } == true
+                }
+                if let earlier {
+                    throw invalid(
+                        "\(path).body",
+                        "\"\(message.kind)\" (\(body)) is never matched: every value it could be is taken first by "
+                            + "\"\(earlier.kind)\" (\(earlier.body!)), declared before it",
+                        "remove one, declare the narrower type first, or tell them apart with a constant body")
                 }
             }
             if case .constant(let constant)? = message.body {
@@ -133,6 +158,13 @@ extension BridgeContract {
                     "remove fields and match, or remove body")
             }
             try body.check(path: "\(path).body")
+            if case .object = body {
+                throw invalid(
+                    "\(path).body",
+                    "a body of type object is an object message: objects are matched by their discriminator, "
+                        + "so this one would never be matched",
+                    "declare it with fields (and match), not body")
+            }
         }
         if let match = message.declared.match {
             for (name, value) in match where name.isEmpty {
@@ -218,5 +250,13 @@ extension BridgeContract {
             }
         }
         return !atPartStart
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    fileprivate var uniqued: [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }

@@ -178,9 +178,16 @@ extension BridgeContract {
                 return
             }
         }
-        // Every discriminator field is there with the right type: the combination names nothing. The values are
-        // message data: name the rule and the known kinds, not what came.
-        let name = used.first ?? discriminator[0]
+        // Every discriminator field is there with the right type: the combination names nothing. Blame the first
+        // field whose value no message declares (Capacitor's unknown pluginId, not its type "message"). The values
+        // are message data: name the rule and the known kinds, not what came.
+        let unmatched = used.first { name in
+            !candidates.contains { spec in
+                guard let constant = spec.match[name], let value = object[name] else { return false }
+                return ConstantValue.matches(constant, value)
+            }
+        }
+        let name = unmatched ?? used.first ?? discriminator[0]
         let otherWay = messages.contains { spec in
             spec.direction != direction && spec.isObject
                 && matchesAll(spec.match, object)

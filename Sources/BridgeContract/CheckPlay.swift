@@ -58,9 +58,12 @@ public struct CheckPlay: Codable, Sendable, Equatable {
         for (index, script) in userScripts.enumerated() {
             guard let file = script.file else { continue }
             let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            let data: Data
+            do {
+                data = try FileBytes.read(url.path)
+            } catch {
                 throw ContractFileError(
-                    code: .unreadable, path: "userScripts[\(index)].file", problem: "the script file can't be read",
+                    code: .unreadable, path: "userScripts[\(index)].file", problem: "the script file \(error)",
                     remedy: "give a path relative to the file that names it, or an absolute path")
             }
             copy.userScripts[index].source = String(decoding: data, as: UTF8.self)
@@ -80,6 +83,12 @@ public struct CheckPlay: Codable, Sendable, Equatable {
             throw invalid(
                 "check.userScripts[\(index)]", "a user script needs exactly one of file and source",
                 "give \"file\": a path, or \"source\": the script text")
+        }
+        if steps.isEmpty {
+            throw invalid(
+                "check.steps", "the play has no steps: native does nothing, so nothing is checked",
+                "give at least one step, e.g. {\"after\": \"didFinish\", \"send\": …}, "
+                    + "or remove the check section to play the fixture style")
         }
         for (index, step) in steps.enumerated() {
             let path = "check.steps[\(index)]"
@@ -103,6 +112,7 @@ public struct CheckPlay: Codable, Sendable, Equatable {
                         "set after to \"\(spec.acknowledges!)\"")
                 }
                 var value = step.value ?? .object([:])
+                try Self.checkImplicitFields(of: value, for: spec, path: "\(path).value", invalid: invalid)
                 if let echo = step.echo {
                     // Echoed fields come from the trigger: check them with a sample of the trigger's own field.
                     guard let trigger = contract.message(step.after, direction: .pageToNative),
@@ -157,10 +167,25 @@ public struct CheckPlay: Codable, Sendable, Equatable {
                 }
             }
         }
-        for (index, name) in (expect ?? []).enumerated() where !toNative.contains(name) {
+        for (index, name) in (expect ?? []).enumerated() {
+            if !toNative.contains(name) {
+                throw invalid(
+                    "check.expect[\(index)]", "\"\(name)\" is not a page-to-native message",
+                    "use one of: \(toNative.joined(separator: ", "))")
+            }
+            if expect![..<index].contains(name) {
+                throw invalid(
+                    "check.expect[\(index)]", "\"\(name)\" is listed twice; each expected message must arrive once",
+                    "list it once")
+            }
+        }
+        if expectedMessages.isEmpty {
+            // A pass would claim both directions hold with the page -> native one never looked at.
             throw invalid(
-                "check.expect[\(index)]", "\"\(name)\" is not a page-to-native message",
-                "use one of: \(toNative.joined(separator: ", "))")
+                expect == nil ? "check.steps" : "check.expect",
+                "the play expects no page message, so the page-to-native direction is never checked",
+                "list the page messages that must arrive in expect (one of: \(toNative.joined(separator: ", "))), "
+                    + "or give a step after one of them")
         }
         for spec in contract.messages where spec.reply != nil && spec.route.registeredHandler != nil {
             if expectedMessages.contains(spec.kind)
@@ -170,6 +195,31 @@ public struct CheckPlay: Codable, Sendable, Equatable {
                     "check.steps", "\"\(spec.kind)\" expects a reply and no step gives one",
                     "add {\"after\": \"\(spec.kind)\", \"reply\": …}; the page's promise never settles otherwise")
             }
+        }
+    }
+
+    /// Refuses a value that spells out what the check fills in: a request id (always the trigger's id) or a
+    /// discriminator value other than the message's own. The check sends what the contract names, never a
+    /// silently corrected value: a malformed reply is not something a play can send.
+    private static func checkImplicitFields(
+        of value: JSONValue, for spec: MessageSpec, path: String,
+        invalid: (String, String, String) -> ContractFileError
+    ) throws(ContractFileError) {
+        guard spec.isObject, case .object(let fields) = value else { return }
+        if let field = spec.requestIDField, let given = fields[field] {
+            throw invalid(
+                "\(path).\(field)",
+                "the request id is filled in by the check (the id of the message the step follows); "
+                    + "found \(given.structure)",
+                "remove \"\(field)\" from the value")
+        }
+        for (name, constant) in spec.match.sorted(by: { $0.key < $1.key }) {
+            guard let given = fields[name], given != FieldType.constant(constant).sample else { continue }
+            throw invalid(
+                "\(path).\(name)",
+                "\"\(name)\" names the message \"\(spec.kind)\" (\(constant.typeName) \(constant)) and is filled in "
+                    + "by the check; found \(given.structure)",
+                "remove \"\(name)\" from the value, or send the message this value names")
         }
     }
 

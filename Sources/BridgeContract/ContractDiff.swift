@@ -128,27 +128,27 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
         }
         for message in old.messages {
             guard let updated = new.messages.first(where: { $0.kind == message.kind }) else {
-                breaking(message.kind, "message kind removed (\(message.direction.rawValue))")
+                breaking(name(message.kind), "message kind removed (\(message.direction.rawValue))")
                 continue
             }
             if updated.direction != message.direction {
                 breaking(
-                    message.kind,
+                    name(message.kind),
                     "direction changed from \(message.direction.rawValue) to \(updated.direction.rawValue)")
             }
             if updated.acknowledges != message.acknowledges {
                 breaking(
-                    "\(message.kind).acknowledges",
+                    member(name(message.kind), "acknowledges"),
                     "acknowledges changed from \(message.acknowledges.map(quoted) ?? "nothing") to \(updated.acknowledges.map(quoted) ?? "nothing")"
                 )
             }
             compareShape(message, updated, into: &changes)
-            compareFields(message.fields, updated.fields, prefix: "\(message.kind).", into: &changes)
+            compareFields(message.fields, updated.fields, parent: name(message.kind), into: &changes)
         }
         for message in new.messages where !old.messages.contains(where: { $0.kind == message.kind }) {
             changes.append(
                 ContractChange(
-                    path: message.kind, summary: "new message kind (\(message.direction.rawValue))",
+                    path: name(message.kind), summary: "new message kind (\(message.direction.rawValue))",
                     compatibility: .compatible))
         }
         return changes
@@ -162,7 +162,7 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
             guard from != to else { return }
             changes.append(
                 ContractChange(
-                    path: "\(before.kind).\(key)", summary: "\(what) changed from \(from) to \(to)",
+                    path: member(name(before.kind), key), summary: "\(what) changed from \(from) to \(to)",
                     compatibility: .incompatible))
         }
         func describe(_ match: [String: ConstantValue]) -> String {
@@ -186,13 +186,13 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func compareFields(
-        _ old: [String: FieldSpec], _ new: [String: FieldSpec], prefix: String, into changes: inout [ContractChange]
+        _ old: [String: FieldSpec], _ new: [String: FieldSpec], parent: String, into changes: inout [ContractChange]
     ) {
         func breaking(_ path: String, _ summary: String) {
             changes.append(ContractChange(path: path, summary: summary, compatibility: .incompatible))
         }
         for name in Set(old.keys).union(new.keys).sorted() {
-            let path = prefix + name
+            let path = member(parent, name)
             switch (old[name], new[name]) {
             case (let before?, nil):
                 breaking(path, "field removed (was \(before.type))")
@@ -230,7 +230,7 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
                 ContractChange(
                     path: path, summary: "constant changed from \(before) to \(after)", compatibility: .incompatible))
         case (.object(let before), .object(let after)):
-            compareFields(before, after, prefix: path + ".", into: &changes)
+            compareFields(before, after, parent: path, into: &changes)
         case (.array(let before), .array(let after)):
             compareTypes(before, after, path: path + "[]", into: &changes)
         default:
@@ -240,4 +240,20 @@ public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
+    /// A kind or field name as a path segment: as written when it is a plain name, else quoted in brackets, so
+    /// kind `a.b` field `c` (`["a.b"].c`) and kind `a` field `b.c` (`a["b.c"]`) never read alike.
+    private static func name(_ text: String) -> String {
+        let plain =
+            !text.isEmpty && text.first?.isNumber == false
+            && text.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || $0.properties.numericType != nil || "_$-".unicodeScalars.contains($0)
+            }
+        return plain ? text : "[\(ConstantValue.string(text))]"
+    }
+
+    private static func member(_ parent: String, _ child: String) -> String {
+        let segment = name(child)
+        return segment.hasPrefix("[") ? parent + segment : parent + "." + segment
+    }
 }

@@ -147,13 +147,12 @@ extension ContractFileError {
     ) throws(ContractFileError) -> T {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            // A pipe (`<(…)`) and /dev/null read as files do.
+            data = try FileBytes.read(url.path)
         } catch {
-            // Missing and unreadable are different fixes: say which.
-            let missing = !FileManager.default.fileExists(atPath: url.path)
+            // Missing, a link loop and unreadable are different fixes: say which.
             throw ContractFileError(
-                code: .unreadable, file: url.path, path: "",
-                problem: missing ? "\(what) does not exist" : "\(what) can't be read", remedy: remedy)
+                code: .unreadable, file: url.path, path: "", problem: "\(what) \(error)", remedy: remedy)
         }
         do {
             return try decode(data)

@@ -71,15 +71,15 @@ public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStri
         let sender = direction.sender
         switch rule {
         case .bodyNotObject:
-            return "\(sender) must send an object, a message the contract declares, not a \(found)"
+            return "\(sender) must send an object, a message the contract declares, not \(article(found)) \(found)"
         case .missingField:
             return "\(sender) must include \(path) (\(expected)), or the contract must declare it optional"
         case .wrongType where expected.hasPrefix("Number") || expected == "Integer":
             return found == "Boolean"
                 ? "\(sender) must send \(path) as a number: a JS boolean is not a number"
-                : "\(sender) must send \(path) as a \(expected)"
+                : "\(sender) must send \(path) as \(article(expected)) \(expected)"
         case .wrongType:
-            return "\(sender) must send \(path) as a \(expected)"
+            return "\(sender) must send \(path) as \(article(expected)) \(expected)"
         case .notInteger:
             return "\(sender) must send \(path) as a whole number"
         case .notFinite:
@@ -139,4 +139,9 @@ public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStri
 /// All violations of one message, one per line, for an error message or a log.
 public func describe(_ violations: [ContractViolation]) -> String {
     violations.map(\.description).joined(separator: "\n")
+}
+
+/// "an" before a type name that starts with a vowel (`an Object`, `an Integer`), else "a".
+private func article(_ typeName: String) -> String {
+    typeName.first.map { "AEIOUaeiou".contains($0) } == true ? "an" : "a"
 }

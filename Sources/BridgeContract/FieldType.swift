@@ -50,6 +50,21 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    var isConstant: Bool { if case .constant = self { true } else { false } }
+
+    /// Whether every value of `other` is a value of this type: a bare message of `other` declared after one of
+    /// this type is never reached.
+    func takesAll(of other: FieldType) -> Bool {
+        switch (self, other) {
+        case (.number, .integer), (.string, .constant(.string)), (.number, .constant(.number)),
+            (.boolean, .constant(.boolean)):
+            true
+        case (.integer, .constant(.number(let value))): value.rounded() == value
+        case (.array(let items), .array(let otherItems)): items.takesAll(of: otherItems)
+        default: self == other
+        }
+    }
+
     /// An element type written as `{"type": ...}` (same shape as a field, without `optional`).
     struct Box: Codable {
         var type: FieldType
@@ -57,9 +72,17 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
         init(from decoder: any Decoder) throws {
             let spec = try FieldSpec(from: decoder)
             if spec.optional {
+                // A Box is an array's items, a bare message's body or a reply: say which.
+                let key = decoder.codingPath.last?.stringValue ?? "items"
+                let what =
+                    switch key {
+                    case "body": "a message's body can't be optional (a message without one is another message)"
+                    case "reply": "a reply can't be optional (a message that declares reply is always answered)"
+                    default: "array elements can't be optional"
+                    }
                 throw ContractFileError(
                     code: .invalidValue, path: jsonPath(decoder.codingPath + [AnyKey("optional")]),
-                    problem: "array elements can't be optional", remedy: "remove \"optional\" from items")
+                    problem: what, remedy: "remove \"optional\" from \(key)")
             }
             type = spec.type
         }

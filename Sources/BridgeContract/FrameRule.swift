@@ -18,7 +18,7 @@ public struct FrameRule: Codable, Sendable, Equatable {
         for (index, origin) in origins.enumerated() where origin != "*" && FrameRule.normalized(origin) == nil {
             throw ContractFileError(
                 code: .invalidValue, path: "frames.origins[\(index)]",
-                problem: "an origin is a scheme and a host, with an optional port, and nothing else",
+                problem: "an origin is a scheme and a host, with an optional port from 1 to 65535, and nothing else",
                 remedy: "write it as https://example.com or https://example.com:8443, or \"*\" for any origin")
         }
     }
@@ -27,7 +27,7 @@ public struct FrameRule: Codable, Sendable, Equatable {
     static func normalized(_ text: String) -> String? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(),
             !host.isEmpty, url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil,
-            url.user == nil
+            url.user == nil, url.port.map({ (1...65535).contains($0) }) ?? true
         else { return nil }
         return origin(scheme: scheme, host: host, port: url.port)
     }

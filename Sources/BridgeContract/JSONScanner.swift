@@ -32,6 +32,14 @@ struct JSONScanner {
     private mutating func scanDocument() throws(ContractFileError) {
         // A UTF-8 byte-order mark is allowed before the text.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { offset = 3 }
+        // JSON text starts with an ASCII character: a NUL among the first two bytes, or a UTF-16 mark, is another
+        // encoding, which the decoder would call "not valid JSON".
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(2).contains(0) {
+            throw ContractFileError(
+                code: .notJSON, path: "", problem: "the file is UTF-16 (or UTF-32) text, not UTF-8",
+                remedy: "save it as UTF-8, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8")
+        }
+        try checkUTF8()
         skipSpace()
         try scanValue()
         while true {
@@ -149,11 +157,24 @@ struct JSONScanner {
                 case UInt8(ascii: "r"): units.append(13)
                 case UInt8(ascii: "t"): units.append(9)
                 case UInt8(ascii: "u"):
-                    guard offset + 4 <= bytes.count,
-                        let unit = UInt16(String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16)
-                    else { throw syntax("expected four hex digits after \\u") }
-                    units.append(unit)
+                    let escapeStart = offset - 2
+                    guard let unit = hexUnit(at: offset) else { throw syntax("expected four hex digits after \\u") }
                     offset += 4
+                    // Half a surrogate pair is no character: the decoder refuses it as "not valid JSON".
+                    let pairs =
+                        offset + 6 <= bytes.count && bytes[offset] == UInt8(ascii: "\\")
+                        && bytes[offset + 1] == UInt8(ascii: "u")
+                    if (0xD800...0xDBFF).contains(unit), pairs, let low = hexUnit(at: offset + 2),
+                        (0xDC00...0xDFFF).contains(low)
+                    {
+                        units += [unit, low]
+                        offset += 6
+                    } else if (0xD800...0xDFFF).contains(unit) {
+                        offset = escapeStart
+                        throw syntax("a \\u escape of a lone UTF-16 surrogate (half of a pair, no character)")
+                    } else {
+                        units.append(unit)
+                    }
                 default: throw syntax("unknown escape in a string")
                 }
                 start = offset
@@ -164,6 +185,30 @@ struct JSONScanner {
             }
         }
         throw syntax("the text ends inside a string")
+    }
+
+    /// Four hex digits at `index`, as a UTF-16 unit.
+    private func hexUnit(at index: Int) -> UInt16? {
+        guard index + 4 <= bytes.count else { return nil }
+        return UInt16(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+    }
+
+    /// Refuses bytes that are not UTF-8, naming where the first one is.
+    private mutating func checkUTF8() throws(ContractFileError) {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes[offset...].makeIterator()
+        var position = offset
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): position += encoded.count
+            case .emptyInput: return
+            case .error:
+                throw ContractFileError(
+                    code: .notJSON, path: "",
+                    problem: "the file is not valid UTF-8: bytes that encode no character \(location(of: position))",
+                    remedy: "save the file as UTF-8, or fix the bytes there")
+            }
+        }
     }
 
     /// Scans a number, refusing one no decoder can hold: an integer beyond 64 bits, or a value beyond `Double`.
@@ -225,13 +270,17 @@ struct JSONScanner {
 
     /// A syntax error at the current line and column.
     private func syntax(_ problem: String) -> ContractFileError {
-        let before = bytes[..<min(offset, bytes.count)]
-        let line = before.count(where: { $0 == 0x0A }) + 1
-        let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
-        return ContractFileError(
-            code: .notJSON, path: "",
-            problem: "the file is not valid JSON: \(problem) at line \(line), column \(column)",
+        ContractFileError(
+            code: .notJSON, path: "", problem: "the file is not valid JSON: \(problem) \(location(of: offset))",
             remedy: "fix the JSON syntax there")
+    }
+
+    /// `at line L, column C` of the byte at `position` (columns count bytes).
+    private func location(of position: Int) -> String {
+        let before = bytes[..<min(position, bytes.count)]
+        let line = before.count(where: { $0 == 0x0A }) + 1
+        let column = position - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+        return "at line \(line), column \(column)"
     }
 }
 

@@ -29,6 +29,9 @@ public enum EngineEnvironment {
     public static func release(_ webView: WKWebView, sessionTimedOut: Bool) {}
     #endif
 
+    /// None: Apple's WebKit needs no X server.
+    package static func xvfbExecutable(path: String?) -> String? { nil }
+
     /// Does nothing: Apple's WebKit ends its processes with the app.
     public static func shutDown() {}
 }

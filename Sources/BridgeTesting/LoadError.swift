@@ -70,3 +70,12 @@ public enum LoadError {
         return "\(cause(of: error).rawValue): \(error.localizedDescription) (\(error.domain) \(error.code))"
     }
 }
+
+extension SessionReport {
+    /// A session that never started: its page file could not be read when its turn came (`reason` says why).
+    public static func pageNotRead(_ reason: String) -> SessionReport {
+        SessionReport(
+            load: .fail(BridgeFailure(.pageLoadDidNotFinish, reason)), pageToNative: .notRun("the page did not load"),
+            nativeToPage: .notRun("the page did not load"), timeline: [], extraMessages: [])
+    }
+}

@@ -341,10 +341,16 @@ package enum TerminalText {
             .joined(separator: "\n")
     }
 
-    /// `text` escaped and cut to `limit` characters, with a note saying how much was cut.
+    /// `text` escaped and cut to `limit` Unicode scalars, with a note saying how much was cut.
+    ///
+    /// Scalars, not characters: one base character with 500,000 combining marks is one grapheme cluster.
     package static func line(_ text: String, limit: Int = detailLimit) -> String {
-        guard text.count > limit else { return escape(text) }
-        return escape(String(text.prefix(limit))) + " … [cut: \(text.count - limit) more characters]"
+        let scalars = text.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
+            end != scalars.endIndex
+        else { return escape(text) }
+        let more = scalars.distance(from: end, to: scalars.endIndex)
+        return escape(String(scalars[..<end])) + " … [cut: \(more) more characters]"
     }
 }
 

@@ -46,6 +46,10 @@ public enum EngineEnvironment {
     /// The display the engine uses, once prepared.
     @MainActor public static var display: String? { ProcessInfo.processInfo.environment["DISPLAY"] }
 
+    /// The Xvfb a private display would be started from (`PATH`'s first, then /usr/bin), nil when there is none:
+    /// what `webbridge doctor` reports, so its xvfb line and its display line never disagree.
+    package static func xvfbExecutable(path: String?) -> String? { Xvfb.executable(path: path) }
+
     /// Pids of the engine processes (web, network) this process started.
     public static func processes() -> [pid_t] { EngineProcesses.descendants() }
 

@@ -3,11 +3,14 @@ import BridgeTesting
 import CommandLineOptions
 import Foundation
 
-/// `webbridge contract print|lock|diff|js`: a thin layer over `BridgeContract`, `ContractLock` and `ContractDiff`.
+/// `webbridge contract print|lock|diff|js|ts|swift`: a thin layer over `BridgeContract`, `ContractLock` and `ContractDiff`.
 enum ContractCommand {
     static let options = OptionTable(
         command: "webbridge contract",
-        positionals: [Positional("subcommand", "<print|lock|diff|js>", choices: ["print", "lock", "diff", "js"])],
+        positionals: [
+            Positional(
+                "subcommand", "<print|lock|diff|js|ts|swift>", choices: ["print", "lock", "diff", "js", "ts", "swift"])
+        ],
         options: [
             .value("--contract", "FILE", "the contract file", default: .described("the bundled default contract")),
             .value(
@@ -35,6 +38,10 @@ enum ContractCommand {
           diff    Compare the contract with its lock and classify every change as compatible
                   or incompatible; fails on an incompatible change without a version bump.
           js      Write an ES module with the contract's constants and a validator to stdout.
+          ts      Write TypeScript declarations of that module to stdout (save them beside it:
+                  bridge-contract.d.mts beside bridge-contract.mjs).
+          swift   Write Sendable Swift types of the contract's messages to stdout (or let the
+                  BridgeContractPlugin build plugin generate them at build time).
         """,
         epilogue: """
             EXIT CODES:
@@ -55,7 +62,9 @@ enum ContractCommand {
         case "print": return printContract(contractURL)
         case "lock": return lock(contractURL, lockURL, force: parsed.has("--force"))
         case "diff": return diff(contractURL, lockURL, json: parsed.value("--format") == "json")
-        default: return javaScript(contractURL)
+        case "ts": return generated(contractURL) { TypeScriptDeclarations(contract: $0).source }
+        case "swift": return generated(contractURL) { SwiftTypes(contract: $0).source }
+        default: return generated(contractURL) { ContractModule(contract: $0).source }
         }
     }
 
@@ -99,11 +108,12 @@ enum ContractCommand {
         }
     }
 
-    private static func javaScript(_ url: URL?) -> ExitStatus {
+    /// Code generated from the contract (the JS module, its TypeScript declarations, the Swift types), on stdout.
+    private static func generated(_ url: URL?, _ source: (BridgeContract) -> String) -> ExitStatus {
         switch load(url) {
         case .failure(let failure): return failure.report()
         case .success(let (_, contract)):
-            Output.out(data: Data(ContractModule(contract: contract).source.utf8))
+            Output.out(data: Data(source(contract).utf8))
             return .pass
         }
     }

@@ -11,7 +11,9 @@ enum DoctorCommand {
             .value(
                 "--package-path", "DIR", "the package whose Tests/ folder is scanned",
                 default: .described("the current directory")),
-            .value("--path", "DIR_OR_FILE", "also scan this folder or Swift file", repeatable: true),
+            .value(
+                "--path", "DIR_OR_FILE", "also scan this folder or Swift file (relative: to --package-path)",
+                repeatable: true),
         ])
 
     static let usage = options.help(
@@ -45,18 +47,22 @@ enum DoctorCommand {
         }
         let paths = parsed.values("--path")
         let package = URL(fileURLWithPath: parsed.value("--package-path") ?? ".").standardizedFileURL
+        if parsed.isGiven("--package-path"), !isDirectory(package) {
+            return usageError("--package-path \(package.path.escapingControlCharacters) is not a folder")
+        }
         var roots: [URL] = []
         let tests = package.appendingPathComponent("Tests")
         if isDirectory(tests) { roots.append(tests) }
         for path in paths {
-            let url = URL(fileURLWithPath: path, relativeTo: package).standardizedFileURL
+            let url =
+                (path.hasPrefix("/") ? URL(fileURLWithPath: path) : package.appendingPathComponent(path))
+                .standardizedFileURL
             guard FileManager.default.fileExists(atPath: url.path) else {
-                return usageError("--path \(path.escapingControlCharacters) does not exist")
+                return usageError(
+                    "--path \(path.escapingControlCharacters): no file or folder at "
+                        + "\(url.path.escapingControlCharacters) (a relative --path resolves against --package-path)")
             }
             roots.append(url)
-        }
-        if parsed.isGiven("--package-path"), !isDirectory(package) {
-            return usageError("--package-path \(package.path.escapingControlCharacters) is not a folder")
         }
 
         let environment = EnvironmentChecks.run()
@@ -64,6 +70,11 @@ enum DoctorCommand {
 
         let scan = TestStyleScanner.scan(roots)
         for finding in scan.findings { print(finding.line(relativeTo: package)) }
+        for (folder, reason) in scan.unreadableFolders {
+            print(
+                "note test styles: skipped \(relative(folder, to: package).escapingControlCharacters): "
+                    + "the folder can't be read (\(reason)); its tests were not scanned")
+        }
         for unreadable in scan.unreadable {
             print(
                 "note test styles: skipped \(relative(unreadable, to: package).escapingControlCharacters): not readable as text"
@@ -167,8 +178,15 @@ enum EnvironmentChecks {
 
     static func xvfb(path: String) -> DoctorCheck {
         let entries = path.split(separator: ":", omittingEmptySubsequences: true).count
-        if let found = executables(named: "Xvfb", path: path).first {
+        let onPath = executables(named: "Xvfb", path: path).first
+        if let found = onPath {
             return DoctorCheck(name: "xvfb", failed: false, detail: found)
+        }
+        // The engine's own lookup (PATH, then /usr/bin): the one the display check starts.
+        if let found = EngineEnvironment.xvfbExecutable(path: path) {
+            return DoctorCheck(
+                name: "xvfb", failed: false,
+                detail: "\(found) (in none of PATH's \(entries) entries; the engine starts it from there)")
         }
         let displaySet = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
         return DoctorCheck(

@@ -9,6 +9,9 @@ enum PageFile {
         let shown = TerminalText.escape(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if let link = brokenLink(path) {
+                throw UsageError("--page \(shown) is \(link); give the path of an HTML file")
+            }
             throw UsageError("--page \(shown): no such file; give the path of an HTML file")
         }
         guard !isDirectory.boolValue else {
@@ -72,8 +75,16 @@ enum PageFile {
     /// What the file at `path` is when it exists and is not a regular file (symlinks followed), else nil.
     static func nonRegularKind(_ path: String) -> String? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return brokenLink(path) }
         return kind(info.st_mode)
+    }
+
+    /// What a symbolic link at `path` is when following it finds no file: a loop, or a link to nothing.
+    static func brokenLink(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, stat(path, &info) != 0 else { return nil }
+        return errno == ELOOP
+            ? "a symbolic link that loops (it leads back to itself)" : "a symbolic link to a file that does not exist"
     }
 
     /// The encoding a byte-order mark names, and the mark's length.

@@ -1,3 +1,4 @@
+import BridgeContract
 import BridgeTesting
 import CommandLineOptions
 import Foundation
@@ -13,9 +14,11 @@ enum PageEntry: Equatable {
         switch self {
         case .file(let path): TerminalText.escape(path)
         case .url(let url):
+            // The query too: /ok?a and /ok?b are two pages.
             TerminalText.escape(
                 LoadError.host(of: url)
-                    + (url.path(percentEncoded: true).isEmpty ? "/" : url.path(percentEncoded: true)))
+                    + (url.path(percentEncoded: true).isEmpty ? "/" : url.path(percentEncoded: true))
+                    + (url.query(percentEncoded: true).map { "?\($0)" } ?? ""))
         case .bundled: "BridgeFixture.html (bundled)"
         }
     }
@@ -78,19 +81,28 @@ enum PageList {
         guard !isFolder(path) else {
             throw UsageError("--pages \(shown): is a folder; give a list file (one page per line), or --page \(shown)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(
-                "--pages \(shown): the list file can't be read (missing or unreadable); give a file with one path or URL per line"
-            )
+        // A pipe (`<(…)`) and /dev/null read as files do.
+        let data: Data
+        do {
+            data = try FileBytes.read(path)
+        } catch {
+            throw UsageError("--pages \(shown): the list file \(error); give a file with one path or URL per line")
         }
         let folder = (path as NSString).deletingLastPathComponent
         var entries: [PageEntry] = []
-        for (offset, rawLine) in String(decoding: data, as: UTF8.self).split(
-            separator: "\n", omittingEmptySubsequences: false
+        // A UTF-8 byte-order mark is no part of line 1; "\r\n" is one Character, so lines split on both ends.
+        let text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, as: UTF8.self)
+        for (offset, rawLine) in text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
         ).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let option = "--pages \(shown), line \(offset + 1)"
+            if line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw UsageError(
+                    "\(option): the line holds a control character (such as NUL), which no path or URL has; write one path or URL per line"
+                )
+            }
             if line.contains("://") {
                 entries.append(.url(try url(line, option: option)))
             } else {
@@ -98,6 +110,9 @@ enum PageList {
                 let resolved =
                     line.hasPrefix("/") || folder.isEmpty ? line : (folder as NSString).appendingPathComponent(line)
                 guard FileManager.default.fileExists(atPath: resolved) else {
+                    if let link = PageFile.brokenLink(resolved) {
+                        throw UsageError("\(option): \(TerminalText.escape(resolved)) is \(link)")
+                    }
                     throw UsageError(
                         "\(option): no such file \(TerminalText.escape(resolved)); relative paths resolve against the list file's folder"
                     )

@@ -13,10 +13,10 @@ final class SuiteRun {
     /// gain nothing more and four lose (Docs/BENCHMARKS.md); a 1-core machine gets one.
     nonisolated static var defaultJobs: Int { min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
 
-    /// A page to check: its name, how it loads, and its result once finished.
+    /// A page to check: its name, where it comes from, and its result once finished.
     private struct Page {
         let name: String
-        var source: CheckConfiguration.Page
+        let entry: PageEntry
         var tally: SessionTally?
         var block: [String] = []
     }
@@ -33,12 +33,16 @@ final class SuiteRun {
     private var failed = 0
     private let progress: ProgressLine
 
-    /// Reads every page first, so a missing file is a usage error before any page runs.
+    /// Reads every page first, so a missing or undecodable file is a usage error before any page runs; the text is
+    /// dropped at once and read again when the page's turn comes, so memory holds one page per lane, not the list.
     init(options: CheckOptions, base: CheckConfiguration) throws {
         self.options = options
         self.base = base
         let selected = options.selectedEntries
-        pages = try selected.map { Page(name: $0.name, source: try options.pageSource($0)) }
+        pages = try selected.map { entry in
+            _ = try options.pageSource(entry)
+            return Page(name: entry.name, entry: entry)
+        }
         listed = options.entries.count
         jobs = max(1, min(options.jobs ?? SuiteRun.defaultJobs, selected.count))
         progress = ProgressLine(total: selected.count, unit: "page")
@@ -96,17 +100,26 @@ final class SuiteRun {
     /// Runs one page's sessions in fresh sessions of its own and keeps its block for printing in order.
     private func check(_ index: Int, lane: CheckLane) async {
         var configuration = base
-        configuration.page = pages[index].source
+        // Read at its turn; one that changed since the start so that it can't be read fails as a page.
+        let unreadable: (any Error)?
+        do {
+            configuration.page = try options.pageSource(pages[index].entry)
+            unreadable = nil
+        } catch {
+            unreadable = error
+        }
         let buffer = BlockBuffer()
         var reporter = CheckReporter(format: options.format, pageName: pages[index].name, configuration: configuration)
         reporter.emit = { buffer.lines.append($0) }
         let run = CheckRun(reporter: reporter, total: options.repeatCount, showsProgress: false)
         for _ in 1...options.repeatCount where !Output.standardOutputFailed {
-            run.record(await lane.run(configuration))
+            if let unreadable {
+                run.record(.pageNotRead("the page file changed after the run started: \(unreadable)"))
+            } else {
+                run.record(await lane.run(configuration))
+            }
         }
         pages[index].tally = run.tally
-        // The page's text is not needed again: memory stays flat over a long list.
-        pages[index].source = .html("", baseURL: nil)
         pages[index].block = buffer.lines
         done += 1
         if !run.tally.passed { failed += 1 }

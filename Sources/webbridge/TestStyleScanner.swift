@@ -18,8 +18,8 @@ struct TestStyleFinding: Equatable {
     func line(relativeTo base: URL) -> String {
         "\(DoctorCommand.relative(file, to: base).escapingControlCharacters):\(line): [\(Self.rule)] "
             + "\(className.escapingControlCharacters).\(method.escapingControlCharacters)() is "
-            + "a synchronous test method on the main actor (\(reason)); `swift test` on Linux aborts every test at "
-            + "discovery. Fix: \(Self.fix)"
+            + "a synchronous test method on the main actor (\(reason.escapingControlCharacters)); "
+            + "`swift test` on Linux aborts every test at discovery. Fix: \(Self.fix)"
     }
 }
 
@@ -28,6 +28,8 @@ enum TestStyleScanner {
     struct Result {
         var findings: [TestStyleFinding] = []
         var unreadable: [URL] = []
+        /// Folders whose listing could not be read, with the reason.
+        var unreadableFolders: [(folder: URL, reason: String)] = []
         var fileCount = 0
         var testCaseCount = 0
     }
@@ -56,8 +58,11 @@ enum TestStyleScanner {
     static func scan(_ roots: [URL]) -> Result {
         var result = Result()
         var classes: [String: ClassDecl] = [:]
+        var aliases: [String: String] = [:]
         var methods: [MethodDecl] = []
-        for file in swiftFiles(roots) {
+        let (files, closed) = swiftFiles(roots)
+        result.unreadableFolders = closed
+        for file in files {
             result.fileCount += 1
             guard let data = FileManager.default.contents(atPath: file.path),
                 let text = String(data: data, encoding: .utf8)
@@ -67,17 +72,27 @@ enum TestStyleScanner {
             }
             let parsed = parse(text, file: file)
             classes.merge(parsed.classes) { first, _ in first }
+            aliases.merge(parsed.aliases) { first, _ in first }
             methods += parsed.methods
         }
+        /// A base class name with typealiases followed (`typealias TestCase = XCTestCase`).
+        func resolved(_ name: String) -> String {
+            var name = name
+            var seen: Set<String> = []
+            while let target = aliases[name], seen.insert(name).inserted { name = target }
+            return name
+        }
         func isTestCase(_ name: String, _ seen: Set<String> = []) -> Bool {
-            guard let base = classes[name]?.base, !seen.contains(name) else { return false }
+            guard let base = classes[name]?.base.map(resolved), !seen.contains(name) else { return false }
             return base == "XCTestCase" || isTestCase(base, seen.union([name]))
         }
         /// Why the class is @MainActor (its own attribute or a base's), nil when it is not.
         func mainActorReason(_ name: String, _ seen: Set<String> = []) -> String? {
             guard let decl = classes[name], !seen.contains(name) else { return nil }
             if decl.mainActor { return "class \(name) is @MainActor" }
-            guard let base = decl.base, mainActorReason(base, seen.union([name])) != nil else { return nil }
+            guard let base = decl.base.map(resolved), mainActorReason(base, seen.union([name])) != nil else {
+                return nil
+            }
             return "class \(name) inherits @MainActor from \(base)"
         }
         result.testCaseCount = classes.keys.filter { isTestCase($0) }.count
@@ -106,26 +121,61 @@ enum TestStyleScanner {
         return result
     }
 
-    /// The Swift files under `roots`, skipping hidden folders (`.build` among them), each once.
-    static func swiftFiles(_ roots: [URL]) -> [URL] {
+    /// The Swift files under `roots`, skipping hidden folders (`.build` among them), each once, and the folders
+    /// that could not be listed.
+    ///
+    /// Symbolic links to folders are followed (a monorepo's `Tests` is often one), each real folder once, so a
+    /// link back up neither loops nor counts a file twice.
+    static func swiftFiles(_ roots: [URL]) -> (files: [URL], unreadable: [(folder: URL, reason: String)]) {
         var files: [URL] = []
-        var seen: Set<String> = []
-        for root in roots {
-            var candidates: [URL] = []
-            if DoctorCommand.isDirectory(root) {
-                let enumerator = FileManager.default.enumerator(
-                    at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-                while let url = enumerator?.nextObject() as? URL { candidates.append(url) }
-                candidates.sort { $0.path < $1.path }
-            } else {
-                candidates = [root]
+        var unreadable: [(folder: URL, reason: String)] = []
+        var seenFiles: Set<String> = []
+        var seenFolders: Set<String> = []
+        func add(_ url: URL) {
+            if seenFiles.insert(url.resolvingSymlinksInPath().path).inserted { files.append(url.standardizedFileURL) }
+        }
+        func walk(_ folder: URL) {
+            guard seenFolders.insert(folder.resolvingSymlinksInPath().path).inserted else { return }
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+                let reason =
+                    access(folder.path, R_OK | X_OK) == 0 ? "can't be listed" : String(cString: strerror(errno))
+                unreadable.append((folder, reason))
+                return
             }
-            for url in candidates where url.pathExtension == "swift" && !DoctorCommand.isDirectory(url) {
-                let path = url.standardizedFileURL.path
-                if seen.insert(path).inserted { files.append(url.standardizedFileURL) }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let url = folder.appendingPathComponent(name)
+                if DoctorCommand.isDirectory(url) {
+                    walk(url)
+                } else if url.pathExtension == "swift" {
+                    add(url)
+                }
             }
         }
-        return files
+        for root in roots {
+            if DoctorCommand.isDirectory(root) { walk(root) } else if root.pathExtension == "swift" { add(root) }
+        }
+        return (files, unreadable)
+    }
+
+    /// `text` with the lines of `#if false` (and `#if 0`) branches blanked, line numbers kept: code the compiler
+    /// never sees runs no test.
+    static func blankingInactiveBranches(_ text: String) -> String {
+        guard text.contains("#if") else { return text }
+        // One entry per open #if: whether its current branch is known inactive.
+        var inactive: [Bool] = []
+        var lines: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let directive = line.drop { $0 == " " || $0 == "\t" }
+            let words = directive.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            switch words.first {
+            case "#if": inactive.append(words.count == 2 && (words[1] == "false" || words[1] == "0"))
+            case "#elseif", "#else": if !inactive.isEmpty { inactive[inactive.count - 1] = false }
+            case "#endif": _ = inactive.popLast()
+            default: if inactive.contains(true) { lines.append(""); continue }
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
     }
 
     // MARK: parsing
@@ -244,14 +294,17 @@ enum TestStyleScanner {
     ]
 
     /// The classes and methods declared in one file.
-    static func parse(_ text: String, file: URL) -> (classes: [String: ClassDecl], methods: [MethodDecl]) {
-        let tokens = Self.tokens(text)
+    static func parse(_ text: String, file: URL) -> (
+        classes: [String: ClassDecl], aliases: [String: String], methods: [MethodDecl]
+    ) {
+        let tokens = Self.tokens(blankingInactiveBranches(text))
         enum Scope {
             case type(name: String, mainActor: Bool, isExtension: Bool)
             case other
         }
         var scopes: [Scope] = []
         var classes: [String: ClassDecl] = [:]
+        var aliases: [String: String] = [:]
         var methods: [MethodDecl] = []
         var attributes: Set<String> = []
         var prefix: Set<String> = []
@@ -317,6 +370,10 @@ enum TestStyleScanner {
                     index += 1
                 }
                 reset()
+            case "typealias":
+                if let name = word(1), word(2) == "=", let target = word(3) { aliases[name] = aliases[name] ?? target }
+                index += 1
+                reset()
             case "func":
                 guard case .type(let typeName, let scopeMainActor, let isExtension) = scopes.last, let name = word(1)
                 else {
@@ -363,6 +420,6 @@ enum TestStyleScanner {
                 reset()
             }
         }
-        return (classes, methods)
+        return (classes, aliases, methods)
     }
 }

@@ -118,6 +118,28 @@ struct ContractDiffTests {
             ])
     }
 
+    @Test("kind a.b field c and kind a field b.c get different paths")
+    func dottedNamesStayApart() throws {
+        func contract(_ fields: String) throws -> BridgeContract {
+            try BridgeContract(
+                jsonData: Data(
+                    #"""
+                    {"version": 1, "handler": "bridge", "receiver": "window.r", "messages": [
+                      {"kind": "a.b", "direction": "page-to-native", "fields": {\#(fields)}},
+                      {"kind": "a", "direction": "page-to-native", "fields": {"b.c": {"type": "string"}}}]}
+                    """#.utf8))
+        }
+        let changes = ContractDiff(
+            locked: try contract(#""c": {"type": "string"}"#), current: try contract(#""c": {"type": "number"}"#)
+        ).changes
+        #expect(changes.map(\.path) == [#"["a.b"].c"#])
+        let removed = ContractDiff(locked: try contract(#""c": {"type": "string"}"#), current: try contract("")).changes
+        #expect(removed.map(\.path) == [#"["a.b"].c"#])
+        var renamed = try contract("")
+        renamed.messages[1].fields = [:]
+        #expect(ContractDiff(locked: try contract(""), current: renamed).changes.map(\.path) == [#"a["b.c"]"#])
+    }
+
     @Test("an incompatible change without a version bump fails, naming the field and the remedy")
     func incompatibleWithoutBumpFails() {
         let diff = ContractDiff(locked: .default, current: edited(readyFields { $0["version"] = FieldSpec(.string) }))

@@ -251,6 +251,81 @@ struct ContractLanguageTests {
                 #"{"kind": "sync", \#(toPage)}"#,
                 extra: #", "check": {"steps": [{"after": "didFinish", "send": "sync"}], "expect": ["sync"]}"#),
             path: "check.expect[0]"),
+        BadDefinition(
+            name: "a discriminator naming one field twice",
+            json: file(#"{"kind": "a", \#(toNative)}"#, extra: #", "discriminator": ["kind", "kind"]"#),
+            path: "discriminator"),
+        // Plays and contracts that mean nothing: refused when read, not passed.
+        BadDefinition(
+            name: "a play without steps",
+            json: file(#"{"kind": "ready", \#(toNative)}"#, extra: #", "check": {"steps": [], "expect": ["ready"]}"#),
+            path: "check.steps"),
+        BadDefinition(
+            name: "a play that expects nothing",
+            json: file(
+                #"{"kind": "ready", \#(toNative)}, {"kind": "sync", \#(toPage)}"#,
+                extra: #", "check": {"steps": [{"after": "didFinish", "send": "sync"}], "expect": []}"#),
+            path: "check.expect"),
+        BadDefinition(
+            name: "a play whose steps all follow didFinish and that expects nothing",
+            json: file(
+                #"{"kind": "ready", \#(toNative)}, {"kind": "sync", \#(toPage)}"#,
+                extra: #", "check": {"steps": [{"after": "didFinish", "send": "sync"}]}"#),
+            path: "check.steps"),
+        BadDefinition(
+            name: "a message expected twice",
+            json: file(
+                #"{"kind": "ready", \#(toNative)}, {"kind": "sync", \#(toPage)}"#,
+                extra: #", "check": {"steps": [{"after": "ready", "send": "sync"}], "expect": ["ready", "ready"]}"#),
+            path: "check.expect[1]"),
+        BadDefinition(
+            name: "a page message named didFinish",
+            json: file(#"{"kind": "ready", \#(toNative)}, {"kind": "didFinish", \#(toNative)}"#),
+            path: "messages[1].kind"),
+        BadDefinition(
+            name: "a bare message of type object",
+            json: file(#"{"kind": "ready", \#(toNative), "body": {"type": "object", "fields": {}}}"#),
+            path: "messages[0].body"),
+        BadDefinition(
+            name: "a second bare string message",
+            json: file(
+                #"{"kind": "a", \#(toNative), "body": {"type": "string"}}, {"kind": "b", \#(toNative), "body": {"type": "string"}}"#
+            ),
+            path: "messages[1].body"),
+        BadDefinition(
+            name: "a bare integer after a bare number",
+            json: file(
+                #"{"kind": "a", \#(toNative), "body": {"type": "number"}}, {"kind": "b", \#(toNative), "body": {"type": "integer"}}"#
+            ),
+            path: "messages[1].body"),
+        BadDefinition(
+            name: "a bare array of constants after an array of strings",
+            json: file(
+                #"{"kind": "a", \#(toNative), "body": {"type": "array", "items": {"type": "string"}}}, {"kind": "b", \#(toNative), "body": {"type": "array", "items": {"type": "constant", "value": "x"}}}"#
+            ),
+            path: "messages[1].body"),
+        BadDefinition(
+            name: "an origin with port 0",
+            json: file("", extra: #", "frames": {"origins": ["https://a.example:0"]}"#), path: "frames.origins[0]"),
+        BadDefinition(
+            name: "an origin with port 99999",
+            json: file("", extra: #", "frames": {"origins": ["https://a.example:99999"]}"#), path: "frames.origins[0]"),
+        BadDefinition(
+            name: "a reply value that gives the request id (of the wrong type)",
+            json: file(
+                #"{"kind": "connect", \#(toNative)}, {"kind": "connected", \#(toPage), "acknowledges": "connect"}"#,
+                extra:
+                    #", "requestID": {"field": "id"}, "check": {"steps": [{"after": "connect", "send": "connected", "value": {"id": 1}}]}"#
+            ),
+            path: "check.steps[0].value.id"),
+        BadDefinition(
+            name: "a reply value with another discriminator value",
+            json: file(
+                #"{"kind": "connect", \#(toNative)}, {"kind": "connected", \#(toPage), "acknowledges": "connect"}"#,
+                extra:
+                    #", "requestID": {"field": "id"}, "check": {"steps": [{"after": "connect", "send": "connected", "value": {"kind": "connect"}}]}"#
+            ),
+            path: "check.steps[0].value.kind"),
     ]
 
     @Test("every definition error is refused, naming its JSON path and a remedy", arguments: badDefinitions)
@@ -263,6 +338,52 @@ struct ContractLanguageTests {
             #expect(error.code == bad.code)
             #expect(!error.remedy.isEmpty)
             #expect(error.description.hasPrefix(bad.path + ": "))
+        }
+    }
+
+    @Test("a narrower bare type before a wider one, and a value that repeats its own discriminator, still load")
+    func meaningfulNeighboursLoad() throws {
+        let toNative = Self.toNative
+        let toPage = Self.toPage
+        let contract = try BridgeContract(
+            jsonData: Data(
+                Self.file(
+                    #"{"kind": "whole", \#(toNative), "body": {"type": "integer"}}, {"kind": "any", \#(toNative), "body": {"type": "number"}}, {"kind": "connect", \#(toNative)}, {"kind": "connected", \#(toPage), "acknowledges": "connect"}"#,
+                    extra:
+                        #", "requestID": {"field": "id"}, "frames": {"origins": ["https://a.example:65535"]}, "check": {"steps": [{"after": "connect", "send": "connected", "value": {"kind": "connected"}}]}"#
+                ).utf8))
+        #expect(contract.validate(1.5, direction: .pageToNative).message?.kind == "any")
+        #expect(contract.validate(2, direction: .pageToNative).message?.kind == "whole")
+    }
+
+    @Test("an unknown value is blamed on the discriminator field that names no message, not on the first")
+    func unknownValueBlamesItsField() throws {
+        let toNative = Self.toNative
+        let contract = try BridgeContract(
+            jsonData: Data(
+                Self.file(
+                    #"{"kind": "deviceGetInfo", \#(toNative), "match": {"type": "message", "pluginId": "Device"}}, {"kind": "jsError", \#(toNative), "match": {"type": "js.error"}}"#,
+                    extra: #", "discriminator": "type""#
+                ).utf8))
+        let violation = try #require(contract.validate(["type": "message", "pluginId": "Keyboard"]).violations.first)
+        #expect(violation.path == "pluginId", "\(violation)")
+        #expect(violation.rule == .unknownKind)
+    }
+
+    @Test("optional on a body or a reply is refused as such, not as an array element")
+    func optionalBodyOrReply() {
+        let toNative = Self.toNative
+        for key in ["body", "reply"] {
+            let json = Self.file(
+                #"{"kind": "a", \#(toNative), "handler": "native", "\#(key)": {"type": "string", "optional": true}}"#)
+            do {
+                _ = try BridgeContract(jsonData: Data(json.utf8))
+                Issue.record("accepted an optional \(key)")
+            } catch {
+                #expect(error.path == "messages[0].\(key).optional", "\(error)")
+                #expect(!error.problem.contains("array"), "\(error)")
+                #expect(error.problem.contains(key), "\(error)")
+            }
         }
     }
 

@@ -75,6 +75,36 @@ struct ContractParsingTests {
         }
     }
 
+    @Test("another encoding, invalid UTF-8 or a lone surrogate is named, with where it is")
+    func encodingCases() throws {
+        let text = Self.contract()
+        var invalid = Data(text.utf8)
+        let at = try #require(invalid.firstIndex(of: UInt8(ascii: "R")))
+        invalid[at] = 0xC3
+        invalid[at + 1] = 0x28
+        let cases: [(name: String, data: Data, says: [String])] = [
+            ("UTF-16 with a byte-order mark", Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!, ["UTF-16"]),
+            ("UTF-16 without a mark", text.data(using: .utf16BigEndian)!, ["UTF-16"]),
+            ("invalid UTF-8", invalid, ["not valid UTF-8", "line 1, column \(at + 1)"]),
+            (
+                "a lone surrogate",
+                Data(Self.contract(ready: #""version": {"type": "constant", "value": "\ud800"}"#).utf8),
+                ["lone UTF-16 surrogate", "line 2, column "]
+            ),
+        ]
+        for check in cases {
+            do {
+                _ = try BridgeContract(jsonData: check.data)
+                Issue.record("accepted \(check.name)")
+            } catch {
+                #expect(error.code == .notJSON, "\(check.name): \(error)")
+                for words in check.says {
+                    #expect(error.problem.contains(words), "\(check.name): \(error)")
+                }
+            }
+        }
+    }
+
     @Test("a lock file gets the same rules, with the path inside it")
     func lockCase() throws {
         let lock = String(decoding: ContractLock(contract: .default).jsonData(), as: UTF8.self)

@@ -300,6 +300,14 @@ struct FieldTypeValidationTests {
         #expect(message.description == "ready {id: String, kind: String, version: Number}")
     }
 
+    @Test("a remedy reads \"an Object\", \"an Integer\", \"an Array\", not \"a Object\"")
+    func remedyArticles() {
+        #expect(violation("v", .wrongType, "Integer", "String").remedy.hasSuffix("as an Integer"))
+        #expect(violation("v", .wrongType, "Object", "String").remedy.hasSuffix("as an Object"))
+        #expect(violation("v", .wrongType, "String", "Number").remedy.hasSuffix("as a String"))
+        #expect(violation("body", .bodyNotObject, "Object", "Array").remedy.hasSuffix("not an Array"))
+    }
+
     @Test("a violation's description names the field, the rule, both types and the remedy")
     func violationDescription() {
         let text = violation("version", .wrongType, "Number 1", "Boolean").description

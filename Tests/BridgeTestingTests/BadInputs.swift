@@ -166,6 +166,23 @@ extension BadInput {
             .dropped("body.callback: Function")),
         BadInput(
             "an extra Symbol", #"{kind: "ready", version: 1, tag: Symbol(SENTINEL)}"#, .dropped("body.tag: Symbol")),
+        // Symbol.toStringTag is page data: the type named is the engine's, whatever the value says it is.
+        BadInput(
+            "an object tagged with page text, holding a function",
+            #"{kind: "ready", version: 1, o: {[Symbol.toStringTag]: SENTINEL, f: function () {}}}"#,
+            .dropped("body.o.f: Function")),
+        BadInput(
+            "a class instance whose prototype's tag getter returns page text",
+            #"{kind: "ready", version: 1, o: new (class { get [Symbol.toStringTag]() { return SENTINEL; } constructor() { this.f = () => 1; } })()}"#,
+            .dropped("body.o.f: Function")),
+        BadInput(
+            "a Proxy whose get trap answers the tag with page text",
+            #"new Proxy({}, {get: (t, k) => k === Symbol.toStringTag ? SENTINEL : undefined})"#,
+            .dropped("body: Object that cannot be cloned (a Proxy?)")),
+        BadInput(
+            "a DOM node tagged with page text",
+            #"(function () { var d = document.createElement("div"); Object.defineProperty(d, Symbol.toStringTag, {value: SENTINEL}); return d; })()"#,
+            .dropped("body: HTMLDivElement")),
         BadInput("a Symbol key", #"{kind: "ready", version: 1, [Symbol("key")]: SENTINEL}"#, .acceptedAsReady),
         BadInput(
             "a numeric key", "{kind: \"ready\", version: 1, 0: SENTINEL_NUMBER}",

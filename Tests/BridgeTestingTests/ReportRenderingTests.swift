@@ -91,6 +91,23 @@ final class ReportRenderingTests: XCTestCase {
         XCTAssertTrue(text.contains(#"\u{1B}]0;title\u{7}"#), text)
     }
 
+    func testCombiningMarksCountTowardTheCapsInTextAndHTML() {
+        // One base character and 500,000 combining marks is one grapheme cluster: a cap that counts clusters
+        // lets all 1 MB through, once per place it is shown.
+        let marks = "e" + String(repeating: "\u{301}", count: 500_000)
+        let report = SessionReport(
+            load: .pass("didFinish"), pageToNative: .pass("ok"),
+            nativeToPage: .fail(BridgeFailure(.pageDidNotAccept, "Error: " + marks)),
+            timeline: [TimelineEntry(event: .notAccepted, milliseconds: 1, note: marks)], extraMessages: [])
+        let text = ReportRendering.text(session: 1, report)
+        XCTAssertLessThan(
+            text.utf8.count, 4 * (TerminalText.detailLimit + TerminalText.noteLimit) + 1_000,
+            "not capped: \(text.utf8.count) bytes")
+        XCTAssertTrue(text.contains("… [cut: "), "the cut is not noted")
+        let html = HTMLReport.render(page: "p.html", [report])
+        XCTAssertLessThan(html.utf8.count, 100_000, "the HTML report is not capped: \(html.utf8.count) bytes")
+    }
+
     func testALongErrorIsCutWithANoteAndShownOnce() {
         let error = "Error: " + String(repeating: "x", count: 100_000)
         let report = SessionReport(

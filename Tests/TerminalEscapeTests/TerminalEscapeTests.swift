@@ -7,13 +7,15 @@ import Testing
 @Suite("escapingControlCharacters")
 struct TerminalEscapeTests {
     /// Bidirectional embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069): they reorder the line.
-    static let bidiReordering: [ClosedRange<UInt32>] = [0x202A...0x202E, 0x2066...0x2069]
+    static let bidiReordering: [ClosedRange<UInt32>] = [0x202A...0x202E, 0x2066...0x2069, 0x200E...0x200F]
+    /// Invisible spaces that make two names look alike (U+200B, U+2060, U+FEFF).
+    static let invisible: Set<UInt32> = [0x200B, 0x2060, 0xFEFF]
 
     /// Whether a scalar could move the cursor, start a line or reorder the line when printed raw.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: return true
-        default: return bidiReordering.contains { $0.contains(scalar.value) }
+        default: return bidiReordering.contains { $0.contains(scalar.value) } || invisible.contains(scalar.value)
         }
     }
 
@@ -30,10 +32,17 @@ struct TerminalEscapeTests {
                 == #"Error: \u{1B}[2J\u{0}ok\u{7}\u{9B}1A\u{7F}\u{85}\u{2028}\u{2029}\u{202E}txt.exe\u{2066}\u{2069}"#)
     }
 
-    @Test("printable text, non-ASCII and zero-width characters included, is kept as it is")
+    @Test("printable text, non-ASCII and the joiners emoji need included, is kept as it is")
     func printableTextIsKept() {
-        let text = "café 😀 e\u{301} 🇫🇷 \u{A0}\u{200B}\u{FEFF} \\n already-escaped \\u{1B} <b>&\"'"
+        let text = "café 😀 e\u{301} 🇫🇷 \u{A0}👩\u{200D}💻 \u{200C} \\n already-escaped \\u{1B} <b>&\"'"
         #expect(text.escapingControlCharacters == text)
+    }
+
+    @Test("invisible spaces and bidi marks are escaped, so two names never print alike")
+    func invisibleCharactersAreEscaped() {
+        #expect(
+            "A\u{200B}B\u{2060}C\u{FEFF}D\u{200E}E\u{200F}".escapingControlCharacters
+                == #"A\u{200B}B\u{2060}C\u{FEFF}D\u{200E}E\u{200F}"#)
     }
 
     @Test("every Unicode scalar: the unsafe ones are escaped, every other one is kept")

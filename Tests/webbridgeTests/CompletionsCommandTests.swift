@@ -62,7 +62,7 @@ final class CompletionsCommandTests: XCTestCase {
         XCTAssertEqual(try bash([""]), ["check", "contract", "doctor", "report", "xcode"])
         XCTAssertEqual(try bash(["check", "--fo"]), ["--format"])
         XCTAssertEqual(try bash(["check", "--format", ""]), ["text", "json", "junit", "html"])
-        XCTAssertEqual(try bash(["contract", ""]), ["print", "lock", "diff", "js"])
+        XCTAssertEqual(try bash(["contract", ""]), ["print", "lock", "diff", "js", "ts", "swift"])
         XCTAssertEqual(try bash(["contract", "diff", "--format", "j"]), ["json"])
         XCTAssertEqual(try bash(["xcode", "p"]), ["pin", "preflight"])
         XCTAssertEqual(try bash(["xcode", "pin", "--dev"]), ["--device-type"])

@@ -45,7 +45,7 @@ struct ContractCommandTests {
     func help(_ arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("USAGE: webbridge contract <print|lock|diff|js>"))
+        #expect(result.stdout.hasPrefix("USAGE: webbridge contract <print|lock|diff|js|ts|swift>"))
         #expect(result.stdout.contains("EXIT CODES"))
     }
 
@@ -80,6 +80,18 @@ struct ContractCommandTests {
         #expect(result.status == 0)
         #expect(result.stdout == ContractModule(contract: .default).source)
         #expect(result.stdout.contains(#"\"handler\":\"bridge\""#))
+    }
+
+    @Test("ts and swift write the typed code of the contract file, named after it")
+    func typedCode() throws {
+        let bundled = try BridgeContract.load(contentsOf: #require(BridgeContract.defaultContractURL))
+        let declarations = try CLI.run(["contract", "ts"])
+        #expect(declarations.status == 0, "\(declarations.stderr)")
+        #expect(declarations.stdout == TypeScriptDeclarations(contract: bundled).source)
+        let swift = try CLI.run(["contract", "swift"])
+        #expect(swift.status == 0, "\(swift.stderr)")
+        #expect(swift.stdout == SwiftTypes(contract: bundled).source)
+        #expect(swift.stdout.contains("public enum DefaultContract {"))
     }
 
     @Test("diff of the bundled default contract against its committed lock passes")

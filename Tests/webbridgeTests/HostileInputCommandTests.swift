@@ -265,6 +265,59 @@ final class HostileInputCommandTests: XCTestCase {
         }
     }
 
+    // MARK: Lists and files (issue 25 item 8)
+
+    func testAListWithABOMAndCRLFLineEndsIsReadLineByLine() throws {
+        let present = try page("<body>", "<body>", name: "present.html")
+        let list = scratch.appendingPathComponent("list.txt")
+        try Data("\u{FEFF}present.html\r\n# a comment\r\nmissing.html\r\n".utf8).write(to: list)
+        let result = try CLI.run(["check", "--pages", list.path])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("--pages \(list.path), line 3: no such file \(scratch.path)/missing.html;"),
+            "the lines were not split at CRLF, or the BOM stayed on line 1 (\(present)): \(result.stderr)")
+    }
+
+    func testAContractFromAPipeIsRead() throws {
+        let contract = scratch.appendingPathComponent("contract.json")
+        try BridgeContract.default.jsonData().write(to: contract)
+        let result = try CLI.runWrapped(
+            ["/bin/bash", "-c", #"exec "$0" contract print --contract <(cat "$1")"#], [contract.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains(#""handler" : "bridge""#), result.stdout + result.stderr)
+    }
+
+    func testDevNullAsAListSaysItNamesNoPage() throws {
+        let result = try CLI.run(["check", "--pages", "/dev/null"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--pages /dev/null: the list names no page"), result.stderr)
+    }
+
+    func testASymlinkLoopNamedHTMLIsCalledALoopNotMissing() throws {
+        let folder = scratch.appendingPathComponent("pages")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try page("<body>", "<body>", name: "pages/a.html")
+        let loop = folder.appendingPathComponent("loop.html").path
+        XCTAssertEqual(symlink(loop, loop), 0, "symlink \(loop): \(String(cString: strerror(errno)))")
+        for arguments in [["check", "--page", loop], ["check", "--page", folder.path]] {
+            let result = try CLI.run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("\(loop) is a symbolic link that loops"), "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("no such file"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    func testANULInAListLineIsNamedByTheListAndLine() throws {
+        let list = scratch.appendingPathComponent("list.txt")
+        try Data("a\u{0}b.html\n".utf8).write(to: list)
+        let result = try CLI.run(["check", "--pages", list.path])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("--pages \(list.path), line 1: the line holds a control character"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("--page \(scratch.path)"), result.stderr)
+    }
+
     func testALatin1PageIsReadInTheCharsetItDeclares() throws {
         // "café" in ISO-8859-1: 0xE9 is not UTF-8.
         let html = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)

@@ -259,6 +259,34 @@ final class SuiteCommandTests: XCTestCase {
             "native did not receive the page's message")
     }
 
+    /// A page is read when its turn comes, not all at the start (200 entries of a 5 MB page held 1.2 GB): the
+    /// second page, changed while the first runs, is checked as it is then.
+    func testAPageIsReadWhenItsTurnComes() throws {
+        let server = try LoopbackHTTPServer(routes: ["/stall": .stall])
+        defer { server.stop() }
+        let later = try page("later.html", brokenHTML)
+        let run = try RunningCLI([
+            "check", "--url", server.url("/stall").absoluteString, "--page", later, "--jobs", "1", "--timeout", "2",
+        ])
+        XCTAssertTrue(server.waitForRequest("/stall", timeout: 30), "the first page was never requested")
+        try page("later.html")
+        let result = try run.wait()
+        let block = try XCTUnwrap(
+            result.stdout.range(of: "== page 2 of 2: \(later)\n"), result.stdout + result.stderr)
+        let second = result.stdout[block.upperBound...]
+        XCTAssertTrue(second.contains("page → native  PASS"), "the page was read before its turn:\n\(result.stdout)")
+    }
+
+    func testURLsThatDifferInTheirQueryGetTheirOwnNames() throws {
+        let server = try LoopbackHTTPServer(routes: ["/ok": .page(status: 200, html: fixture)])
+        defer { server.stop() }
+        let urls = ["?a", "?b"].flatMap { ["--url", server.url("/ok").absoluteString + $0] }
+        let result = try CLI.run(["check", "--format", "json"] + urls)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(
+            try pageNames(result.stdout), ["127.0.0.1:\(server.port)/ok?a", "127.0.0.1:\(server.port)/ok?b"])
+    }
+
     // MARK: Signals
 
     func testSIGINTPrintsTheFinishedPagesAndAPartialSummary() throws {

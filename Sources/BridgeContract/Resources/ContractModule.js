@@ -272,10 +272,14 @@ function describeUnmatched(object, candidates, direction, expectedKind, add) {
       return add(path, "wrong-type", typeName(declared[0]) + ", " + expectedKind(), found);
     }
   }
-  // Every discriminator field is there with the right type: the combination names nothing. The values are
+  // Every discriminator field is there with the right type: the combination names nothing. Blame the first
+  // field whose value no message declares (Capacitor's unknown pluginId, not its type "message"). The values are
   // message data: name the rule and the known kinds, not what came.
+  const unmatched = used.find((name) => !candidates.some(
+    (entry) => !entry.bare && hasOwn(entry.match, name) && matchesAll({ [name]: entry.match[name] }, object)));
+  const blamed = unmatched === undefined ? names[0] : unmatched;
   const otherWay = ENTRIES.some((entry) => entry.direction !== direction && !entry.bare && matchesAll(entry.match, object));
-  add(displayKey(names[0]), otherWay ? "wrong-direction" : "unknown-kind", expectedKind(), typeName(object[names[0]]));
+  add(displayKey(blamed), otherWay ? "wrong-direction" : "unknown-kind", expectedKind(), typeName(object[blamed]));
 }
 
 // Finds the message a body is and checks it: {entry (null when none matched), violations, requestID}.

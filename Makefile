@@ -26,6 +26,8 @@ test: setup
 	scripts/check-no-leftover-processes.sh $(SWIFT) test --skip-build
 	# The adoption path: a team's package that depends on WebBridge by path and tests its own bridge.
 	cd Examples/Checkout && $(SWIFT) test
+	# The same package runs the tool through the command plugin: `swift package webbridge check …`.
+	scripts/check-plugin.sh $(SWIFT)
 
 # Figures, not pass/fail: a table on stdout and .build/bench.json (see Docs/BENCHMARKS.md), kept as
 # Benchmarks/history/<UTC time>-<commit>.json: the history of runs is those files, committed.
@@ -43,4 +45,4 @@ bench-peer:
 	@scripts/setup-peer.sh
 
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Examples/Client/ClientTests
+	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Plugins Examples/Client/ClientTests

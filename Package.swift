@@ -25,6 +25,8 @@ let package = Package(
         // Apple's names so shared code that imports WebKitGTK cannot reach it by accident.
         .library(name: "WebKitGTKSupport", targets: ["WebKitGTKSupport"]),
         .executable(name: "webbridge", targets: ["webbridge"]),
+        // `swift package webbridge check …` in a package that depends on WebBridge.
+        .plugin(name: "WebBridgePlugin", targets: ["WebBridgePlugin"]),
         // Swift types of a target's contract files, generated at build time (Docs/CONTRACT.md, "Typed code").
         .plugin(name: "BridgeContractPlugin", targets: ["BridgeContractPlugin"]),
     ],
@@ -86,6 +88,12 @@ let package = Package(
         .executableTarget(
             name: "webbridge",
             dependencies: ["BridgeContract", "BridgeTesting", "CommandLineOptions", "TerminalEscape", "XcodeRunner"]
+        ),
+        .plugin(
+            name: "WebBridgePlugin",
+            capability: .command(
+                intent: .custom(verb: "webbridge", description: "Run webbridge (check, contract, report, …)")),
+            dependencies: ["webbridge"]
         ),
         // The plugin's generator: BridgeContract only, so generating types never builds the engine.
         .executableTarget(name: "webbridge-typed-code", dependencies: ["BridgeContract"]),

@@ -55,16 +55,22 @@ struct AnyKey: CodingKey {
 }
 
 /// Renders a coding path as a JSON path: `messages[0].fields.version`.
-package func jsonPath(_ codingPath: [any CodingKey]) -> String {
-    var path = ""
-    for key in codingPath {
-        if let index = key.intValue {
-            path += "[\(index)]"
-        } else {
-            path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+func jsonPath(_ codingPath: [any CodingKey]) -> String { codingPath.jsonPath }
+
+extension Array where Element == any CodingKey {
+    /// A decoder's coding path as a JSON path (`pages[0].sessions[1].load.status`), as errors about a file name
+    /// the field; public so a report reader in another module names fields the same way.
+    public var jsonPath: String {
+        var path = ""
+        for key in self {
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
         }
+        return path
     }
-    return path
 }
 
 extension Decoder {

@@ -75,21 +75,21 @@ extension RunReport {
             return try JSONDecoder().decode(RunReport.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
             throw refusal(
-                .invalidValue, jsonPath(context.codingPath + [key]), "missing; schema \(Self.schema) requires it",
+                .invalidValue, (context.codingPath + [key]).jsonPath, "missing; schema \(Self.schema) requires it",
                 ReportFileError.asWritten)
         } catch let DecodingError.typeMismatch(type, context) {
             throw refusal(
-                .invalidValue, jsonPath(context.codingPath),
+                .invalidValue, context.codingPath.jsonPath,
                 "not \(Self.typeName(type)) as schema \(Self.schema) requires",
                 ReportFileError.asWritten)
         } catch let DecodingError.valueNotFound(type, context) {
             throw refusal(
-                .invalidValue, jsonPath(context.codingPath),
+                .invalidValue, context.codingPath.jsonPath,
                 "null; schema \(Self.schema) requires \(Self.typeName(type))",
                 ReportFileError.asWritten)
         } catch let DecodingError.dataCorrupted(context) {
             throw refusal(
-                .invalidValue, jsonPath(context.codingPath), context.debugDescription, ReportFileError.asWritten)
+                .invalidValue, context.codingPath.jsonPath, context.debugDescription, ReportFileError.asWritten)
         } catch {
             throw refusal(.invalidValue, "", "\(error)", ReportFileError.asWritten)
         }

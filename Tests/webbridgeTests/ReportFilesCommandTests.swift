@@ -167,20 +167,12 @@ final class ReportFilesCommandTests: XCTestCase {
             print(json.dumps({"tests": xml.tests, "failures": xml.failures, "skipped": xml.skipped,
                               "time": xml.time, "suites": suites}))
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script, report]
-        let out = Pipe()
-        let err = Pipe()
-        python.standardOutput = out
-        python.standardError = err
-        try python.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        guard python.terminationStatus == 0 else {
-            return XCTFail("junitparser could not read the report (run scripts/setup.sh to install it): \(errors)")
+        let python = try ExternalTool.run(["python3", "-c", script, report])
+        guard python.status == 0 else {
+            return XCTFail(
+                "junitparser could not read the report (run scripts/setup.sh to install it): \(python.stderr)")
         }
+        let data = Data(python.stdout.utf8)
         let read = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         XCTAssertEqual(read["tests"] as? Int, 4)
         XCTAssertEqual(read["failures"] as? Int, 1)

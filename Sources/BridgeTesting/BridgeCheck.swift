@@ -31,6 +31,13 @@ public struct CheckConfiguration: Sendable {
     public var fields: ValidationMode
     /// How native is played; nil takes the contract's `check` section, or the fixture style (ready, then sync).
     public var play: CheckPlay?
+    /// Runs each page under seeded timing perturbations (`--stress N`) and adds a stress verdict; nil: no stress.
+    public var stress: StressOptions?
+    /// The one perturbation a session runs under (`--replay TOKEN`, or set by a stress run); nil: none.
+    public var perturbation: Perturbation?
+    /// A folder the check serves on its own loopback HTTP server for each session (`--serve DIR`): an HTML page
+    /// whose base URL lies in it loads with the server's address as its base, so ES modules and fetch work.
+    public var servedFolder: URL?
 
     /// The step timeout when none is given, read by the CLI, the assertions and the seed test: ample for a cold
     /// simulator, a fraction of it on Linux.
@@ -88,6 +95,10 @@ public struct SessionReport: Sendable, Equatable, Codable {
     public let extraMessages: [String]
     /// The first page messages the contract refused, each violation as a value (path, rule, expected, found).
     public var rejections: [BridgeRejection] = []
+    /// The perturbation a stressed (or replayed) session ran under; nil on this machine's own timing.
+    public var perturbation: Perturbation?
+    /// What the perturbation changed, in words, in the order it happened (native held, pauses, responses held).
+    public var perturbed: [String]?
 
     /// The failures in the order a reader should fix them: the load, then each direction.
     public var failures: [BridgeFailure] {

@@ -92,7 +92,11 @@ public final class BridgeSession: NSObject {
     public private(set) var uncloneable: [UncloneableMessage] = []
     /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
     public private(set) var navigatedAwayTo: String?
-    private var committedDocuments = 0
+    /// Documents committed so far (a reload or a navigation commits another), and didFinish callbacks so far.
+    private(set) var committedDocuments = 0
+    private(set) var finishedDocuments = 0
+    /// How long native holds its reply to a message before the page gets it (a stressed session); nil: none.
+    var replyDelay: (@MainActor (ValidatedMessage) -> TimeInterval)?
     /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
     public private(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
@@ -323,15 +327,18 @@ public final class BridgeSession: NSObject {
         }
     }
 
-    /// Replies to a reply handler's message: native's answer, or an error naming why there is none.
-    fileprivate func reply(to message: WKScriptMessage) -> (Any?, String?) {
+    /// Replies to a reply handler's message: native's answer, or an error naming why there is none; with the
+    /// seconds native holds it first (a stressed session's late completion handler).
+    fileprivate func reply(to message: WKScriptMessage) -> (Any?, String?, TimeInterval) {
         guard let validated = receive(message) else {
-            return (nil, "the message breaks the bridge contract (see the native log for its structure)")
+            return (nil, "the message breaks the bridge contract (see the native log for its structure)", 0)
         }
-        switch replyProvider?(validated) {
-        case .value(let value)?: return (value.foundationValue, nil)
-        case .error(let text)?: return (nil, text)
-        case nil: return (nil, "native has no reply for \(validated.kind)")
+        let answer = replyProvider?(validated)
+        let delay = answer == nil ? 0 : replyDelay?(validated) ?? 0
+        switch answer {
+        case .value(let value)?: return (value.foundationValue, nil, delay)
+        case .error(let text)?: return (nil, text, delay)
+        case nil: return (nil, "native has no reply for \(validated.kind)", delay)
         }
     }
 
@@ -373,7 +380,11 @@ extension BridgeSession: WKNavigationDelegate {
     }
 
     nonisolated public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
-        MainActor.assumeIsolated { finishLoad(.success(())) }
+        MainActor.assumeIsolated {
+            finishedDocuments += 1
+            // A later document's didFinish (a reload) is no new load verdict: it only wakes the play's wait.
+            if loadResult == nil { finishLoad(.success(())) } else { wakeWaiters() }
+        }
     }
 
     nonisolated public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error)
@@ -452,8 +463,10 @@ private final class WeakReplyHandler: NSObject, WKScriptMessageHandlerWithReply 
     ) {
         MainActor.assumeIsolated {
             guard let session else { return replyHandler(nil, "the bridge session has ended") }
-            let (value, error) = session.reply(to: message)
-            replyHandler(value, error)
+            let (value, error, delay) = session.reply(to: message)
+            guard delay > 0 else { return replyHandler(value, error) }
+            nonisolated(unsafe) let held = value
+            DispatchQueue.main.asyncAfter(deadline: .now() + delay) { replyHandler(held, error) }
         }
     }
 }

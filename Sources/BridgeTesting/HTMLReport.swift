@@ -188,7 +188,7 @@ package enum HTMLReport {
         case .sent, .syncSent, .replied:
             .arrow(from: .native)
         case .loadStarted, .httpResponse, .didFinish, .loadFailed, .navigated, .processTerminated, .dialog,
-            .accepted, .notAccepted:
+            .accepted, .notAccepted, .perturbed:
             .mark
         }
     }

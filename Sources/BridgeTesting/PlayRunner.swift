@@ -1,5 +1,6 @@
 import BridgeContract
 import Foundation
+import LoopbackServer
 
 #if canImport(WebKit)
 import WebKit
@@ -18,10 +19,13 @@ final class PlayRunner {
     private let session: BridgeSession
     private var contract: BridgeContract { configuration.contract }
 
-    /// A step to run, with the page message that triggered it.
+    /// A step to run, with the page message that triggered it, when, and in which document (1, or 2 after a
+    /// stressed session's reload).
     private struct Pending {
         let step: PlayStep
         let trigger: ValidatedMessage?
+        var triggeredAt = DispatchTime.now()
+        var document = 1
     }
 
     private var queue: [Pending] = []
@@ -35,11 +39,26 @@ final class PlayRunner {
     private var strayAcknowledgement = false
     private var outcomes: [(name: String, failure: BridgeFailure?, note: String)] = []
     private var clock: CheckClock
+    /// The session's perturbation at work (a stressed or replayed session), and the loopback server it serves from.
+    private let perturber: SessionPerturber?
+    private var server: LoopbackServer?
+    private var perturbationEnded = false
+    /// The page as loaded (through the server when it serves it), loaded again by a stressed reload.
+    private var loadedPage: CheckConfiguration.Page
+    /// Whether the stressed reload is due, and from which committed document on messages belong to the second.
+    private var reloadDue = false
+    private var reloadCommit: Int?
+    private var finishedAtReload = 0
+    private var secondDocumentStarted = false
+    /// Valid page messages by document and kind: an expected message must come once in each document.
+    private var documentCounts: [Int: [String: Int]] = [:]
 
     init(configuration: CheckConfiguration, play: CheckPlay, session: BridgeSession) {
         self.configuration = configuration
         self.play = play
         self.session = session
+        perturber = configuration.perturbation.map { SessionPerturber($0, session: session) }
+        loadedPage = configuration.page
         expected = play.expectedMessages
         pageErrorKinds = configuration.contract.messages.filter { $0.direction == .pageToNative && $0.pageError }
             .map(\.kind)
@@ -47,48 +66,155 @@ final class PlayRunner {
     }
 
     func run() async -> SessionReport {
-        defer { session.tearDown() }
+        defer {
+            endPerturbation()
+            session.tearDown()
+        }
         wire()
         clock.beginStep()
-        switch configuration.page {
-        case .html(let html, let baseURL):
-            session.loadHTMLString(html, baseURL: baseURL)
-        case .url(let url):
-            // The engine's request timer ends with the load step; either way the verdict's text is the same.
-            session.load(
-                URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: clock.remaining))
+        do {
+            loadedPage = try servedPage()
+        } catch {
+            let failure = BridgeFailure(.pageLoadDidNotFinish, "\(error)")
+            return SessionReport(
+                load: .fail(failure), pageToNative: .notRun("the page did not load"),
+                nativeToPage: .notRun("the page did not load"), timeline: session.timeline, extraMessages: [])
         }
+        issueLoad(first: true)
+        perturber?.loadStarted()
         while true {
             if loaded == nil, session.loadResult != nil {
                 // Native sends on didFinish only to a page that loaded: an HTTP 404 also "finishes".
                 loaded = BridgeCheck.loadVerdict(session, configuration).status == .pass
                 if loaded == true {
-                    queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map {
-                        Pending(step: $0, trigger: nil)
-                    }
+                    queueDidFinishSteps(document: 1)
+                    scheduleReload()
                 }
+            }
+            if secondDocumentFinished {
+                secondDocumentStarted = true
+                queueDidFinishSteps(document: 2)
             }
             if !queue.isEmpty {
                 await perform(queue.removeFirst())
+                continue
+            }
+            if reloadDue, reloadCommit == nil {
+                reload()
                 continue
             }
             if finished { break }
             // Anything new (a message, the load, a dead process) wakes the wait; nothing new within a step ends it.
             let progressed = await session.wait(until: clock.deadline) { [unowned self] in
                 !queue.isEmpty || finished || (loaded == nil && session.loadResult != nil)
-                    || session.webContentProcessTerminated
+                    || session.webContentProcessTerminated || (reloadDue && reloadCommit == nil)
+                    || secondDocumentFinished
             }
             if !progressed || session.webContentProcessTerminated && queue.isEmpty { break }
             clock.beginStep()
         }
+        endPerturbation()
         return report()
+    }
+
+    private func queueDidFinishSteps(document: Int) {
+        queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map {
+            Pending(step: $0, trigger: nil, document: document)
+        }
+    }
+
+    // MARK: Perturbation
+
+    /// The page as this session loads it: through the check's loopback server when it serves the page's folder
+    /// (`servedFolder`, or a stressed session that holds responses), else as configured.
+    private func servedPage() throws(LoopbackServerError) -> CheckConfiguration.Page {
+        guard case .html(let html, let base?) = configuration.page, base.isFileURL else { return configuration.page }
+        let folder =
+            configuration.servedFolder ?? (configuration.perturbation?.responseDelays != nil ? base : nil)
+        guard let folder else { return configuration.page }
+        let root = folder.standardizedFileURL.path.hasSuffix("/")
+            ? folder.standardizedFileURL.path : folder.standardizedFileURL.path + "/"
+        let page = base.standardizedFileURL.path.hasSuffix("/")
+            ? base.standardizedFileURL.path : base.standardizedFileURL.path + "/"
+        guard page.hasPrefix(root) else { return configuration.page }
+        let server = try LoopbackServer(root: folder, delays: configuration.perturbation?.responseDelays ?? [])
+        self.server = server
+        return .html(html, baseURL: server.url(for: String(page.dropFirst(root.count))))
+    }
+
+    /// Loads the page; the second time (a stressed reload) without restarting the session's timeline.
+    private func issueLoad(first: Bool) {
+        switch loadedPage {
+        case .html(let html, let baseURL):
+            if first { session.loadHTMLString(html, baseURL: baseURL) } else {
+                _ = session.webView?.loadHTMLString(html, baseURL: baseURL)
+            }
+        case .url(let url):
+            // The engine's request timer ends with the load step; either way the verdict's text is the same.
+            let request = URLRequest(
+                url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: clock.remaining)
+            if first { session.load(request) } else { _ = session.webView?.load(request) }
+        }
+    }
+
+    private func scheduleReload() {
+        guard let after = perturber?.perturbation.reloadAfter else { return }
+        DispatchQueue.main.asyncAfter(deadline: .now() + after / 1000) { [weak self] in
+            MainActor.assumeIsolated {
+                self?.reloadDue = true
+                self?.session.notify()
+            }
+        }
+    }
+
+    /// Loads the page again between two steps, so no native call is cut in half: a second document, whose first
+    /// message must come again (once) and whose didFinish steps run again.
+    private func reload() {
+        reloadCommit = session.committedDocuments + 1
+        finishedAtReload = session.finishedDocuments
+        perturber?.note("the page loaded again \(Perturbation.ms(perturber?.perturbation.reloadAfter ?? 0)) after didFinish")
+        issueLoad(first: false)
+    }
+
+    private var secondDocumentFinished: Bool {
+        reloadCommit != nil && !secondDocumentStarted && session.finishedDocuments > finishedAtReload
+    }
+
+    /// Whether a stressed reload is still to happen or its document still to finish loading.
+    private var reloadPending: Bool {
+        perturber?.perturbation.reloadAfter != nil && loaded == true && (reloadCommit == nil || !secondDocumentStarted)
+    }
+
+    private func endPerturbation() {
+        guard !perturbationEnded else { return }
+        perturbationEnded = true
+        perturber?.end(served: server?.log ?? [])
+        server?.stop()
+    }
+
+    /// The document a page message now arriving belongs to.
+    private var currentDocument: Int {
+        reloadCommit.map { session.committedDocuments >= $0 ? 2 : 1 } ?? 1
+    }
+
+    private var documents: [Int] { reloadCommit == nil ? [1] : [1, 2] }
+
+    /// Whether `kind` arrived in every document.
+    private func arrived(_ kind: String) -> Bool {
+        documents.allSatisfy { documentCounts[$0]?[kind, default: 0] ?? 0 > 0 }
+    }
+
+    /// The most copies of `kind` one document sent.
+    private func mostCopies(_ kind: String) -> Int {
+        documentCounts.values.map { $0[kind, default: 0] }.max() ?? 0
     }
 
     /// Whether the play has nothing left to do: the load is over, every step ran, and every expected message came
     /// or the page → native verdict is already a failure that no later message can undo.
     private var finished: Bool {
         guard let loaded, queue.isEmpty else { return false }
-        return !loaded || pageToNativeFailed || expected.allSatisfy { session.counts[$0, default: 0] > 0 }
+        if !loaded || pageToNativeFailed { return true }
+        return !reloadPending && expected.allSatisfy(arrived)
     }
 
     /// Whether page → native has failed for good: what decides it only accumulates (a strict rejection, a second
@@ -96,7 +222,7 @@ final class PlayRunner {
     private var pageToNativeFailed: Bool {
         if configuration.strictness == .strict {
             if session.rejectedCount > 0 { return true }
-            if expected.contains(where: { session.counts[$0, default: 0] > 1 }) { return true }
+            if expected.contains(where: { mostCopies($0) > 1 }) { return true }
         }
         // Asked at every event the wait sees: counts and a flag, no walk over the messages kept.
         return strayAcknowledgement || pageErrorKinds.contains { session.counts[$0, default: 0] > 0 }
@@ -113,30 +239,37 @@ final class PlayRunner {
         session.onEvent = { [unowned self] event in
             previous?(event)
             switch event {
+            case .didFinish:
+                perturber?.didFinish()
             case .message(let message), .acknowledgement(let message, _):
                 if case .acknowledgement(_, let correlation) = event, correlation != .matched {
                     strayAcknowledgement = true
                 }
                 // An expected message counts once: another copy is a failure (strict) or listed (lenient), never a
                 // trigger, so a page that repeats it cannot make native repeat itself. Other triggers run each time.
-                let count = session.counts[message.kind, default: 0]
+                let document = currentDocument
+                documentCounts[document, default: [:]][message.kind, default: 0] += 1
+                let count = documentCounts[document]?[message.kind] ?? 0
                 if count > 1, expected.contains(message.kind) {
                     if count == 2 { session.record(.messageRejected, "duplicate \(message.description)") }
                     return
                 }
                 for step in play.steps where step.after == message.kind && step.send != nil {
-                    queue.append(Pending(step: step, trigger: message))
+                    queue.append(Pending(step: step, trigger: message, document: document))
                 }
             default: break
             }
         }
+        if let perturber { session.replyDelay = { perturber.replyDelay($0.kind) } }
         let steps = play.steps
         session.replyProvider = { [unowned self] message in
             guard
                 let step = steps.first(where: { $0.after == message.kind && ($0.reply != nil || $0.replyError != nil) })
             else { return nil }
             session.record(.replied, "\(message.kind)")
-            if step.send == nil, step.accepted != nil { queue.append(Pending(step: step, trigger: message)) }
+            if step.send == nil, step.accepted != nil {
+                queue.append(Pending(step: step, trigger: message, document: currentDocument))
+            }
             return step.reply.map(BridgeReply.value) ?? .error(step.replyError ?? "")
         }
     }
@@ -144,6 +277,8 @@ final class PlayRunner {
     // MARK: Native → page
 
     private func perform(_ pending: Pending) async {
+        // A step triggered in a document that a stressed reload replaced has nowhere to go.
+        if pending.document != currentDocument { return }
         clock.beginStep()
         let step = pending.step
         guard let name = step.send, let spec = contract.message(name, direction: .nativeToPage) else {
@@ -180,6 +315,10 @@ final class PlayRunner {
             return
         }
         let fixtureStyle = isFixtureStyle(step)
+        if let perturber {
+            await perturber.holdNative(name, after: (pending.triggeredAt, pending.trigger?.kind ?? CheckPlay.didFinish))
+            clock.beginStep()
+        }
         session.record(fixtureStyle ? .syncSent : .sent, fixtureStyle ? call.structure : "\(name): \(call.description)")
         let failure: BridgeFailure?
         switch step.accepted ?? .returns {
@@ -198,6 +337,7 @@ final class PlayRunner {
         case .settles:
             failure = await settle(call.script)
         }
+        await perturber?.holdCompletion()
         let function = contract.functionPath(of: spec)
         let prefixed = failure.map {
             fixtureStyle ? $0 : BridgeFailure($0.category, "\(name) (\(function)): \($0.detail)")
@@ -333,7 +473,8 @@ final class PlayRunner {
         }
         return SessionReport(
             load: load, pageToNative: pageToNative, nativeToPage: nativeToPage, timeline: session.timeline,
-            extraMessages: extras(), rejections: Array(session.rejections.prefix(SessionReport.keptRejections)))
+            extraMessages: extras(), rejections: Array(session.rejections.prefix(SessionReport.keptRejections)),
+            perturbation: perturber?.perturbation, perturbed: perturber?.applied)
     }
 
     /// Structure of what arrived besides the expected messages: refusals, duplicates, dialogs.
@@ -347,8 +488,9 @@ final class PlayRunner {
         if session.rejectedCount > tallied {
             extra.append("rejected × \(session.rejectedCount - tallied) more, of other structures")
         }
-        for name in expected where session.counts[name, default: 0] > 1 {
-            extra.append("duplicate \(name) × \(session.counts[name]! - 1)")
+        for name in expected where mostCopies(name) > 1 {
+            let beyond = documentCounts.values.reduce(0) { $0 + max(0, $1[name, default: 0] - 1) }
+            extra.append("duplicate \(name) × \(beyond)")
         }
         for kind in [DialogKind.alert, .confirm, .prompt] {
             let count = session.dialogs.filter { $0 == kind }.count
@@ -363,10 +505,10 @@ final class PlayRunner {
         // An acknowledgement of a native message the page refused is not also missing: that side already failed.
         let refused = Set(outcomes.filter { $0.failure != nil }.map(\.name))
         let missing = expected.filter { name in
-            session.counts[name, default: 0] == 0
+            !arrived(name)
                 && !(contract.message(name, direction: .pageToNative)?.acknowledges.map(refused.contains) ?? false)
         }
-        let duplicates = expected.filter { session.counts[$0, default: 0] > 1 }
+        let duplicates = expected.filter { mostCopies($0) > 1 }
         // The page reporting its own error, or answering a request native never sent, fails in either mode.
         let pageErrors = self.pageErrors
         let strayAcks = session.acknowledgements.filter { $0.correlation != .matched }
@@ -381,7 +523,7 @@ final class PlayRunner {
         }
         for name in duplicates where configuration.strictness == .strict {
             problems.append(
-                "duplicate '\(name)': it arrived \(session.counts[name]!) times and must arrive once per page load (a second listener or a repeated init?)"
+                "duplicate '\(name)': it arrived \(mostCopies(name)) times and must arrive once per page load (a second listener or a repeated init?)"
             )
         }
         if missing.isEmpty {
@@ -411,7 +553,10 @@ final class PlayRunner {
             // What did arrive is listed with the extras; the load's failure is the one to fix first.
             return .notRun("the page did not load")
         }
-        let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+        let again = reloadCommit != nil && missing.allSatisfy { documentCounts[1]?[$0, default: 0] ?? 0 > 0 }
+        let names =
+            missing.map { "'\($0)'" }.joined(separator: ", ")
+            + (again ? " in the document loaded again (it came in the first; it must come once per document)" : "")
         let seen: String
         if session.webContentProcessTerminated && session.rejections.isEmpty {
             seen = BridgeSession.terminatedDetail + " before it arrived"

@@ -154,7 +154,8 @@ public enum BridgeCheck {
         }
         let session = BridgeSession(
             contract: configuration.contract, mode: configuration.fields,
-            announcingKind: play.expectedMessages.first, userScripts: play.userScripts,
+            announcingKind: play.expectedMessages.first,
+            userScripts: (configuration.perturbation?.userScripts ?? []) + play.userScripts,
             websiteDataStore: websiteDataStore)
         observe?(session)
         return await PlayRunner(configuration: configuration, play: play, session: session).run()

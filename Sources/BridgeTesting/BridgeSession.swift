@@ -430,6 +430,8 @@ extension BridgeSession: WKNavigationDelegate {
         }
         navigatedAwayTo = place
         record(.navigated, place)
+        // A wait may be for the document to change (a stressed reload): it has.
+        wakeWaiters()
     }
 
     private func responded(statusCode: Int) {

@@ -1,3 +1,4 @@
+import BridgeContract
 import Foundation
 import SeededRandom
 
@@ -30,13 +31,18 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
     public var pauseAtFinish: Double?
     /// Further pauses of the web process, in seeded bursts from the load's start.
     public var pauses: [Pause]
-    /// Milliseconds the check's loopback server holds each response (the first request, the second, …); nil:
-    /// the page is not served through it.
+    /// Milliseconds by which each of the page's timers (`setTimeout`) fires late, as on a busy web process whose
+    /// tasks queue up; the same for every timer, so their order among themselves stays; nil: on time.
+    public var timerDelay: Double?
+    /// Milliseconds the check's loopback server holds responses, by path (`LoopbackServer.slot(of:count:)` picks a
+    /// path's entry, so replays hold the same files whatever order they are requested in); nil: the page is not
+    /// served through it.
     public var responseDelays: [Double]?
 
     public init(
         seed: UInt64 = 0, nativeDelays: [Double] = [], completionDelay: Double = 0, reloadAfter: Double? = nil,
-        pauseAtFinish: Double? = nil, pauses: [Pause] = [], responseDelays: [Double]? = nil
+        pauseAtFinish: Double? = nil, pauses: [Pause] = [], timerDelay: Double? = nil,
+        responseDelays: [Double]? = nil
     ) {
         self.seed = seed
         self.nativeDelays = nativeDelays
@@ -44,6 +50,7 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
         self.reloadAfter = reloadAfter
         self.pauseAtFinish = pauseAtFinish
         self.pauses = pauses
+        self.timerDelay = timerDelay
         self.responseDelays = responseDelays
     }
 
@@ -78,13 +85,18 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
     public static func drawn(seed: UInt64, bounds: Bounds = Bounds(), servesPage: Bool) -> Perturbation {
         var random = SeededGenerator(seed: seed)
         func chance(_ numerator: Int, in denominator: Int) -> Bool { random.next(below: denominator) < numerator }
-        func upTo(_ bound: Double) -> Double { (Double(random.next(below: 10_001)) / 10_000 * bound * 10).rounded() / 10 }
+        func upTo(_ bound: Double) -> Double {
+            (Double(random.next(below: 10_001)) / 10_000 * bound * 10).rounded() / 10
+        }
         var drawn = Perturbation(seed: seed)
         drawn.nativeDelays = (0..<8).map { _ in chance(1, in: 4) ? 0 : upTo(bounds.native) }
         drawn.completionDelay = chance(1, in: 2) ? 0 : upTo(bounds.completion)
         if chance(1, in: 3) { drawn.reloadAfter = upTo(bounds.reload) }
         if WebProcessStarvation.isAvailable {
             if chance(1, in: 3) { drawn.pauseAtFinish = max(1, upTo(bounds.pause)) }
+        }
+        if chance(1, in: 3) { drawn.timerDelay = max(1, upTo(bounds.pause)) }
+        if WebProcessStarvation.isAvailable {
             if chance(1, in: 3) {
                 drawn.pauses = (0...random.next(below: 3)).map { _ in
                     Pause(at: upTo(3 * bounds.pause), milliseconds: max(1, upTo(bounds.pause)))
@@ -109,8 +121,9 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
     /// How much it changes: the number of changes plus their milliseconds, the order shrinking reduces.
     public var weight: Double {
         let changes =
-            nativeDelays.filter { $0 > 0 } + [completionDelay].filter { $0 > 0 } + (responseDelays ?? []).filter { $0 > 0 }
-            + pauses.map(\.milliseconds) + [pauseAtFinish, reloadAfter.map { _ in 1 }].compactMap { $0 }
+            nativeDelays.filter { $0 > 0 } + [completionDelay].filter { $0 > 0 }
+            + (responseDelays ?? []).filter { $0 > 0 }
+            + pauses.map(\.milliseconds) + [pauseAtFinish, timerDelay, reloadAfter.map { _ in 1 }].compactMap { $0 }
         return Double(changes.count) * 1_000 + changes.reduce(0, +)
     }
 
@@ -136,15 +149,18 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
         if completionDelay > 0 { parts.append("native learns of each completed call \(Self.ms(completionDelay)) late") }
         if let reloadAfter { parts.append("the page loaded again \(Self.ms(reloadAfter)) after didFinish") }
         if let pauseAtFinish { parts.append("the web process paused \(Self.ms(pauseAtFinish)) at didFinish") }
+        if let timerDelay { parts.append("the page's timers fire \(Self.ms(timerDelay)) late") }
         for pause in pauses {
-            parts.append("the web process paused \(Self.ms(pause.milliseconds)) from \(Self.ms(pause.at)) after the load started")
+            parts.append(
+                "the web process paused \(Self.ms(pause.milliseconds)) from \(Self.ms(pause.at)) after the load started"
+            )
         }
         if let responseDelays {
             let held = Self.trimmed(responseDelays)
             parts.append(
                 held.isEmpty
                     ? "the page served on loopback, no response held"
-                    : "responses held \(Self.list(held)) ms (in the order requested)")
+                    : "responses held \(Self.list(held)) ms (by path)")
         }
         return parts.isEmpty ? "no perturbation" : parts.joined(separator: "; ")
     }
@@ -159,6 +175,22 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
 
     private static func list(_ values: [Double]) -> String {
         values.map { $0 == $0.rounded() ? "\(Int($0))" : String(format: "%.1f", $0) }.joined(separator: ", ")
+    }
+
+    /// The native-side script that makes the page's timers late, injected before the page's own; none when on time.
+    var userScripts: [UserScriptSpec] {
+        guard let timerDelay else { return [] }
+        // The page's setTimeout, each callback `timerDelay` later; ids and clearTimeout stay the engine's own.
+        let source = """
+            (function () {
+              const late = \(timerDelay);
+              const setTimeoutOnTime = window.setTimeout;
+              window.setTimeout = function (callback, delay, ...rest) {
+                return setTimeoutOnTime.call(window, callback, (Number(delay) || 0) + late, ...rest);
+              };
+            })();
+            """
+        return [UserScriptSpec(source: source, injectionTime: .documentStart, forMainFrameOnly: false)]
     }
 
     // MARK: Replay token
@@ -182,14 +214,15 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
         var base64 = String(token.dropFirst(Self.tokenPrefix.count)).replacingOccurrences(of: "-", with: "+")
             .replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { throw .notAToken }
+        guard let data = Data(base64Encoded: base64) else { throw .unreadable }
         do {
             self = try JSONDecoder().decode(Perturbation.self, from: data)
         } catch {
             throw .unreadable
         }
-        let values = nativeDelays + [completionDelay] + (responseDelays ?? [])
-            + pauses.flatMap { [$0.at, $0.milliseconds] } + [reloadAfter, pauseAtFinish].compactMap { $0 }
+        let values =
+            nativeDelays + [completionDelay] + (responseDelays ?? [])
+            + pauses.flatMap { [$0.at, $0.milliseconds] } + [reloadAfter, pauseAtFinish, timerDelay].compactMap { $0 }
         guard values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 60_000 }) else { throw .outOfRange }
     }
 
@@ -208,6 +241,7 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
         add { $0.reloadAfter = nil }
         add { $0.pauseAtFinish = nil }
         add { $0.pauses = [] }
+        add { $0.timerDelay = nil }
         add { $0.responseDelays = $0.responseDelays.map { $0.map { _ in 0 } } }
         for index in nativeDelays.indices { add { $0.nativeDelays[index] = 0 } }
         for index in (responseDelays ?? []).indices { add { $0.responseDelays?[index] = 0 } }
@@ -218,6 +252,7 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
         add { $0.completionDelay = halve($0.completionDelay) }
         add { $0.reloadAfter = $0.reloadAfter.map(halve) }
         add { $0.pauseAtFinish = $0.pauseAtFinish.map { max(1, halve($0)) } }
+        add { $0.timerDelay = $0.timerDelay.map { max(1, halve($0)) } }
         add { $0.pauses = $0.pauses.map { Pause(at: $0.at, milliseconds: max(1, halve($0.milliseconds))) } }
         return candidates
     }

@@ -14,44 +14,44 @@ import WebKitGTK
 /// clock's step deadline, and ends as soon as nothing more is expected or the verdict it waits for is decided.
 @MainActor
 final class PlayRunner {
-    private let configuration: CheckConfiguration
-    private let play: CheckPlay
-    private let session: BridgeSession
+    let configuration: CheckConfiguration
+    let play: CheckPlay
+    let session: BridgeSession
     private var contract: BridgeContract { configuration.contract }
 
     /// A step to run, with the page message that triggered it, when, and in which document (1, or 2 after a
     /// stressed session's reload).
-    private struct Pending {
+    struct Pending {
         let step: PlayStep
         let trigger: ValidatedMessage?
         var triggeredAt = DispatchTime.now()
         var document = 1
     }
 
-    private var queue: [Pending] = []
+    var queue: [Pending] = []
     /// Whether the load passed, once it is over: judged once, not at every event the wait sees.
-    private var loaded: Bool?
+    var loaded: Bool?
     /// The page messages that must arrive, from the play.
-    private let expected: [String]
+    let expected: [String]
     /// The page → native kinds by which the page reports its own error.
     private let pageErrorKinds: [String]
     /// Whether an acknowledgement of no request native sent has arrived.
     private var strayAcknowledgement = false
     private var outcomes: [(name: String, failure: BridgeFailure?, note: String)] = []
-    private var clock: CheckClock
+    var clock: CheckClock
     /// The session's perturbation at work (a stressed or replayed session), and the loopback server it serves from.
-    private let perturber: SessionPerturber?
-    private var server: LoopbackServer?
-    private var perturbationEnded = false
+    let perturber: SessionPerturber?
+    var server: LoopbackServer?
+    var perturbationEnded = false
     /// The page as loaded (through the server when it serves it), loaded again by a stressed reload.
-    private var loadedPage: CheckConfiguration.Page
+    var loadedPage: CheckConfiguration.Page
     /// Whether the stressed reload is due, and from which committed document on messages belong to the second.
-    private var reloadDue = false
-    private var reloadCommit: Int?
-    private var finishedAtReload = 0
-    private var secondDocumentStarted = false
+    var reloadDue = false
+    var reloadCommit: Int?
+    var finishedAtReload = 0
+    var secondDocumentStarted = false
     /// Valid page messages by document and kind: an expected message must come once in each document.
-    private var documentCounts: [Int: [String: Int]] = [:]
+    var documentCounts: [Int: [String: Int]] = [:]
 
     init(configuration: CheckConfiguration, play: CheckPlay, session: BridgeSession) {
         self.configuration = configuration
@@ -123,97 +123,11 @@ final class PlayRunner {
         }
     }
 
-    // MARK: Perturbation
-
-    /// The page as this session loads it: through the check's loopback server when it serves the page's folder
-    /// (`servedFolder`, or a stressed session that holds responses), else as configured.
-    private func servedPage() throws(LoopbackServerError) -> CheckConfiguration.Page {
-        guard case .html(let html, let base?) = configuration.page, base.isFileURL else { return configuration.page }
-        let folder =
-            configuration.servedFolder ?? (configuration.perturbation?.responseDelays != nil ? base : nil)
-        guard let folder else { return configuration.page }
-        let root = folder.standardizedFileURL.path.hasSuffix("/")
-            ? folder.standardizedFileURL.path : folder.standardizedFileURL.path + "/"
-        let page = base.standardizedFileURL.path.hasSuffix("/")
-            ? base.standardizedFileURL.path : base.standardizedFileURL.path + "/"
-        guard page.hasPrefix(root) else { return configuration.page }
-        let server = try LoopbackServer(root: folder, delays: configuration.perturbation?.responseDelays ?? [])
-        self.server = server
-        return .html(html, baseURL: server.url(for: String(page.dropFirst(root.count))))
-    }
-
-    /// Loads the page; the second time (a stressed reload) without restarting the session's timeline.
-    private func issueLoad(first: Bool) {
-        switch loadedPage {
-        case .html(let html, let baseURL):
-            if first { session.loadHTMLString(html, baseURL: baseURL) } else {
-                _ = session.webView?.loadHTMLString(html, baseURL: baseURL)
-            }
-        case .url(let url):
-            // The engine's request timer ends with the load step; either way the verdict's text is the same.
-            let request = URLRequest(
-                url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: clock.remaining)
-            if first { session.load(request) } else { _ = session.webView?.load(request) }
-        }
-    }
-
-    private func scheduleReload() {
-        guard let after = perturber?.perturbation.reloadAfter else { return }
-        DispatchQueue.main.asyncAfter(deadline: .now() + after / 1000) { [weak self] in
-            MainActor.assumeIsolated {
-                self?.reloadDue = true
-                self?.session.notify()
-            }
-        }
-    }
-
-    /// Loads the page again between two steps, so no native call is cut in half: a second document, whose first
-    /// message must come again (once) and whose didFinish steps run again.
-    private func reload() {
-        reloadCommit = session.committedDocuments + 1
-        finishedAtReload = session.finishedDocuments
-        perturber?.note("the page loaded again \(Perturbation.ms(perturber?.perturbation.reloadAfter ?? 0)) after didFinish")
-        issueLoad(first: false)
-    }
-
-    private var secondDocumentFinished: Bool {
-        reloadCommit != nil && !secondDocumentStarted && session.finishedDocuments > finishedAtReload
-    }
-
-    /// Whether a stressed reload is still to happen or its document still to finish loading.
-    private var reloadPending: Bool {
-        perturber?.perturbation.reloadAfter != nil && loaded == true && (reloadCommit == nil || !secondDocumentStarted)
-    }
-
-    private func endPerturbation() {
-        guard !perturbationEnded else { return }
-        perturbationEnded = true
-        perturber?.end(served: server?.log ?? [])
-        server?.stop()
-    }
-
-    /// The document a page message now arriving belongs to.
-    private var currentDocument: Int {
-        reloadCommit.map { session.committedDocuments >= $0 ? 2 : 1 } ?? 1
-    }
-
-    private var documents: [Int] { reloadCommit == nil ? [1] : [1, 2] }
-
-    /// Whether `kind` arrived in every document.
-    private func arrived(_ kind: String) -> Bool {
-        documents.allSatisfy { documentCounts[$0]?[kind, default: 0] ?? 0 > 0 }
-    }
-
-    /// The most copies of `kind` one document sent.
-    private func mostCopies(_ kind: String) -> Int {
-        documentCounts.values.map { $0[kind, default: 0] }.max() ?? 0
-    }
-
     /// Whether the play has nothing left to do: the load is over, every step ran, and every expected message came
     /// or the page → native verdict is already a failure that no later message can undo.
     private var finished: Bool {
         guard let loaded, queue.isEmpty else { return false }
-        if !loaded || pageToNativeFailed { return true }
+        if !loaded || pageToNativeFailed || firstDocumentMissedForGood { return true }
         return !reloadPending && expected.allSatisfy(arrived)
     }
 
@@ -563,7 +477,8 @@ final class PlayRunner {
         } else if session.rejections.isEmpty, !session.uncloneable.isEmpty {
             seen = BridgeCheck.uncloneableDetail(session.uncloneable)
         } else if session.rejections.isEmpty {
-            let away = session.navigatedAwayTo.map { place in
+            // A stressed reload is the check's own navigation, named already; only the page's own is news.
+            let away = session.navigatedAwayTo.flatMap { reloadCommit == nil ? $0 : nil }.map { place in
                 " (the page navigated away to \(place.isEmpty ? "another document" : place))"
             }
             let handlers = contract.handlerNames.map { "'\($0)'" }.joined(separator: ", ")

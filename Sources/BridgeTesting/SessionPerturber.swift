@@ -53,6 +53,7 @@ final class SessionPerturber {
 
     /// Schedules the seeded pauses of the web process, counted from now (the load's start).
     func loadStarted() {
+        if let late = perturbation.timerDelay { note("the page's timers fire \(Perturbation.ms(late)) late") }
         let start = DispatchTime.now()
         for pause in perturbation.pauses {
             DispatchQueue.main.asyncAfter(deadline: start + pause.at / 1000) { [weak self] in
@@ -90,7 +91,8 @@ final class SessionPerturber {
         if !held.isEmpty {
             applied.append(
                 "responses held: "
-                    + held.prefix(8).map { "\($0.path) \(Perturbation.ms($0.heldMilliseconds))" }.joined(separator: ", "))
+                    + held.prefix(8).map { "\($0.path) \(Perturbation.ms($0.heldMilliseconds))" }.joined(
+                        separator: ", "))
         }
     }
 

@@ -183,9 +183,12 @@ public enum StressRun {
         return false
     }
 
-    /// Failures that differ only in numbers (times, counts) are one failure.
+    /// Failures that differ only in numbers (times, counts) are one failure, whatever the page's URL in them
+    /// and where the page's error was thrown (its URL differs between a served and an unserved page).
     static func failureKey(_ failure: BridgeFailure) -> String {
-        failure.category.rawValue + ":" + String(failure.detail.map { $0.isNumber ? "#" : $0 })
+        let located = failure.detail.replacingOccurrences(
+            of: #" \((file|https?|about):[^)]*\)"#, with: "", options: .regularExpression)
+        return failure.category.rawValue + ":" + String(located.map { $0.isNumber ? "#" : $0 })
     }
 
     /// What the perturbation changed in the session, in words; its description when nothing was applied.

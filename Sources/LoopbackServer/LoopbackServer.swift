@@ -9,7 +9,8 @@ import Darwin
 /// The check's own HTTP/1.1 server: serves one folder on 127.0.0.1 at an ephemeral port, for one check's run.
 ///
 /// Plain POSIX sockets and Foundation, so it builds on Linux and Apple platforms alike. Each response may be held
-/// back by a given delay (in the order requests arrive), which is how a stressed session makes scripts, modules and
+/// back by a given delay (chosen by its path, so the same path is held the same whatever order requests arrive
+/// in), which is how a stressed session makes scripts, modules and
 /// fetches arrive late. Every response closes its connection. ``stop()`` (or the last reference going away) closes
 /// the port and every open connection; nothing outlives the check that started it.
 public final class LoopbackServer: @unchecked Sendable {
@@ -40,7 +41,7 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// Starts serving `root` on 127.0.0.1 at a port the system picks.
     ///
-    /// - Parameter delays: milliseconds to hold the response to the first, second, … request; later ones are not held.
+    /// - Parameter delays: milliseconds to hold responses; a path is held `delays[slot(path)]` (see ``slot(of:count:)``).
     /// - Throws: ``LoopbackServerError`` naming the call that failed and the remedy.
     public init(root: URL, delays: [Double] = []) throws(LoopbackServerError) {
         var isDirectory: ObjCBool = false
@@ -86,6 +87,13 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Which of `count` delays holds `path`: FNV-1a of its UTF-8 bytes, the same on every run and platform.
+    public static func slot(of path: String, count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(hash % UInt64(max(1, count)))
+    }
 
     /// What the server answered so far, in the order requests arrived.
     public var log: [Served] { lock.withLock { served } }
@@ -164,8 +172,7 @@ public final class LoopbackServer: @unchecked Sendable {
             response = Response(status: 400, type: "text/plain; charset=utf-8", body: Data("bad request\n".utf8))
         }
         let held = lock.withLock {
-            let index = served.count
-            let held = index < delays.count ? max(0, delays[index]) : 0
+            let held = delays.isEmpty ? 0 : max(0, delays[Self.slot(of: path, count: delays.count)])
             served.append(Served(path: path, status: response.status, heldMilliseconds: held))
             return held
         }

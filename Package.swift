@@ -116,6 +116,7 @@ let package = Package(
         ),
         .testTarget(name: "TerminalEscapeTests", dependencies: ["TerminalEscape"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+        .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
         .testTarget(
             name: "BridgeContractTests",
             dependencies: ["BridgeContract", "SeededRandom"]

@@ -97,6 +97,8 @@ public final class BridgeSession: NSObject {
     private(set) var finishedDocuments = 0
     /// How long native holds its reply to a message before the page gets it (a stressed session); nil: none.
     var replyDelay: (@MainActor (ValidatedMessage) -> TimeInterval)?
+    /// Whether the next commit is the check's own reload (a stressed session), not the page navigating away.
+    var reloading = false
     /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
     public private(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
@@ -421,6 +423,11 @@ extension BridgeSession: WKNavigationDelegate {
         committedDocuments += 1
         // The first commit is the page the session loaded; any later one replaced it (and its bridge code).
         guard committedDocuments > 1 else { return }
+        if reloading {
+            // The check loaded the page again itself, and said so: a new document, not the page going elsewhere.
+            reloading = false
+            return wakeWaiters()
+        }
         // A URL may carry tokens in its path or query: keep the scheme and host.
         let place: String
         switch url {

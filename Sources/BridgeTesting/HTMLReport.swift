@@ -235,6 +235,13 @@ package enum HTMLReport {
             rows.append(missingStep(missing.direction, missing.failure))
             rows.append(failureBox(missing.direction, missing.failure))
         }
+        // A stressed session's failure: the perturbation that made it, and the argument that runs it again.
+        if !failing.isEmpty, let perturbation = report.perturbation {
+            let words = StressRun.words(report, perturbation)
+            rows.append(
+                "<p class=\"replay\">perturbation: \(escape(TerminalText.line(words)))<br>replay: <code>--replay \(escape(perturbation.token))</code></p>"
+            )
+        }
         if report.timeline.isEmpty, failing.isEmpty {
             rows.append("<p class=\"empty\">no events recorded</p>")
         }
@@ -370,7 +377,8 @@ package enum HTMLReport {
         .verdicts th{text-align:left;padding:2px 12px 2px 0;white-space:nowrap;font-weight:600;vertical-align:top}
         .verdicts td{padding:2px 10px 2px 0;vertical-align:top;overflow-wrap:anywhere}
         .status{font-weight:700;white-space:nowrap}.status.pass{color:var(--ok)}.status.fail{color:var(--bad)}.status.not-run{color:var(--muted)}
-        .also-seen,.omitted,.empty{color:var(--muted);font-size:12px}
+        .also-seen,.omitted,.empty,.replay{color:var(--muted);font-size:12px}
+        .replay code{overflow-wrap:anywhere}
         """
 }
 

@@ -65,7 +65,15 @@ extension PlayRunner {
         finishedAtReload = session.finishedDocuments
         perturber?.note(
             "the page loaded again \(Perturbation.ms(perturber?.perturbation.reloadAfter ?? 0)) after didFinish")
+        session.reloading = true
         issueLoad(first: false)
+    }
+
+    /// Whether to reload now: it is due, and the first document said its first expected message (ready). A
+    /// document replaced before it could say ready proves nothing about the page.
+    var reloadReady: Bool {
+        guard reloadDue, reloadCommit == nil else { return false }
+        return expected.first.map { documentCounts[1]?[$0, default: 0] ?? 0 > 0 } ?? true
     }
 
     var secondDocumentFinished: Bool {

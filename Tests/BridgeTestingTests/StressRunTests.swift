@@ -29,14 +29,7 @@ final class StressRunTests: XCTestCase {
         ])
 
     /// ready; native pings (a request with an id) after it; the page must acknowledge each ping with pong.
-    static let pingContract = BridgeContract(
-        version: 1, handler: "bridge", receiver: "window.bridgeReceive",
-        messages: [
-            MessageSpec(kind: "ready", direction: .pageToNative, fields: ["version": FieldSpec(.constant(.number(1)))]),
-            MessageSpec(kind: "ping", direction: .nativeToPage),
-            MessageSpec(kind: "pong", direction: .pageToNative, acknowledges: "ping"),
-        ],
-        requestID: RequestIDSpec(field: "id"))
+    static let pingContract = BridgeRequestTests.contract
     static let pingPlay = CheckPlay(steps: [PlayStep(after: "ready", send: "ping")], expect: ["ready", "pong"])
 
     /// A race page, the part of the perturbation that breaks it (as the words name it), and its robust twin.

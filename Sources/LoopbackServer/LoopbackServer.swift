@@ -56,6 +56,9 @@ public final class LoopbackServer: @unchecked Sendable {
         guard fd >= 0 else { throw .system("socket") }
         Self.closeOnExec(fd)
         var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -139,10 +139,10 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
     /// 30 ms after didFinish".
     public var description: String {
         var parts: [String] = []
-        let held = Self.trimmed(nativeDelays)
-        if !held.isEmpty {
+        if !nativeDelays.isEmpty {
+            let held = Self.trimmed(nativeDelays)
             parts.append(
-                held.allSatisfy { $0 == 0 }
+                held.isEmpty
                     ? "native instant (0 ms after each trigger)"
                     : "native's actions held \(Self.list(held)) ms after their triggers")
         }
@@ -229,7 +229,7 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
     // MARK: Shrinking
 
     /// Smaller perturbations to try, smallest change first: each kind dropped, then each delay dropped, then halved.
-    func shrinkCandidates() -> [Perturbation] {
+    package func shrinkCandidates() -> [Perturbation] {
         var candidates: [Perturbation] = []
         func add(_ change: (inout Perturbation) -> Void) {
             var copy = self

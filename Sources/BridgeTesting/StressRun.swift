@@ -191,7 +191,7 @@ public enum StressRun {
 
     /// Failures that differ only in numbers (times, counts) are one failure, whatever the page's URL in them
     /// and where the page's error was thrown (its URL differs between a served and an unserved page).
-    nonisolated static func failureKey(_ failure: BridgeFailure) -> String {
+    nonisolated package static func failureKey(_ failure: BridgeFailure) -> String {
         let located = failure.detail.replacingOccurrences(
             of: #" \((file|https?|about):[^)]*\)"#, with: "", options: .regularExpression)
         return failure.category.rawValue + ":" + String(located.map { $0.isNumber ? "#" : $0 })

@@ -15,8 +15,15 @@ struct CheckReporter {
         guard format == .text else { return }
         let contract = configuration.contract
         emit(
-            "webbridge check: \(pageName), contract '\(TerminalText.escape(contract.displayName))' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout)), \(WebBridgeVersion.tool)"
+            "webbridge check: \(pageName), contract '\(TerminalText.escape(contract.displayName))' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout))\(timing), \(WebBridgeVersion.tool)"
         )
+    }
+
+    /// The header's note on a stressed or replayed run.
+    private var timing: String {
+        if let stress = configuration.stress { return ", \(stress.sessions) stressed sessions (seed \(stress.seed))" }
+        if let replay = configuration.perturbation { return ", replaying: \(TerminalText.line(replay.description))" }
+        return ""
     }
 
     @MainActor

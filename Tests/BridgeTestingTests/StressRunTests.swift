@@ -144,7 +144,7 @@ final class StressRunTests: XCTestCase {
         }
     }
 
-    func testTheSameSeedDrawsTheSamePerturbations() {
+    func testTheSameSeedDrawsTheSamePerturbations() async {
         let seeds = (1...50).map { Perturbation.sessionSeed(StressOptions.defaultSeed, $0) }
         XCTAssertEqual(Set(seeds).count, 50, "every session has its own seed")
         let drawn = seeds.map { Perturbation.drawn(seed: $0, servesPage: true) }
@@ -158,7 +158,27 @@ final class StressRunTests: XCTestCase {
             "a page without a folder is not served")
     }
 
-    func testATokenRoundTripsAndABadOneNamesTheRemedy() throws {
+    func testShrinkingTriesOnlySmallerPerturbationsAndFailuresDifferingInNumbersAreOne() async {
+        let perturbation = Perturbation.drawn(seed: 3, servesPage: true)
+        let candidates = perturbation.shrinkCandidates()
+        XCTAssertFalse(candidates.isEmpty)
+        XCTAssertTrue(candidates.allSatisfy { $0.weight < perturbation.weight }, "every candidate is smaller")
+        XCTAssertEqual(Set(candidates.map(\.token)).count, candidates.count, "no candidate is tried twice")
+        XCTAssertTrue(Perturbation.none.shrinkCandidates().isEmpty, "nothing is smaller than no perturbation")
+        XCTAssertTrue(Perturbation.none.isNone)
+        XCTAssertEqual(Perturbation.none.description, "no perturbation")
+        XCTAssertEqual(Perturbation(nativeDelays: [0, 0]).description, "native instant (0 ms after each trigger)")
+        let served = BridgeFailure(
+            .pageDidNotAccept, "Error: native answered after the page's 40 ms deadline (http://127.0.0.1:43921/:10:101)"
+        )
+        let unserved = BridgeFailure(
+            .pageDidNotAccept, "Error: native answered after the page's 40 ms deadline (file:///pages/:10:101)")
+        XCTAssertEqual(StressRun.failureKey(served), StressRun.failureKey(unserved))
+        XCTAssertNotEqual(
+            StressRun.failureKey(served), StressRun.failureKey(BridgeFailure(.pageDidNotAccept, "other")))
+    }
+
+    func testATokenRoundTripsAndABadOneNamesTheRemedy() async throws {
         let perturbation = Perturbation(
             seed: 7, nativeDelays: [0, 12.5], completionDelay: 3, reloadAfter: 40, pauseAtFinish: 9,
             pauses: [.init(at: 10, milliseconds: 20)], timerDelay: 15, responseDelays: [0, 120])

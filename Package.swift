@@ -73,10 +73,14 @@ let package = Package(
                 .target(name: "CWebKitGTK", condition: linux),
             ]
         ),
+        // The check's own HTTP/1.1 server on loopback (POSIX sockets, every platform): `--serve`, stressed responses.
+        .target(name: "LoopbackServer"),
+        // The one seeded generator: stressed sessions' perturbations and tests that generate their inputs.
+        .target(name: "SeededRandom"),
         .target(
             name: "BridgeTesting",
             dependencies: [
-                "BridgeContract", "TerminalEscape",
+                "BridgeContract", "TerminalEscape", "LoopbackServer", "SeededRandom",
                 .target(name: "WebKitGTK", condition: linux),
                 .target(name: "WebKitGTKSupport", condition: linux),
             ],
@@ -124,10 +128,9 @@ let package = Package(
             ],
             path: "Tests/Support/EngineTestSupport"
         ),
-        // Test support for tests that generate their inputs: one seeded generator, the same on every platform.
-        .target(name: "SeededRandom", path: "Tests/Support/SeededRandom"),
         .testTarget(name: "TerminalEscapeTests", dependencies: ["TerminalEscape"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+        .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
         .testTarget(
             name: "BridgeContractTests",
             dependencies: ["BridgeContract", "SeededRandom"]
@@ -161,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "webbridgeTests",
-            dependencies: ["webbridge", "BridgeContract", "BridgeTesting", "EngineTestSupport"]
+            dependencies: ["webbridge", "BridgeContract", "BridgeTesting", "EngineTestSupport", "LoopbackServer"]
         ),
     ],
     swiftLanguageModes: [.v6]

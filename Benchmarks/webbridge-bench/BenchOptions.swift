@@ -4,7 +4,7 @@ import Foundation
 /// The bench's command line: where to write, what to run, and how much.
 struct BenchOptions {
     static let sections = [
-        "contract", "cold", "peer", "sessions", "raw-sessions", "suite", "burst", "round-trips", "pipelined",
+        "contract", "cold", "peer", "sessions", "raw-sessions", "suite", "stress", "burst", "round-trips", "pipelined",
     ]
 
     static let options = OptionTable(

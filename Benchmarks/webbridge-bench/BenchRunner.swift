@@ -169,6 +169,16 @@ final class BenchRunner {
             }
         }
 
+        if options.runs("stress") {
+            let sessions = options.quick ? 20 : 100
+            progress("stress: \(sessions) stressed sessions of a robust page, then each race page to its first failure")
+            await measure("stress") {
+                var figures = report
+                try await StressBench.run(sessions: sessions, into: &figures)
+                report = figures
+            }
+        }
+
         #if os(Linux)
         await measureThroughput(fixture: fixture)
         #endif

@@ -264,6 +264,7 @@ struct BenchReport {
                 "  engine alone (C, no load), kB per view", "", cell(self["engine_rss_kb_per_view"], 1), "",
             ]))
         lines += SuiteBench.rows(self)
+        lines += StressBench.rows(self)
         lines.append("")
         lines.append("targets (2 cores):")
         for target in Self.targets {

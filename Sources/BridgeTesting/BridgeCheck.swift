@@ -33,6 +33,13 @@ public struct CheckConfiguration: Sendable {
     public var play: CheckPlay?
     /// Whether every console level of the page reaches the timeline; otherwise `console.error`/`console.warn` only.
     public var console = false
+    /// Runs each page under seeded timing perturbations (`--stress N`) and adds a stress verdict; nil: no stress.
+    public var stress: StressOptions?
+    /// The one perturbation a session runs under (`--replay TOKEN`, or set by a stress run); nil: none.
+    public var perturbation: Perturbation?
+    /// A folder the check serves on its own loopback HTTP server for each session (`--serve DIR`): an HTML page
+    /// whose base URL lies in it loads with the server's address as its base, so ES modules and fetch work.
+    public var servedFolder: URL?
 
     /// The step timeout when none is given, read by the CLI, the assertions and the seed test: ample for a cold
     /// simulator, a fraction of it on Linux.
@@ -90,6 +97,10 @@ public struct SessionReport: Sendable, Equatable, Codable {
     public let extraMessages: [String]
     /// The first page messages the contract refused, each violation as a value (path, rule, expected, found).
     public var rejections: [BridgeRejection] = []
+    /// The perturbation a stressed (or replayed) session ran under; nil on this machine's own timing.
+    public var perturbation: Perturbation?
+    /// What the perturbation changed, in words, in the order it happened (native held, pauses, responses held).
+    public var perturbed: [String]?
 
     /// The failures in the order a reader should fix them: the load, then each direction.
     public var failures: [BridgeFailure] {
@@ -145,7 +156,8 @@ public enum BridgeCheck {
         }
         let session = BridgeSession(
             contract: configuration.contract, mode: configuration.fields,
-            announcingKind: play.expectedMessages.first, userScripts: play.userScripts,
+            announcingKind: play.expectedMessages.first,
+            userScripts: (configuration.perturbation?.userScripts ?? []) + play.userScripts,
             websiteDataStore: websiteDataStore, console: configuration.console)
         observe?(session)
         return await PlayRunner(configuration: configuration, play: play, session: session).run()

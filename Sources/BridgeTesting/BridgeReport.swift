@@ -10,11 +10,15 @@ public struct BridgeReport: Sendable, Equatable {
     public let sessions: [SessionReport]
     /// Why no session could run (a page or contract that cannot be read), with the remedy; nil when they ran.
     public let setupError: String?
+    /// Under `--stress`: how many of the stressed sessions failed, by category, each distinct failure with its
+    /// perturbation and replay token.
+    public var stress: StressVerdict?
 
-    public init(page: String, sessions: [SessionReport], setupError: String? = nil) {
+    public init(page: String, sessions: [SessionReport], setupError: String? = nil, stress: StressVerdict? = nil) {
         self.page = page
         self.sessions = sessions
         self.setupError = setupError
+        self.stress = stress
     }
 
     public var passed: Bool { setupError == nil && sessions.allSatisfy(\.passed) }

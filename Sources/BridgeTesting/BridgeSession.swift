@@ -94,7 +94,13 @@ public final class BridgeSession: NSObject {
     public private(set) var pageDiagnostics: [PageDiagnostic] = []
     /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
     public private(set) var navigatedAwayTo: String?
-    private var committedDocuments = 0
+    /// Documents committed so far (a reload or a navigation commits another), and didFinish callbacks so far.
+    private(set) var committedDocuments = 0
+    private(set) var finishedDocuments = 0
+    /// How long native holds its reply to a message before the page gets it (a stressed session); nil: none.
+    var replyDelay: (@MainActor (ValidatedMessage) -> TimeInterval)?
+    /// Whether the next commit is the check's own reload (a stressed session), not the page navigating away.
+    var reloading = false
     /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
     public private(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
@@ -332,15 +338,18 @@ public final class BridgeSession: NSObject {
         }
     }
 
-    /// Replies to a reply handler's message: native's answer, or an error naming why there is none.
-    fileprivate func reply(to message: WKScriptMessage) -> (Any?, String?) {
+    /// Replies to a reply handler's message: native's answer, or an error naming why there is none; with the
+    /// seconds native holds it first (a stressed session's late completion handler).
+    fileprivate func reply(to message: WKScriptMessage) -> (Any?, String?, TimeInterval) {
         guard let validated = receive(message) else {
-            return (nil, "the message breaks the bridge contract (see the native log for its structure)")
+            return (nil, "the message breaks the bridge contract (see the native log for its structure)", 0)
         }
-        switch replyProvider?(validated) {
-        case .value(let value)?: return (value.foundationValue, nil)
-        case .error(let text)?: return (nil, text)
-        case nil: return (nil, "native has no reply for \(validated.kind)")
+        let answer = replyProvider?(validated)
+        let delay = answer == nil ? 0 : replyDelay?(validated) ?? 0
+        switch answer {
+        case .value(let value)?: return (value.foundationValue, nil, delay)
+        case .error(let text)?: return (nil, text, delay)
+        case nil: return (nil, "native has no reply for \(validated.kind)", delay)
         }
     }
 
@@ -395,7 +404,11 @@ extension BridgeSession: WKNavigationDelegate {
     }
 
     nonisolated public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
-        MainActor.assumeIsolated { finishLoad(.success(())) }
+        MainActor.assumeIsolated {
+            finishedDocuments += 1
+            // A later document's didFinish (a reload) is no new load verdict: it only wakes the play's wait.
+            if loadResult == nil { finishLoad(.success(())) } else { wakeWaiters() }
+        }
     }
 
     nonisolated public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error)
@@ -432,6 +445,11 @@ extension BridgeSession: WKNavigationDelegate {
         committedDocuments += 1
         // The first commit is the page the session loaded; any later one replaced it (and its bridge code).
         guard committedDocuments > 1 else { return }
+        if reloading {
+            // The check loaded the page again itself, and said so: a new document, not the page going elsewhere.
+            reloading = false
+            return wakeWaiters()
+        }
         // A URL may carry tokens in its path or query: keep the scheme and host.
         let place: String
         switch url {
@@ -441,6 +459,8 @@ extension BridgeSession: WKNavigationDelegate {
         }
         navigatedAwayTo = place
         record(.navigated, place)
+        // A wait may be for the document to change (a stressed reload): it has.
+        wakeWaiters()
     }
 
     private func responded(statusCode: Int) {
@@ -474,8 +494,10 @@ private final class WeakReplyHandler: NSObject, WKScriptMessageHandlerWithReply 
     ) {
         MainActor.assumeIsolated {
             guard let session else { return replyHandler(nil, "the bridge session has ended") }
-            let (value, error) = session.reply(to: message)
-            replyHandler(value, error)
+            let (value, error, delay) = session.reply(to: message)
+            guard delay > 0 else { return replyHandler(value, error) }
+            nonisolated(unsafe) let held = value
+            DispatchQueue.main.asyncAfter(deadline: .now() + delay) { replyHandler(held, error) }
         }
     }
 }

@@ -3,12 +3,18 @@ import Foundation
 
 /// Runs the check `sessions` times, each in a fresh session, and returns the report over all of them.
 ///
-/// Repeated sessions must each pass on their own: a handler left from an earlier one shows as a duplicate.
+/// Repeated sessions must each pass on their own: a handler left from an earlier one shows as a duplicate. With
+/// `configuration.stress`, the sessions are the stressed ones and the report carries the stress verdict.
 @MainActor
 public func verifyBridge(_ configuration: CheckConfiguration, page: String = "page", sessions: Int = 1) async
     -> BridgeReport
 {
     var reports: [SessionReport] = []
+    if let stress = configuration.stress {
+        // Stressed: the sessions are the stressed ones, and the verdict says which timings broke the page.
+        let verdict = await StressRun.run(configuration, options: stress, record: { reports.append($0) })
+        return BridgeReport(page: page, sessions: reports, stress: verdict)
+    }
     for _ in 1...max(1, sessions) { reports.append(await BridgeCheck.run(configuration)) }
     return BridgeReport(page: page, sessions: reports)
 }

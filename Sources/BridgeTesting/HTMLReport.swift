@@ -288,7 +288,7 @@ package enum HTMLReport {
             .arrow(from: .native)
         case .loadStarted, .httpResponse, .didFinish, .loadFailed, .navigated, .processTerminated, .dialog,
             .pageReported,
-            .accepted, .notAccepted:
+            .accepted, .notAccepted, .perturbed:
             .mark
         }
     }
@@ -340,6 +340,13 @@ package enum HTMLReport {
                     missing.direction, missing.failure,
                     didFinish: report.timeline.contains { $0.event == .didFinish }))
             rows.append(failureBox(missing.direction, missing.failure))
+        }
+        // A stressed session's failure: the perturbation that made it, and the argument that runs it again.
+        if !failing.isEmpty, let perturbation = report.perturbation {
+            let words = StressRun.words(report, perturbation)
+            rows.append(
+                "<p class=\"replay\">perturbation: \(escape(TerminalText.line(words)))<br>replay: <code>--replay \(escape(perturbation.token))</code></p>"
+            )
         }
         if report.timeline.isEmpty, failing.isEmpty {
             rows.append("<p class=\"empty\">no events recorded</p>")

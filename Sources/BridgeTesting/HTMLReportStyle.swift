@@ -53,6 +53,7 @@ extension HTMLReport {
         .verdicts th{text-align:left;padding:2px 12px 2px 0;white-space:nowrap;font-weight:600;vertical-align:top}
         .verdicts td{padding:2px 10px 2px 0;vertical-align:top;overflow-wrap:anywhere}
         .status{font-weight:700;white-space:nowrap}.status.pass{color:var(--ok)}.status.fail{color:var(--bad)}.status.not-run{color:var(--muted)}
-        .also-seen,.omitted,.empty{color:var(--muted);font-size:12px}
+        .also-seen,.omitted,.empty,.replay{color:var(--muted);font-size:12px}
+        .replay code{overflow-wrap:anywhere}
         """
 }

@@ -1,5 +1,6 @@
 import BridgeContract
 import Foundation
+import LoopbackServer
 
 #if canImport(WebKit)
 import WebKit
@@ -13,33 +14,51 @@ import WebKitGTK
 /// clock's step deadline, and ends as soon as nothing more is expected or the verdict it waits for is decided.
 @MainActor
 final class PlayRunner {
-    private let configuration: CheckConfiguration
-    private let play: CheckPlay
-    private let session: BridgeSession
+    let configuration: CheckConfiguration
+    let play: CheckPlay
+    let session: BridgeSession
     private var contract: BridgeContract { configuration.contract }
 
-    /// A step to run, with the page message that triggered it.
-    private struct Pending {
+    /// A step to run, with the page message that triggered it, when, and in which document (1, or 2 after a
+    /// stressed session's reload).
+    struct Pending {
         let step: PlayStep
         let trigger: ValidatedMessage?
+        var triggeredAt = DispatchTime.now()
+        var document = 1
     }
 
-    private var queue: [Pending] = []
+    var queue: [Pending] = []
     /// Whether the load passed, once it is over: judged once, not at every event the wait sees.
-    private var loaded: Bool?
+    var loaded: Bool?
     /// The page messages that must arrive, from the play.
-    private let expected: [String]
+    let expected: [String]
     /// The page → native kinds by which the page reports its own error.
     private let pageErrorKinds: [String]
     /// Whether an acknowledgement of no request native sent has arrived.
     private var strayAcknowledgement = false
     private var outcomes: [(name: String, failure: BridgeFailure?, note: String)] = []
-    private var clock: CheckClock
+    var clock: CheckClock
+    /// The session's perturbation at work (a stressed or replayed session), and the loopback server it serves from.
+    let perturber: SessionPerturber?
+    var server: LoopbackServer?
+    var perturbationEnded = false
+    /// The page as loaded (through the server when it serves it), loaded again by a stressed reload.
+    var loadedPage: CheckConfiguration.Page
+    /// Whether the stressed reload is due, and from which committed document on messages belong to the second.
+    var reloadDue = false
+    var reloadCommit: Int?
+    var finishedAtReload = 0
+    var secondDocumentStarted = false
+    /// Valid page messages by document and kind: an expected message must come once in each document.
+    var documentCounts: [Int: [String: Int]] = [:]
 
     init(configuration: CheckConfiguration, play: CheckPlay, session: BridgeSession) {
         self.configuration = configuration
         self.play = play
         self.session = session
+        perturber = configuration.perturbation.map { SessionPerturber($0, session: session) }
+        loadedPage = configuration.page
         expected = play.expectedMessages
         pageErrorKinds = configuration.contract.messages.filter { $0.direction == .pageToNative && $0.pageError }
             .map(\.kind)
@@ -47,48 +66,69 @@ final class PlayRunner {
     }
 
     func run() async -> SessionReport {
-        defer { session.tearDown() }
+        defer {
+            endPerturbation()
+            session.tearDown()
+        }
         wire()
         clock.beginStep()
-        switch configuration.page {
-        case .html(let html, let baseURL):
-            session.loadHTMLString(html, baseURL: baseURL)
-        case .url(let url):
-            // The engine's request timer ends with the load step; either way the verdict's text is the same.
-            session.load(
-                URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: clock.remaining))
+        do {
+            loadedPage = try servedPage()
+        } catch {
+            let failure = BridgeFailure(.pageLoadDidNotFinish, "\(error)")
+            return SessionReport(
+                load: .fail(failure), pageToNative: .notRun("the page did not load"),
+                nativeToPage: .notRun("the page did not load"), timeline: session.timeline, extraMessages: [])
         }
+        issueLoad(first: true)
+        perturber?.loadStarted()
         while true {
             if loaded == nil, session.loadResult != nil {
                 // Native sends on didFinish only to a page that loaded: an HTTP 404 also "finishes".
                 loaded = BridgeCheck.loadVerdict(session, configuration).status == .pass
                 if loaded == true {
-                    queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map {
-                        Pending(step: $0, trigger: nil)
-                    }
+                    queueDidFinishSteps(document: 1)
+                    scheduleReload()
                 }
+            }
+            if secondDocumentFinished {
+                secondDocumentStarted = true
+                queueDidFinishSteps(document: 2)
             }
             if !queue.isEmpty {
                 await perform(queue.removeFirst())
+                continue
+            }
+            if reloadReady {
+                reload()
                 continue
             }
             if finished { break }
             // Anything new (a message, the load, a dead process) wakes the wait; nothing new within a step ends it.
             let progressed = await session.wait(until: clock.deadline) { [unowned self] in
                 !queue.isEmpty || finished || (loaded == nil && session.loadResult != nil)
-                    || session.webContentProcessTerminated
+                    || session.webContentProcessTerminated || reloadReady
+                    || secondDocumentFinished
             }
             if !progressed || session.webContentProcessTerminated && queue.isEmpty { break }
             clock.beginStep()
         }
+        endPerturbation()
         return report()
+    }
+
+    private func queueDidFinishSteps(document: Int) {
+        queue += play.steps.filter { $0.after == CheckPlay.didFinish }.map {
+            Pending(step: $0, trigger: nil, document: document)
+        }
     }
 
     /// Whether the play has nothing left to do: the load is over, every step ran, and every expected message came
     /// or the page → native verdict is already a failure that no later message can undo.
     private var finished: Bool {
         guard let loaded, queue.isEmpty else { return false }
-        return !loaded || pageToNativeFailed || expected.allSatisfy { session.counts[$0, default: 0] > 0 }
+        if !loaded || pageToNativeFailed || firstDocumentMissedForGood { return true }
+        return !reloadPending && expected.allSatisfy(arrived)
     }
 
     /// Whether page → native has failed for good: what decides it only accumulates (a strict rejection, a second
@@ -96,7 +136,7 @@ final class PlayRunner {
     private var pageToNativeFailed: Bool {
         if configuration.strictness == .strict {
             if session.rejectedCount > 0 { return true }
-            if expected.contains(where: { session.counts[$0, default: 0] > 1 }) { return true }
+            if expected.contains(where: { mostCopies($0) > 1 }) { return true }
         }
         // Asked at every event the wait sees: counts and a flag, no walk over the messages kept.
         return strayAcknowledgement || pageErrorKinds.contains { session.counts[$0, default: 0] > 0 }
@@ -113,30 +153,37 @@ final class PlayRunner {
         session.onEvent = { [unowned self] event in
             previous?(event)
             switch event {
+            case .didFinish:
+                perturber?.didFinish()
             case .message(let message), .acknowledgement(let message, _):
                 if case .acknowledgement(_, let correlation) = event, correlation != .matched {
                     strayAcknowledgement = true
                 }
                 // An expected message counts once: another copy is a failure (strict) or listed (lenient), never a
                 // trigger, so a page that repeats it cannot make native repeat itself. Other triggers run each time.
-                let count = session.counts[message.kind, default: 0]
+                let document = currentDocument
+                documentCounts[document, default: [:]][message.kind, default: 0] += 1
+                let count = documentCounts[document]?[message.kind] ?? 0
                 if count > 1, expected.contains(message.kind) {
                     if count == 2 { session.record(.messageRejected, "duplicate \(message.description)") }
                     return
                 }
                 for step in play.steps where step.after == message.kind && step.send != nil {
-                    queue.append(Pending(step: step, trigger: message))
+                    queue.append(Pending(step: step, trigger: message, document: document))
                 }
             default: break
             }
         }
+        if let perturber { session.replyDelay = { perturber.replyDelay($0.kind) } }
         let steps = play.steps
         session.replyProvider = { [unowned self] message in
             guard
                 let step = steps.first(where: { $0.after == message.kind && ($0.reply != nil || $0.replyError != nil) })
             else { return nil }
             session.record(.replied, "\(message.kind)")
-            if step.send == nil, step.accepted != nil { queue.append(Pending(step: step, trigger: message)) }
+            if step.send == nil, step.accepted != nil {
+                queue.append(Pending(step: step, trigger: message, document: currentDocument))
+            }
             return step.reply.map(BridgeReply.value) ?? .error(step.replyError ?? "")
         }
     }
@@ -144,6 +191,8 @@ final class PlayRunner {
     // MARK: Native → page
 
     private func perform(_ pending: Pending) async {
+        // A step triggered in a document that a stressed reload replaced has nowhere to go.
+        if pending.document != currentDocument { return }
         clock.beginStep()
         let step = pending.step
         guard let name = step.send, let spec = contract.message(name, direction: .nativeToPage) else {
@@ -180,6 +229,10 @@ final class PlayRunner {
             return
         }
         let fixtureStyle = isFixtureStyle(step)
+        if let perturber {
+            await perturber.holdNative(name, after: (pending.triggeredAt, pending.trigger?.kind ?? CheckPlay.didFinish))
+            clock.beginStep()
+        }
         session.record(fixtureStyle ? .syncSent : .sent, fixtureStyle ? call.structure : "\(name): \(call.description)")
         let failure: BridgeFailure?
         switch step.accepted ?? .returns {
@@ -199,6 +252,7 @@ final class PlayRunner {
         case .settles:
             failure = await settle(call.script)
         }
+        await perturber?.holdCompletion()
         let function = contract.functionPath(of: spec)
         let prefixed = failure.map {
             fixtureStyle ? $0 : BridgeFailure($0.category, "\(name) (\(function)): \($0.detail)")
@@ -308,7 +362,8 @@ final class PlayRunner {
         }
         return SessionReport(
             load: load, pageToNative: pageToNative, nativeToPage: nativeToPage, timeline: session.timeline,
-            extraMessages: extras(), rejections: Array(session.rejections.prefix(SessionReport.keptRejections)))
+            extraMessages: extras(), rejections: Array(session.rejections.prefix(SessionReport.keptRejections)),
+            perturbation: perturber?.perturbation, perturbed: perturber?.applied)
     }
 
     /// Structure of what arrived besides the expected messages: refusals, duplicates, dialogs.
@@ -322,8 +377,9 @@ final class PlayRunner {
         if session.rejectedCount > tallied {
             extra.append("rejected × \(session.rejectedCount - tallied) more, of other structures")
         }
-        for name in expected where session.counts[name, default: 0] > 1 {
-            extra.append("duplicate \(name) × \(session.counts[name]! - 1)")
+        for name in expected where mostCopies(name) > 1 {
+            let beyond = documentCounts.values.reduce(0) { $0 + max(0, $1[name, default: 0] - 1) }
+            extra.append("duplicate \(name) × \(beyond)")
         }
         for kind in [DialogKind.alert, .confirm, .prompt] {
             let count = session.dialogs.filter { $0 == kind }.count
@@ -338,10 +394,10 @@ final class PlayRunner {
         // An acknowledgement of a native message the page refused is not also missing: that side already failed.
         let refused = Set(outcomes.filter { $0.failure != nil }.map(\.name))
         let missing = expected.filter { name in
-            session.counts[name, default: 0] == 0
+            !arrived(name)
                 && !(contract.message(name, direction: .pageToNative)?.acknowledges.map(refused.contains) ?? false)
         }
-        let duplicates = expected.filter { session.counts[$0, default: 0] > 1 }
+        let duplicates = expected.filter { mostCopies($0) > 1 }
         // The page reporting its own error, or answering a request native never sent, fails in either mode.
         let pageErrors = self.pageErrors
         let strayAcks = session.acknowledgements.filter { $0.correlation != .matched }
@@ -356,7 +412,7 @@ final class PlayRunner {
         }
         for name in duplicates where configuration.strictness == .strict {
             problems.append(
-                "duplicate '\(name)': it arrived \(session.counts[name]!) times and must arrive once per page load (a second listener or a repeated init?)"
+                "duplicate '\(name)': it arrived \(mostCopies(name)) times and must arrive once per page load (a second listener or a repeated init?)"
             )
         }
         if missing.isEmpty {
@@ -386,7 +442,10 @@ final class PlayRunner {
             // What did arrive is listed with the extras; the load's failure is the one to fix first.
             return .notRun("the page did not load")
         }
-        let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+        let again = reloadCommit != nil && missing.allSatisfy { documentCounts[1]?[$0, default: 0] ?? 0 > 0 }
+        let names =
+            missing.map { "'\($0)'" }.joined(separator: ", ")
+            + (again ? " in the document loaded again (it came in the first; it must come once per document)" : "")
         let seen: String
         if session.webContentProcessTerminated && session.rejections.isEmpty {
             seen = BridgeSession.terminatedDetail + " before it arrived"

@@ -29,6 +29,7 @@ package enum ReportRendering {
         }
         lines.append(verdictLine("page → native", report.pageToNative))
         lines.append(verdictLine("native → page", report.nativeToPage))
+        lines += perturbationLines(report)
         // A failed ready already lists what arrived instead.
         if report.pageToNative.status == .pass {
             for group in groupedAnywhere(report.extraMessages) {
@@ -37,6 +38,15 @@ package enum ReportRendering {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A stressed session's perturbation in words, and on a failure the argument that replays it.
+    static func perturbationLines(_ report: SessionReport) -> [String] {
+        guard let perturbation = report.perturbation else { return [] }
+        let words = StressRun.words(report, perturbation)
+        var lines = ["  perturbation: \(TerminalText.line(words, limit: TerminalText.detailLimit))"]
+        if !report.passed { lines.append("  replay: --replay \(perturbation.token)") }
+        return lines
     }
 
     private static func verdictLine(_ name: String, _ verdict: DirectionVerdict) -> String {
@@ -268,6 +278,8 @@ package struct SessionTally: Sendable {
     package internal(set) var skippedCases = 0
     /// The time of every session, as JUnit's `time` sums it (each session's last event).
     package internal(set) var totalSeconds = 0.0
+    /// Under --stress: the verdict over the stressed sessions.
+    package var stress: StressVerdict?
 
     package init() {}
 

@@ -121,7 +121,7 @@ extension RunReport: Codable {
 extension PageTally: Codable {
     private enum CodingKeys: String, CodingKey {
         case page, passed, sessionCount, failedCount, omittedSessions, seconds, failedDirections, skippedDirections
-        case failedCategories, sessions
+        case failedCategories, sessions, stress
     }
 
     private struct Category: Codable {
@@ -142,6 +142,7 @@ extension PageTally: Codable {
         try container.encode(
             tally.failedCategories.map { Category(category: $0, categoryText: $0.rawValue) }, forKey: .failedCategories)
         try container.encode(tally.kept, forKey: .sessions)
+        try container.encodeIfPresent(tally.stress, forKey: .stress)
     }
 
     package init(from decoder: any Decoder) throws {
@@ -156,6 +157,7 @@ extension PageTally: Codable {
             .sorted { $0.rawValue < $1.rawValue }
         tally.onlyUnreachable = tally.failedCategories.allSatisfy { $0 == .pageUnreachable }
         tally.kept = try container.decode([SessionTally.Kept].self, forKey: .sessions)
+        tally.stress = try container.decodeIfPresent(StressVerdict.self, forKey: .stress)
         // Counts a renderer relies on (omitted sessions, the verdict) must agree with the sessions listed.
         let failedKept = tally.kept.count { !$0.report.passed }
         guard tally.kept.count <= tally.count, failedKept <= tally.failedCount, tally.failedCount <= tally.count,

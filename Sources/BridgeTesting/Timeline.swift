@@ -28,6 +28,8 @@ public struct TimelineEntry: Sendable, Equatable, Codable {
         case pageReported = "page reported"
         /// The page committed another document after the one the session loaded.
         case navigated = "page navigated away"
+        /// A stressed session changed a timing here (native held, the web process paused, the page loaded again).
+        case perturbed = "perturbed"
     }
 
     public let event: Event

@@ -54,6 +54,21 @@ enum CheckCommand {
                 "run N fresh sessions; the report keeps the counts, the first sessions and the first failures in full",
                 rule: .integer(1...1_000_000_000), default: .value("1")),
             .value(
+                "--stress", "N",
+                "run N sessions of each page, each under its own seeded perturbation of the timings a remote machine "
+                    + "changes (native slow or instant, a reload, the web process starved, the page's timers and "
+                    + "responses late), then a stress verdict per page: failures by category, each with its "
+                    + "perturbation in words, a --replay token, and the smallest perturbation found that still fails",
+                rule: .integer(1...100_000)),
+            .value(
+                "--replay", "TOKEN",
+                "run the perturbation of a stress failure again (the token its report printed); with --repeat N, "
+                    + "N sessions under it"),
+            .value(
+                "--serve", "DIR",
+                "serve DIR on a loopback HTTP port of the check's own for its run (ES modules, fetch); --page pages "
+                    + "under DIR load with the server's address as their base; the server stops with the check"),
+            .value(
                 "--jobs", "N", "pages checked at once in a suite, each job with its own web process",
                 rule: .integer(1...SuiteRun.maximumJobs),
                 default: .described("2, or 1 on a 1-core machine, as measured")),
@@ -150,9 +165,15 @@ enum CheckCommand {
         reporter.pagePath = options.entries[0].name
         reporter.compact = options.reporter == .compact
         reporter.begin()
-        let run = CheckRun(reporter: reporter, total: options.repeatCount)
+        let run = CheckRun(reporter: reporter, total: options.stress?.sessions ?? options.repeatCount)
         SignalWatcher.install(run.interrupted)
         // A closed or full stdout (`| head -1`, a full disk) ends the run: no one can read its report.
+        if let stress = options.stress {
+            let verdict = await StressRun.run(
+                configuration, options: stress, record: run.record, shouldStop: { Output.standardOutputFailed })
+            run.record(stress: verdict)
+            return run.finish()
+        }
         for _ in 1...options.repeatCount where !Output.standardOutputFailed {
             let report = await BridgeCheck.run(configuration)
             run.record(report)
@@ -198,6 +219,10 @@ struct CheckOptions {
     /// Report files written beside stdout's report (`--report KIND=FILE`), in command-line order.
     let reports: [ReportTarget]
     let reporter: Reporter
+    /// Stressed sessions per page (`--stress N`), the perturbation replayed (`--replay`), the folder served.
+    let stress: StressOptions?
+    let replay: Perturbation?
+    let serve: URL?
 
     init(_ parsed: ParsedOptions) throws(UsageError) {
         contractPath = parsed.value("--contract")
@@ -214,6 +239,7 @@ struct CheckOptions {
         shard = parsed.value("--shard").flatMap(Shard.init)
         reports = parsed.values("--report").compactMap(ReportTarget.init)
         try ReportTarget.validate(reports)
+        (stress, replay, serve) = try Self.timingOptions(parsed)
         let named = try PageList.entries(parsed)
         entries = named.isEmpty ? [.bundled] : named
         // A report never replaces a file the check reads.
@@ -239,6 +265,45 @@ struct CheckOptions {
             throw UsageError(
                 "--jobs checks several pages at once: give several --page/--url, a folder, or --pages FILE")
         }
+    }
+
+    /// `--stress`, `--replay` and `--serve`, each checked against the others and `--repeat`.
+    static func timingOptions(_ parsed: ParsedOptions) throws(UsageError) -> (StressOptions?, Perturbation?, URL?) {
+        let stress = parsed.integer("--stress").map { StressOptions(sessions: $0) }
+        if stress != nil, parsed.isGiven("--repeat") {
+            throw UsageError("--stress N runs N stressed sessions of each page: give --stress or --repeat, not both")
+        }
+        var replay: Perturbation?
+        if let token = parsed.value("--replay") {
+            if stress != nil {
+                throw UsageError("--replay runs one perturbation again and --stress draws new ones: give one of them")
+            }
+            do {
+                replay = try Perturbation(token: token)
+            } catch {
+                throw UsageError("--replay: \(error)")
+            }
+        }
+        var serve: URL?
+        if let folder = parsed.value("--serve") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw UsageError(
+                    "--serve \(TerminalText.escape(folder)): not a folder; give the folder that holds the pages and what they load"
+                )
+            }
+            serve = URL(fileURLWithPath: folder).standardizedFileURL
+            for page in parsed.values("--page") {
+                let path = URL(fileURLWithPath: page).standardizedFileURL.path
+                guard path == serve!.path || path.hasPrefix(serve!.path + "/") else {
+                    throw UsageError(
+                        "--page \(TerminalText.escape(page)) is outside --serve \(TerminalText.escape(folder)): the server serves only that folder; give pages under it, or serve a folder that holds them"
+                    )
+                }
+            }
+        }
+        return (stress, replay, serve)
     }
 
     /// The single page of a one-page check.
@@ -301,6 +366,9 @@ struct CheckOptions {
             timeout: timeout,
             strictness: lenient ? .lenient : .strict, fields: lenient ? .lenient : .strict, play: play)
         configuration.console = console
+        configuration.stress = stress
+        configuration.perturbation = replay
+        configuration.servedFolder = serve
         do {
             _ = try BridgeCheck.plan(configuration)
         } catch {

@@ -17,8 +17,15 @@ struct CheckReporter {
         guard format == .text else { return }
         let contract = configuration.contract
         emit(
-            "webbridge check: \(pageName), contract '\(TerminalText.escape(contract.displayName))' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout)), \(WebBridgeVersion.tool)"
+            "webbridge check: \(pageName), contract '\(TerminalText.escape(contract.displayName))' v\(contract.version), timeout \(BridgeCheck.seconds(configuration.timeout))\(timing), \(WebBridgeVersion.tool)"
         )
+    }
+
+    /// The header's note on a stressed or replayed run.
+    private var timing: String {
+        if let stress = configuration.stress { return ", \(stress.sessions) stressed sessions (seed \(stress.seed))" }
+        if let replay = configuration.perturbation { return ", replaying: \(TerminalText.line(replay.description))" }
+        return ""
     }
 
     @MainActor
@@ -124,6 +131,12 @@ final class CheckRun {
         }
         reporter.session(index, report, verbose: verbose)
         progress.update(done: index, failed: tally.failedCount)
+    }
+
+    /// Keeps the stress verdict for every report, and prints it before the summary in text.
+    func record(stress verdict: StressVerdict) {
+        tally.stress = verdict
+        if reporter.format == .text { reporter.emit(verdict.lines.joined(separator: "\n")) }
     }
 
     /// Prints the verdict over every session and returns the exit status.

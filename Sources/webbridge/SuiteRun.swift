@@ -94,7 +94,9 @@ final class SuiteRun {
         let contract = base.contract
         let count = pages.count == 1 ? "1 page" : "\(pages.count) pages"
         let shard = options.shard.map { ", shard \($0.description) of \(listed)" } ?? ""
-        let repeats = options.repeatCount > 1 ? ", \(options.repeatCount) sessions each" : ""
+        let repeats =
+            options.stress.map { ", \($0.sessions) stressed sessions each" }
+            ?? (options.repeatCount > 1 ? ", \(options.repeatCount) sessions each" : "")
         return
             "webbridge check: \(count)\(shard), contract '\(TerminalText.escape(contract.displayName))' v\(contract.version), timeout \(BridgeCheck.seconds(base.timeout)), \(jobs) at once\(repeats), \(WebBridgeVersion.tool)"
     }
@@ -124,11 +126,17 @@ final class SuiteRun {
         reporter.compact = options.reporter == .compact
         running.insert(index)
         showWaiting()
-        let run = CheckRun(reporter: reporter, total: options.repeatCount, showsProgress: false)
-        for _ in 1...options.repeatCount where !Output.standardOutputFailed {
-            if let unreadable {
-                run.record(.pageNotRead("the page file changed after the run started: \(unreadable)"))
-            } else {
+        let run = CheckRun(
+            reporter: reporter, total: options.stress?.sessions ?? options.repeatCount, showsProgress: false)
+        if let unreadable {
+            run.record(.pageNotRead("the page file changed after the run started: \(unreadable)"))
+        } else if let stress = options.stress {
+            let verdict = await StressRun.run(
+                configuration, options: stress, session: { await lane.run($0) }, record: run.record,
+                shouldStop: { Output.standardOutputFailed })
+            run.record(stress: verdict)
+        } else {
+            for _ in 1...options.repeatCount where !Output.standardOutputFailed {
                 run.record(await lane.run(configuration))
             }
         }

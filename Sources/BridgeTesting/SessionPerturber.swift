@@ -1,0 +1,106 @@
+import Foundation
+import LoopbackServer
+
+/// Applies one session's ``Perturbation`` as the play runs, and says in words what it changed.
+///
+/// Every change is recorded on the session's timeline (`perturbed`) when it happens, so a failure's timeline shows
+/// where native waited, where the web process was paused, and when the page loaded again. A pause is always
+/// released: at its end, or when the session ends first.
+@MainActor
+final class SessionPerturber {
+    let perturbation: Perturbation
+    private unowned let session: BridgeSession
+    private var nextAction = 0
+    private var heldPauses: Set<Int> = []
+    private var nextPause = 0
+    private(set) var applied: [String] = []
+    private var ended = false
+
+    init(_ perturbation: Perturbation, session: BridgeSession) {
+        self.perturbation = perturbation
+        self.session = session
+    }
+
+    /// Records a change in words, on the timeline and in the report.
+    func note(_ text: String) {
+        applied.append(text)
+        session.record(.perturbed, text)
+    }
+
+    /// Waits until native's next action is due: its seeded delay after `trigger`.
+    func holdNative(_ action: String, after trigger: (time: DispatchTime, name: String)) async {
+        let index = nextAction
+        nextAction += 1
+        let delay = index < perturbation.nativeDelays.count ? perturbation.nativeDelays[index] : 0
+        note("\(action) held \(Perturbation.ms(delay)) after \(trigger.name)")
+        await Self.hold(until: trigger.time + delay / 1000)
+    }
+
+    /// How long native's reply to `kind` is held before the page gets it (the reply handler's completion, late).
+    func replyDelay(_ kind: String) -> TimeInterval {
+        let index = nextAction
+        nextAction += 1
+        let delay = index < perturbation.nativeDelays.count ? perturbation.nativeDelays[index] : 0
+        note("reply to \(kind) held \(Perturbation.ms(delay))")
+        return delay / 1000
+    }
+
+    /// Native learns late that its call completed.
+    func holdCompletion() async {
+        guard perturbation.completionDelay > 0 else { return }
+        await Self.hold(until: .now() + perturbation.completionDelay / 1000)
+    }
+
+    /// Schedules the seeded pauses of the web process, counted from now (the load's start).
+    func loadStarted() {
+        if let late = perturbation.timerDelay { note("the page's timers fire \(Perturbation.ms(late)) late") }
+        let start = DispatchTime.now()
+        for pause in perturbation.pauses {
+            DispatchQueue.main.asyncAfter(deadline: start + pause.at / 1000) { [weak self] in
+                MainActor.assumeIsolated { self?.pause(pause.milliseconds, "at \(Perturbation.ms(pause.at))") }
+            }
+        }
+    }
+
+    /// didFinish reached native: the web process may be paused right now, before native acts on it.
+    func didFinish() {
+        if let length = perturbation.pauseAtFinish { pause(length, "at didFinish") }
+    }
+
+    private func pause(_ milliseconds: Double, _ when: String) {
+        guard !ended, WebProcessStarvation.hold() else { return }
+        let id = nextPause
+        nextPause += 1
+        heldPauses.insert(id)
+        note("web process paused \(Perturbation.ms(milliseconds)) \(when)")
+        DispatchQueue.main.asyncAfter(deadline: .now() + milliseconds / 1000) { [weak self] in
+            MainActor.assumeIsolated { self?.resume(id) }
+        }
+    }
+
+    private func resume(_ id: Int) {
+        guard heldPauses.remove(id) != nil else { return }
+        WebProcessStarvation.release()
+    }
+
+    /// Ends the session's perturbation: every pause still held is released, the served responses are described.
+    func end(served: [LoopbackServer.Served]) {
+        ended = true
+        for id in heldPauses { resume(id) }
+        let held = served.filter { $0.heldMilliseconds > 0 }
+        if !held.isEmpty {
+            applied.append(
+                "responses held: "
+                    + held.prefix(8).map { "\($0.path) \(Perturbation.ms($0.heldMilliseconds))" }.joined(
+                        separator: ", "))
+        }
+    }
+
+    /// Waits until `deadline` (a perturbation's delay, not a wait for an event).
+    static func hold(until deadline: DispatchTime) async {
+        guard deadline > .now() else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.main.asyncAfter(deadline: deadline) { continuation.resume() }
+        }
+    }
+}

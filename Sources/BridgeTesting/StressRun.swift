@@ -1,0 +1,205 @@
+import Foundation
+
+/// How a stressed check runs: `sessions` sessions of each page, each under a perturbation drawn from `seed`.
+public struct StressOptions: Sendable, Equatable {
+    /// Stressed sessions per page (`--stress N`).
+    public var sessions: Int
+    /// The run's seed: the same seed draws the same perturbations, session by session.
+    public var seed: UInt64
+    public var bounds: Perturbation.Bounds
+    /// Sessions shrinking may run for each distinct failure; 0 turns shrinking off.
+    public var shrinkBudget: Int
+    /// Distinct failures shrunk per page (the first ones).
+    public var shrunkFailures: Int
+
+    /// The seed when none is given: fixed, so a CI job stresses the same timings on every run.
+    public static let defaultSeed: UInt64 = 0x5EED
+
+    public init(
+        sessions: Int, seed: UInt64 = defaultSeed, bounds: Perturbation.Bounds = Perturbation.Bounds(),
+        shrinkBudget: Int = 16, shrunkFailures: Int = 3
+    ) {
+        self.sessions = sessions
+        self.seed = seed
+        self.bounds = bounds
+        self.shrinkBudget = shrinkBudget
+        self.shrunkFailures = shrunkFailures
+    }
+}
+
+/// The verdict over a page's stressed sessions: how many failed, by category, and each distinct failure with the
+/// perturbation that made it, in words and as a replay token, next to the smallest perturbation that still fails.
+public struct StressVerdict: Sendable, Equatable, Codable {
+    public struct CategoryCount: Sendable, Equatable, Codable {
+        public let category: FailureCategory
+        public let sessions: Int
+    }
+
+    /// One distinct failure (its category and its text, numbers aside) and the first perturbation that made it.
+    public struct Failure: Sendable, Equatable, Codable {
+        public let category: FailureCategory
+        /// The failure's text in the first session that failed this way (structure, never values).
+        public let detail: String
+        /// Sessions that failed this way, and the first of them (1-based).
+        public let sessions: Int
+        public let firstSession: Int
+        public let perturbation: Perturbation
+        /// What the perturbation changed in that session, in words.
+        public let words: String
+        /// The argument of `--replay` that runs this perturbation again.
+        public let replay: String
+        /// The smallest perturbation found that still fails in this category; nil when none smaller did.
+        public var shrunk: Perturbation?
+        public var shrunkWords: String?
+        public var shrunkReplay: String?
+    }
+
+    public let seed: UInt64
+    public let sessions: Int
+    public let failed: Int
+    public let byCategory: [CategoryCount]
+    public let failures: [Failure]
+
+    public var passed: Bool { failed == 0 }
+
+    /// The verdict as the text report shows it, one line per fact.
+    public var lines: [String] {
+        let categories = byCategory.map { "\($0.category.rawValue) × \($0.sessions)" }.joined(separator: ", ")
+        var lines = [
+            "stress: \(failed) of \(sessions) stressed sessions failed (seed \(seed))"
+                + (categories.isEmpty ? "" : ": \(categories)")
+        ]
+        for failure in failures {
+            lines.append(
+                "  \(failure.category.rawValue) in \(failure.sessions) session\(failure.sessions == 1 ? "" : "s") (first: session \(failure.firstSession)): \(TerminalText.line(failure.detail, limit: TerminalText.detailLimit))"
+            )
+            lines.append("    perturbation: \(failure.words)")
+            lines.append("    replay: --replay \(failure.replay)")
+            if let shrunk = failure.shrunkWords, let replay = failure.shrunkReplay {
+                lines.append("    smallest that still fails: \(shrunk)")
+                lines.append("    replay: --replay \(replay)")
+            }
+        }
+        return lines
+    }
+}
+
+/// Runs a page's stressed sessions and judges them.
+@MainActor
+public enum StressRun {
+    /// Runs `options.sessions` sessions of `configuration`'s page, each under its own drawn perturbation, through
+    /// `session` (a suite's lane, or a fresh session), handing each report to `record` as it finishes; then shrinks
+    /// the first distinct failures.
+    public static func run(
+        _ configuration: CheckConfiguration, options: StressOptions,
+        session: @MainActor (CheckConfiguration) async -> SessionReport = { await BridgeCheck.run($0) },
+        record: @MainActor (SessionReport) -> Void = { _ in }, shouldStop: @MainActor () -> Bool = { false }
+    ) async -> StressVerdict {
+        let serves = servesPage(configuration)
+        var failures: [StressVerdict.Failure] = []
+        var keys: [String] = []
+        var categories: [FailureCategory: Int] = [:]
+        var order: [FailureCategory] = []
+        var failed = 0
+        var ran = 0
+        for index in 1...max(1, options.sessions) where !shouldStop() {
+            var stressed = configuration
+            stressed.perturbation = Perturbation.drawn(
+                seed: Perturbation.sessionSeed(options.seed, index), bounds: options.bounds, servesPage: serves)
+            let report = await session(stressed)
+            ran += 1
+            record(report)
+            guard let first = report.failures.first else { continue }
+            failed += 1
+            for category in Set(report.failures.map(\.category)) {
+                if categories[category] == nil { order.append(category) }
+                categories[category, default: 0] += 1
+            }
+            let key = failureKey(first)
+            if let known = keys.firstIndex(of: key) {
+                let old = failures[known]
+                failures[known] = StressVerdict.Failure(
+                    category: old.category, detail: old.detail, sessions: old.sessions + 1,
+                    firstSession: old.firstSession, perturbation: old.perturbation, words: old.words,
+                    replay: old.replay)
+                continue
+            }
+            keys.append(key)
+            let perturbation = stressed.perturbation ?? .none
+            failures.append(
+                StressVerdict.Failure(
+                    category: first.category, detail: first.detail, sessions: 1, firstSession: index,
+                    perturbation: perturbation, words: words(report, perturbation), replay: perturbation.token))
+        }
+        for index in failures.indices.prefix(options.shrunkFailures) where options.shrinkBudget > 0 && !shouldStop() {
+            let failure = failures[index]
+            guard
+                let smaller = await shrink(
+                    failure.perturbation, failing: failure.category, configuration: configuration,
+                    budget: options.shrinkBudget, session: session, shouldStop: shouldStop)
+            else { continue }
+            failures[index].shrunk = smaller.perturbation
+            failures[index].shrunkWords = words(smaller.report, smaller.perturbation)
+            failures[index].shrunkReplay = smaller.perturbation.token
+        }
+        return StressVerdict(
+            seed: options.seed, sessions: ran, failed: failed,
+            byCategory: order.map { StressVerdict.CategoryCount(category: $0, sessions: categories[$0]!) },
+            failures: failures)
+    }
+
+    /// The smallest perturbation found (greedily, within `budget` sessions) that still fails in `category`, twice
+    /// in a row.
+    static func shrink(
+        _ perturbation: Perturbation, failing category: FailureCategory, configuration: CheckConfiguration,
+        budget: Int, session: @MainActor (CheckConfiguration) async -> SessionReport,
+        shouldStop: @MainActor () -> Bool
+    ) async -> (perturbation: Perturbation, report: SessionReport)? {
+        var current = perturbation
+        var best: (perturbation: Perturbation, report: SessionReport)?
+        var left = budget
+        var improved = true
+        while improved, left > 0, !shouldStop() {
+            improved = false
+            for candidate in current.shrinkCandidates() {
+                guard left > 0, !shouldStop() else { break }
+                left -= 1
+                var trial = configuration
+                trial.perturbation = candidate
+                let report = await session(trial)
+                guard report.failures.contains(where: { $0.category == category }) else { continue }
+                // A smaller perturbation sits nearer the edge of the race: it must fail twice to count, so the
+                // token reported for it replays as reliably as the original's.
+                left -= 1
+                let again = await session(trial)
+                if again.failures.contains(where: { $0.category == category }) {
+                    current = candidate
+                    best = (candidate, report)
+                    improved = true
+                    break
+                }
+            }
+        }
+        return best
+    }
+
+    /// Whether the page has a folder the check's loopback server can serve (its responses can be held).
+    nonisolated static func servesPage(_ configuration: CheckConfiguration) -> Bool {
+        if case .html(_, let base?) = configuration.page, base.isFileURL { return true }
+        return false
+    }
+
+    /// Failures that differ only in numbers (times, counts) are one failure, whatever the page's URL in them
+    /// and where the page's error was thrown (its URL differs between a served and an unserved page).
+    nonisolated package static func failureKey(_ failure: BridgeFailure) -> String {
+        let located = failure.detail.replacingOccurrences(
+            of: #" \((file|https?|about):[^)]*\)"#, with: "", options: .regularExpression)
+        return failure.category.rawValue + ":" + String(located.map { $0.isNumber ? "#" : $0 })
+    }
+
+    /// What the perturbation changed in the session, in words; its description when nothing was applied.
+    nonisolated static func words(_ report: SessionReport, _ perturbation: Perturbation) -> String {
+        let applied = report.perturbed ?? []
+        return applied.isEmpty ? perturbation.description : applied.joined(separator: "; ")
+    }
+}

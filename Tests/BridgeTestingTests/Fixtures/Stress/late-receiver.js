@@ -1,0 +1,1 @@
+window.bridgeReceive = function (message) { document.body.dataset.received = message.value; };

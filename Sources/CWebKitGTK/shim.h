@@ -106,7 +106,8 @@ static inline GQuark cwk_resolver_error_quark(void) { return G_RESOLVER_ERROR; }
 static inline int cwk_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
 /* Starts `path` with `argv`, its fd 3 being `fd`, stdout/stderr on /dev/null, and SIGTERM when the
-   forking thread dies, so a crashed test run does not leave the display server behind.
+   forking thread dies, so a crashed test run does not leave the display server behind. The child leads a
+   process group of its own, so a wrapper script and whatever it forks can be stopped together.
    Returns the child pid, or -1. Only async-signal-safe calls run in the child. */
 static inline pid_t cwk_spawn_display_server(const char *path, char *const argv[], int fd) {
     int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -116,6 +117,7 @@ static inline pid_t cwk_spawn_display_server(const char *path, char *const argv[
         if (devnull >= 0) close(devnull);
         return child;
     }
+    setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(127);
     if (fd != 3) { dup2(fd, 3); } else { fcntl(3, F_SETFD, 0); }

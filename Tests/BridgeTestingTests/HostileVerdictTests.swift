@@ -36,6 +36,18 @@ final class HostileVerdictTests: XCTestCase {
         XCTAssertTrue(failure.detail.contains("nothing arrived on 'bridge'"), failure.detail)
     }
 
+    func testAThrownValueWhoseMessageCannotBeReadStillNamesTheFailure() async throws {
+        // Its toString throws: the engine has no message to give, and the detail used to be empty.
+        for thrown in ["{toString() { throw 1; }}", #"{toString() { return ""; }}"#] {
+            let report = await check(try FixtureVariant.receiverThrowing(thrown))
+            let failure = try XCTUnwrap(report.nativeToPage.failure, "\(thrown): a throwing receiver passed")
+            XCTAssertEqual(failure.category, .pageDidNotAccept)
+            XCTAssertTrue(
+                failure.detail.hasPrefix("the page threw a value whose text can't be read"),
+                "\(thrown): '\(failure.detail)'")
+        }
+    }
+
     func testDialogsNeverBlockThePageAndAreOnTheTimeline() async throws {
         // Without a UI delegate WKWebView answers at once: alert returns, confirm is false, prompt is null.
         let html = try FixtureVariant.replacingReady(

@@ -63,6 +63,16 @@ static inline gulong cwk_connect_terminated(WebKitWebView *v, cwk_terminated_cb 
 static inline gulong cwk_connect_decide_policy(WebKitWebView *v, cwk_decide_policy_cb cb, gpointer d, GClosureNotify n) {
     return cwk_connect(v, "decide-policy", G_CALLBACK(cb), d, n);
 }
+/* Answers an HTTP authentication challenge as WKWebView does when no navigation delegate handles it: without
+   credentials, so the 401 response loads at once (WebKitGTK's stock handler would wait for a user). */
+static gboolean cwk_authenticate_without_credentials(WebKitWebView *v, WebKitAuthenticationRequest *r, gpointer d) {
+    (void)v; (void)d;
+    webkit_authentication_request_authenticate(r, NULL);
+    return TRUE;
+}
+static inline gulong cwk_connect_authenticate_without_credentials(WebKitWebView *v) {
+    return g_signal_connect(v, "authenticate", G_CALLBACK(cwk_authenticate_without_credentials), NULL);
+}
 static inline gulong cwk_connect_script_dialog(WebKitWebView *v, cwk_script_dialog_cb cb, gpointer d, GClosureNotify n) {
     return cwk_connect(v, "script-dialog", G_CALLBACK(cb), d, n);
 }

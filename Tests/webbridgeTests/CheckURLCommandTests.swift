@@ -63,6 +63,16 @@ final class CheckURLCommandTests: XCTestCase {
         assertExitsFour(result, host: "127.0.0.1:\(server.port)", cause: "HTTP 401")
     }
 
+    func testHTMLServedAsJSONIsNamedByItsContentType() throws {
+        let fixture = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+        let server = try LoopbackHTTPServer(routes: ["/page": .file(contentType: "application/json", body: fixture)])
+        defer { server.stop() }
+        let result = try check(server.url("/page"), timeout: waitedOut)
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(
+            result.stdout.contains("served as application/json, not HTML (its scripts do not run)"), result.stdout)
+    }
+
     func testA500ExitsFour() throws {
         let server = try serveSite()
         defer { server.stop() }

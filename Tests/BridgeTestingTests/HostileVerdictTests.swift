@@ -24,6 +24,18 @@ final class HostileVerdictTests: XCTestCase {
         XCTAssertTrue(failure.detail.contains("wrong-frame"), failure.detail)
     }
 
+    func testASameOriginFrameOfAFilePageIsNamedAsSuchNotAsOpaque() async throws {
+        let frame = "<script>window.webkit.messageHandlers.bridge.postMessage({kind: 'ready', version: 1})</script>"
+        let html = try FixtureVariant.replacingReady(with: "").replacingOccurrences(
+            of: "<body>", with: "<body>\n<iframe srcdoc=\"\(frame)\"></iframe>")
+        let report = await BridgeCheck.run(
+            CheckConfiguration(
+                page: .html(html, baseURL: FileManager.default.temporaryDirectory), timeout: Self.timeout))
+        let failure = try XCTUnwrap(report.pageToNative.failure, "the frame's ready passed for the main document's")
+        XCTAssertTrue(failure.detail.contains("found a frame of a file: page"), failure.detail)
+        XCTAssertFalse(failure.detail.contains("opaque"), failure.detail)
+    }
+
     func testAPageThatBreaksThePrototypesPostMessageFailsAsItWouldInTheApp() async throws {
         let html = try FixtureVariant.replacingReady(
             with: """

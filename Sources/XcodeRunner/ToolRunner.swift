@@ -59,15 +59,7 @@ public struct ToolRunner: Sendable {
         _ tool: String, _ arguments: [String], in folder: URL? = nil, timeout: TimeInterval = 300
     ) throws(XcodeRunnerError) -> ToolOutput {
         guard let executable = locate(tool) else { throw missing(tool) }
-        var out: [Int32] = [-1, -1]
-        var err: [Int32] = [-1, -1]
-        guard pipe(&out) == 0, pipe(&err) == 0 else {
-            for fd in out + err where fd >= 0 { close(fd) }
-            throw XcodeRunnerError(
-                .toolFailed, field: tool, rule: "could not create a pipe for its output",
-                remedy: "check the limit on open files ('ulimit -n')")
-        }
-        for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let (out, err) = try Self.pipePair(for: tool)
         // Its own group, as for a streamed run: a tool that ignores SIGTERM is killed with its children.
         let spawned = ProcessGroup.spawn(
             executable, argv: [executable.path] + arguments, environment: environment, folder: folder,
@@ -121,6 +113,20 @@ public struct ToolRunner: Sendable {
             stderr: String(decoding: errData.value, as: UTF8.self))
     }
 
+    /// Two pipes, every end close-on-exec (the child gets its ends by dup2), or the error that names the limit.
+    private static func pipePair(for tool: String) throws(XcodeRunnerError) -> ([Int32], [Int32]) {
+        var first: [Int32] = [-1, -1]
+        var second: [Int32] = [-1, -1]
+        guard pipe(&first) == 0, pipe(&second) == 0 else {
+            for fd in first + second where fd >= 0 { close(fd) }
+            throw XcodeRunnerError(
+                .toolFailed, field: tool, rule: "could not create a pipe for its output",
+                remedy: "check the limit on open files ('ulimit -n')")
+        }
+        for fd in first + second { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (first, second)
+    }
+
     /// How a streamed run ended.
     public struct StreamOutcome: Sendable, Equatable {
         /// The tool's exit code, or 128 + the signal that stopped it.
@@ -152,15 +158,7 @@ public struct ToolRunner: Sendable {
         onOutput: (Data) -> Void
     ) throws(XcodeRunnerError) -> StreamOutcome {
         guard let executable = locate(tool) else { throw missing(tool) }
-        var output: [Int32] = [-1, -1]
-        var wake: [Int32] = [-1, -1]
-        guard pipe(&output) == 0, pipe(&wake) == 0 else {
-            for fd in output + wake where fd >= 0 { close(fd) }
-            throw XcodeRunnerError(
-                .toolFailed, field: tool, rule: "could not create a pipe for its output",
-                remedy: "check the limit on open files ('ulimit -n')")
-        }
-        for fd in output + wake { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let (output, wake) = try Self.pipePair(for: tool)
         _ = fcntl(wake[1], F_SETFL, O_NONBLOCK)
         defer { for fd in [output[0], wake[0], wake[1]] { close(fd) } }
         let restoreSignals = SignalRelay.install(wakeFD: wake[1])

@@ -433,6 +433,11 @@ extension BridgeSession: WKNavigationDelegate {
         record(.navigated, place)
     }
 
+    /// " (the page navigated away to PLACE)" once a document replaced the loaded one, else "".
+    var navigationNote: String {
+        navigatedAwayTo.map { " (the page navigated away to \($0.isEmpty ? "another document" : $0))" } ?? ""
+    }
+
     private func responded(statusCode: Int) {
         httpStatusCode = statusCode
         record(.httpResponse, "HTTP \(statusCode)" + BridgeSession.notHTML(responseMIMEType))

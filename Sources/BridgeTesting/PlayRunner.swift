@@ -319,8 +319,10 @@ final class PlayRunner {
         let loaded = load.status == .pass
         let pageToNative = pageVerdict(loaded: loaded)
         let nativeToPage: DirectionVerdict
-        if let failed = outcomes.first(where: { $0.failure != nil }) {
-            nativeToPage = .fail(failed.failure!)
+        if let failed = outcomes.first(where: { $0.failure != nil }), let failure = failed.failure {
+            // A document that replaced the loaded one (a reload, a redirect) has no receiver, or took the message
+            // away with it: the page's error alone ("TypeError: undefined is not a function") does not say so.
+            nativeToPage = .fail(BridgeFailure(failure.category, failure.detail + session.navigationNote))
         } else if !outcomes.isEmpty {
             nativeToPage = .pass(outcomes.map(\.note).joined(separator: " | "))
         } else if !loaded {
@@ -418,16 +420,14 @@ final class PlayRunner {
         } else if session.rejections.isEmpty, !session.uncloneable.isEmpty {
             seen = BridgeCheck.uncloneableDetail(session.uncloneable)
         } else if session.rejections.isEmpty {
-            let away = session.navigatedAwayTo.map { place in
-                " (the page navigated away to \(place.isEmpty ? "another document" : place))"
-            }
+            let away = session.navigationNote
             let handlers = contract.handlerNames.map { "'\($0)'" }.joined(separator: ", ")
             let others =
                 session.messages.isEmpty
                 ? "" : "; only \(Set(session.messages.map(\.kind)).sorted().joined(separator: ", ")) came"
             seen =
                 clock.missed("nothing arrived on \(handlers)") + others
-                + (away ?? "")
+                + away
         } else {
             let more = session.rejectedCount > 3 ? " and \(session.rejectedCount - 3) more" : ""
             seen =

@@ -3,6 +3,7 @@ import PackageDescription
 
 // The target graph is the architecture (see README "Layers"):
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
+// BridgeContract <- webbridge-typed-code <- BridgeContractPlugin (build tool: Swift types of contract files)
 // CWebKitGTK, CEngineSignals <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
 // XcodeRunner (Foundation only)         <- webbridge
 // TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
@@ -24,6 +25,8 @@ let package = Package(
         // Apple's names so shared code that imports WebKitGTK cannot reach it by accident.
         .library(name: "WebKitGTKSupport", targets: ["WebKitGTKSupport"]),
         .executable(name: "webbridge", targets: ["webbridge"]),
+        // Swift types of a target's contract files, generated at build time (Docs/CONTRACT.md, "Typed code").
+        .plugin(name: "BridgeContractPlugin", targets: ["BridgeContractPlugin"]),
     ],
     targets: [
         // The one escape for text printed to a terminal; below every target that prints what it did not write.
@@ -84,6 +87,9 @@ let package = Package(
             name: "webbridge",
             dependencies: ["BridgeContract", "BridgeTesting", "CommandLineOptions", "TerminalEscape", "XcodeRunner"]
         ),
+        // The plugin's generator: BridgeContract only, so generating types never builds the engine.
+        .executableTarget(name: "webbridge-typed-code", dependencies: ["BridgeContract"]),
+        .plugin(name: "BridgeContractPlugin", capability: .buildTool(), dependencies: ["webbridge-typed-code"]),
         .executableTarget(
             name: "webbridge-bench",
             dependencies: [
@@ -133,6 +139,13 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        // The Swift types BridgeContractPlugin generates from the contracts in Contracts, at build time.
+        .testTarget(
+            name: "TypedCodeTests",
+            dependencies: ["BridgeContract"],
+            resources: [.process("Contracts")],
+            plugins: ["BridgeContractPlugin"]
+        ),
         .testTarget(
             name: "XcodeRunnerTests",
             dependencies: ["TerminalEscape", "XcodeRunner"],
@@ -147,7 +160,7 @@ let package = Package(
 )
 
 // Complete strict concurrency everywhere, in one place (swift-log style).
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

@@ -55,7 +55,7 @@ struct AnyKey: CodingKey {
 }
 
 /// Renders a coding path as a JSON path: `messages[0].fields.version`.
-func jsonPath(_ codingPath: [any CodingKey]) -> String {
+package func jsonPath(_ codingPath: [any CodingKey]) -> String {
     var path = ""
     for key in codingPath {
         if let index = key.intValue {

@@ -28,6 +28,24 @@ public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStri
         case wrongFrame = "wrong-frame"
         /// The same page → native message arrived again where the check expects it once.
         case duplicate = "duplicate"
+
+        /// The rule in words, beside its identifier in the JSON report.
+        public var text: String {
+            switch self {
+            case .bodyNotObject: "the body is not a JS object"
+            case .missingField: "a required field is absent"
+            case .wrongType: "a field has another JS type"
+            case .notInteger: "an integer field holds a number with a fraction"
+            case .notFinite: "a number field holds NaN or Infinity"
+            case .constantMismatch: "a constant field holds another value"
+            case .unknownKind: "the kind names no message of this direction"
+            case .wrongDirection: "the kind names a message of the other direction"
+            case .unexpectedField: "a field the contract does not declare"
+            case .emptyRequestID: "the request-id field is empty"
+            case .wrongFrame: "a frame the contract does not accept messages from"
+            case .duplicate: "the message arrived again where it is expected once"
+            }
+        }
     }
 
     /// Where the problem is: `body`, `version`, `items[2].name`.
@@ -88,7 +106,7 @@ public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStri
     }
 
     private enum CodingKeys: String, CodingKey {
-        case path, rule, expected, found, direction, remedy
+        case path, rule, ruleText, expected, found, direction, remedy
     }
 
     public init(from decoder: any Decoder) throws {
@@ -101,11 +119,12 @@ public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStri
             direction: try container.decode(Direction.self, forKey: .direction))
     }
 
-    /// Encodes the remedy too, so a report's reader gets what to do without this library.
+    /// Encodes the rule's text and the remedy too, so a report's reader gets what to do without this library.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
         try container.encode(rule, forKey: .rule)
+        try container.encode(rule.text, forKey: .ruleText)
         try container.encode(expected, forKey: .expected)
         try container.encode(found, forKey: .found)
         try container.encode(direction, forKey: .direction)

@@ -81,3 +81,28 @@ extension FieldType {
         }
     }
 }
+
+extension JSONValue {
+    /// What a script's result shows as JSON, read from the value the engine handed over (`Any`), never through
+    /// the page's own `JSON.stringify`; nil for `undefined`, and for what JSON cannot hold (a nesting past the
+    /// limit, a value of no JS type). A Date is its ISO 8601 text and a non-finite number `null`, as JSON gives them.
+    package init?(engineValue value: Any?) {
+        guard let converted = Self.converted(BodyValue(value)) else { return nil }
+        self = converted
+    }
+
+    private static func converted(_ value: BodyValue) -> JSONValue? {
+        switch value {
+        case .undefined, .tooDeep, .unsupported: return nil
+        case .null: return .null
+        case .boolean(let flag): return .boolean(flag)
+        case .number(let number): return number.isFinite ? .number(number) : .null
+        case .string(let text): return .string(text)
+        case .date(let date):
+            let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+            return .string(date.formatted(format))
+        case .array(let items): return .array(items.map { converted($0) ?? .null })
+        case .object(let fields): return .object(fields.compactMapValues(converted))
+        }
+    }
+}

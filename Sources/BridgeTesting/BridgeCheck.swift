@@ -31,6 +31,8 @@ public struct CheckConfiguration: Sendable {
     public var fields: ValidationMode
     /// How native is played; nil takes the contract's `check` section, or the fixture style (ready, then sync).
     public var play: CheckPlay?
+    /// Whether every console level of the page reaches the timeline; otherwise `console.error`/`console.warn` only.
+    public var console = false
 
     /// The step timeout when none is given, read by the CLI, the assertions and the seed test: ample for a cold
     /// simulator, a fraction of it on Linux.
@@ -144,7 +146,7 @@ public enum BridgeCheck {
         let session = BridgeSession(
             contract: configuration.contract, mode: configuration.fields,
             announcingKind: play.expectedMessages.first, userScripts: play.userScripts,
-            websiteDataStore: websiteDataStore)
+            websiteDataStore: websiteDataStore, console: configuration.console)
         observe?(session)
         return await PlayRunner(configuration: configuration, play: play, session: session).run()
     }
@@ -295,8 +297,11 @@ extension BridgeSession {
             break
         }
         guard let (expected, expression) = shown else { return nil }
-        let readBack =
-            "(function(v){return v === undefined ? null : encodeURIComponent(v)})(\(expression))"
+        // Compared in the page with `===` against the sent text (a string literal from the contract's encoder):
+        // only the language's own operators take part, never a function the page could replace.
+        let readBack = """
+            (function (v, sent) { return v === undefined ? null : { type: typeof v, same: v === sent, length: typeof v === "string" ? v.length : 0 }; })(\(expression), \(ReceiverCall.stringLiteral(expected)))
+            """
         switch await evaluate(readBack, until: clock.deadline) {
         case .timedOut:
             return BridgeFailure(
@@ -305,18 +310,18 @@ extension BridgeSession {
             return BridgeFailure(
                 .pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
         case .value(let value):
-            guard let encoded = value as? String else {
+            guard let found = value as? [String: Any], let type = found["type"] as? String else {
                 let promise =
                     returnedUnsupported
                     ? " (the receiver returned a value that cannot cross the bridge, such as a Promise; if it rejected, evaluateJavaScript cannot show why)"
                     : ""
                 return BridgeFailure(.pageDidNotAccept, "\(expression) was not set\(promise)")
             }
-            if encoded == URIComponent.encode(expected) { return nil }
-            let found = encoded.removingPercentEncoding ?? encoded
+            if found["same"] as? Bool == true { return nil }
+            let shown = type == "string" ? "String of \((found["length"] as? NSNumber)?.intValue ?? 0)" : "a \(type)"
             return BridgeFailure(
                 .pageDidNotAccept,
-                "\(expression) differs from the sent text (sent String of \(expected.utf16.count) UTF-16 units, found String of \(found.utf16.count))"
+                "\(expression) differs from the sent text (sent String of \(expected.utf16.count) UTF-16 units, found \(shown))"
             )
         }
     }
@@ -327,15 +332,5 @@ extension BridgeSession {
     static func isUnsupportedResult(_ error: any Error) -> Bool {
         let error = error as NSError
         return error.domain == WKErrorDomain && error.code == WKError.Code.javaScriptResultTypeIsUnsupported.rawValue
-    }
-}
-
-/// JavaScript's `encodeURIComponent`, so a string can be compared with the page's copy of it exactly.
-enum URIComponent {
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
-
-    static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 }

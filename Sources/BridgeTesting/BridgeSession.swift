@@ -92,6 +92,8 @@ public final class BridgeSession: NSObject {
     public private(set) var webContentProcessTerminated = false
     /// Messages WebKit dropped because it could not clone them (see `UncloneableMessage`), the first 100.
     public private(set) var uncloneable: [UncloneableMessage] = []
+    /// The page's uncaught errors, unhandled rejections and console messages, in order (the first 100).
+    public private(set) var pageDiagnostics: [PageDiagnostic] = []
     /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
     public private(set) var navigatedAwayTo: String?
     private var committedDocuments = 0
@@ -117,9 +119,10 @@ public final class BridgeSession: NSObject {
     /// - Parameters:
     ///   - userScripts: the app's native-side scripts, injected before the page's own (as the app does).
     ///   - websiteDataStore: where cookies and storage live; nil shares the default store (and on Linux its process).
+    ///   - console: whether every console level is recorded; otherwise `console.error` and `console.warn` only.
     public init(
         contract: BridgeContract = .default, mode: ValidationMode = .strict, announcingKind: String? = nil,
-        userScripts: [UserScriptSpec] = [], websiteDataStore: WKWebsiteDataStore? = nil
+        userScripts: [UserScriptSpec] = [], websiteDataStore: WKWebsiteDataStore? = nil, console: Bool = false
     ) {
         self.contract = contract
         self.mode = mode
@@ -136,6 +139,7 @@ public final class BridgeSession: NSObject {
         if !contract.handlerNames.contains(CloneDiagnostics.handlerName) {
             controller.add(WeakDiagnosticsHandler(self), contentWorld: .page, name: CloneDiagnostics.handlerName)
             for name in contract.handlerNames { controller.addUserScript(CloneDiagnostics.userScript(handler: name)) }
+            controller.addUserScript(PageDiagnostics.userScript(console: console))
         }
         for script in userScripts {
             controller.addUserScript(
@@ -192,7 +196,12 @@ public final class BridgeSession: NSObject {
     }
 
     /// Waits until `condition` holds, re-checking after every event, until `deadline`: the harness's one timer.
-    func wait(until deadline: DispatchTime, _ condition: @escaping @MainActor () -> Bool) async -> Bool {
+    ///
+    /// A deadline passed with the condition unmet marks the session as timed out (its web process is not reused),
+    /// unless `pausing`: a pause between two looks of an observation is not a wait that failed.
+    func wait(
+        until deadline: DispatchTime, pausing: Bool = false, _ condition: @escaping @MainActor () -> Bool
+    ) async -> Bool {
         if condition() { return true }
         guard webView != nil else { return false }
         return await withCheckedContinuation { continuation in
@@ -204,7 +213,7 @@ public final class BridgeSession: NSObject {
                     // Whoever removes the waiter resumes it, so it is resumed exactly once.
                     guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
                     let held = waiter.condition()
-                    if !held { self?.waitTimedOut = true }
+                    if !held && !pausing { self?.waitTimedOut = true }
                     waiter.continuation.resume(returning: held)
                 }
             }
@@ -344,6 +353,19 @@ public final class BridgeSession: NSObject {
         // Like duplicate readies: the first few on the timeline, the list keeps the rest.
         if uncloneable.count <= 3 { record(.messageDropped, "\(message.description) cannot be cloned") }
         emit(.dropped(message))
+    }
+
+    /// The check's own evaluations under way. The Linux engine also reports an exception of one to the page as
+    /// a hidden "Script error."; that error is the evaluation's result, not the page's.
+    var ownScriptsRunning = 0
+
+    /// The page reported an error or a console message of its own: on the timeline, in order.
+    func reported(_ diagnostic: PageDiagnostic) {
+        guard pageDiagnostics.count < 100, !(diagnostic.isHidden && ownScriptsRunning > 0) else { return }
+        pageDiagnostics.append(diagnostic)
+        if pageDiagnostics.count <= PageDiagnostics.keptOnTimeline {
+            record(.pageReported, "\(diagnostic.kind.rawValue): \(diagnostic.description)")
+        }
     }
 
     private func failLoad(_ error: any Error) {

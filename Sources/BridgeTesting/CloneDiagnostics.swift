@@ -43,7 +43,7 @@ enum CloneDiagnostics {
 
     /// Wraps the bridge handler's `postMessage` in every frame, before the page's own scripts run: a message
     /// `structuredClone` refuses is reported (path and type only), then posted as before, and the page gets
-    /// WebKit's own result. The one trace it leaves: getters on the body run once more, for the clone test.
+    /// WebKit's own result. A body that clones is posted as its clone, so its getters run once, as in the app.
     @MainActor
     static func userScript(handler: String) -> WKUserScript {
         // Every session of a run uses the same handlers: each one's script is made once, not per session (a script
@@ -72,21 +72,32 @@ enum CloneDiagnostics {
               // Looked up at each call, not captured: a page that breaks the prototype's postMessage must suffer
               // what it would suffer in the app, not be rescued by this wrapper.
               const proto = Object.getPrototypeOf(target);
-              const clones = (value) => { try { structuredClone(value); return true; } catch (e) { return false; } };
-              // A type is the engine's interface a value's prototype belongs to, from names read here, before the
-              // page runs; never Object.prototype.toString, which reads Symbol.toStringTag: page data.
-              const apply = Reflect.apply, getPrototype = Object.getPrototypeOf, mapGet = Map.prototype.get;
-              const interfaces = new Map();
-              for (const name of Object.getOwnPropertyNames(window)) {
-                const descriptor = /^[A-Z]/.test(name) ? Object.getOwnPropertyDescriptor(window, name) : undefined;
-                const constructor = descriptor && descriptor.value;
-                const prototype = typeof constructor === "function" ? constructor.prototype : undefined;
-                if (prototype && typeof prototype === "object" && !interfaces.has(prototype)) {
-                  interfaces.set(prototype, name);
-                }
-              }
+              // Taken before the page runs: a page that replaces them later must not break its own messages here.
+              const clone = structuredClone, apply = Reflect.apply, getPrototype = Object.getPrototypeOf;
+              const MapType = Map, mapGet = Map.prototype.get, mapHas = Map.prototype.has, mapSet = Map.prototype.set;
+              const ownNames = Object.getOwnPropertyNames, ownDescriptor = Object.getOwnPropertyDescriptor;
+              const clones = (value) => { try { clone(value); return true; } catch (e) { return false; } };
+              // A type is the engine's interface a value's prototype belongs to; never Object.prototype.toString,
+              // which reads Symbol.toStringTag: page data. The names are read only when a message cannot be
+              // cloned (a walk over the window's globals costs every document otherwise); the first name of a
+              // prototype wins, and the engine's own globals come before any the page adds.
+              let interfaces;
               const engineType = (value) => {
                 try {
+                  if (interfaces === undefined) {
+                    interfaces = new MapType();
+                    // An index loop and string comparison: no iterator or method the page could have replaced.
+                    const names = ownNames(window);
+                    for (let index = 0; index < names.length; index++) {
+                      const name = names[index], first = name[0];
+                      const descriptor = first >= "A" && first <= "Z" ? ownDescriptor(window, name) : undefined;
+                      const constructor = descriptor && descriptor.value;
+                      const prototype = typeof constructor === "function" ? constructor.prototype : undefined;
+                      if (prototype && typeof prototype === "object" && !apply(mapHas, interfaces, [prototype])) {
+                        apply(mapSet, interfaces, [prototype, name]);
+                      }
+                    }
+                  }
                   for (let proto = getPrototype(value), depth = 0; proto !== null && depth < 64; depth++) {
                     const name = apply(mapGet, interfaces, [proto]);
                     if (name !== undefined) return name;
@@ -124,13 +135,19 @@ enum CloneDiagnostics {
               Object.defineProperty(target, "postMessage", {
                 configurable: true, writable: true,
                 value: function postMessage(message) {
-                  if (!clones(message)) {
+                  // The clone is what is posted: the body's getters run once, as they do in the app, and WebKit
+                  // clones a copy that holds the same data.
+                  let copy;
+                  try {
+                    copy = clone(message);
+                  } catch (e) {
                     try {
                       const found = find(message, "body", 0);
-                      report.postMessage({ problem: "not-cloneable", path: found.path, type: found.type });
+                      apply(report.postMessage, report, [{ problem: "not-cloneable", path: found.path, type: found.type }]);
                     } catch (e) {}
+                    return apply(proto.postMessage, this, arguments);
                   }
-                  return proto.postMessage.apply(this, arguments);
+                  return arguments.length === 0 ? apply(proto.postMessage, this, arguments) : apply(proto.postMessage, this, [copy]);
                 },
               });
             })();
@@ -150,8 +167,11 @@ final class WeakDiagnosticsHandler: NSObject, WKScriptMessageHandler {
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
     ) {
         MainActor.assumeIsolated {
-            guard let uncloneable = UncloneableMessage(report: message.body) else { return }
-            session?.dropped(uncloneable)
+            if let uncloneable = UncloneableMessage(report: message.body) {
+                session?.dropped(uncloneable)
+            } else if let diagnostic = PageDiagnostic(report: message.body) {
+                session?.reported(diagnostic)
+            }
         }
     }
 }

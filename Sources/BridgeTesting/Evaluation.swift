@@ -25,12 +25,39 @@ extension BridgeSession {
     func evaluate(_ script: String, until deadline: DispatchTime) async -> EvaluationOutcome {
         guard let webView else { return .error(SessionClosed()) }
         let box = OutcomeBox()
+        ownScriptsRunning += 1
         webView.evaluateJavaScript(script) { [weak self] value, error in
             box.outcome = error.map { .error($0) } ?? .value(value)
+            self?.ownScriptsRunning -= 1
             self?.notify()
         }
         _ = await wait(until: deadline) { box.outcome != nil }
         return box.outcome ?? .timedOut
+    }
+
+    /// Runs an async function body in the page, its arguments passed by the engine as values (never as code);
+    /// nil when it has not completed by `deadline`. A returned promise is awaited.
+    func callAsync(_ body: String, arguments: [String: Any] = [:], until deadline: DispatchTime) async -> Result<
+        Any?, any Error
+    >? {
+        guard let webView else { return .failure(SessionClosed()) }
+        @MainActor final class Box { var result: Result<Any?, any Error>? }
+        let box = Box()
+        nonisolated(unsafe) let arguments = arguments
+        // The async form is the one both engines share; the wait below bounds it.
+        ownScriptsRunning += 1
+        Task { @MainActor [weak self] in
+            defer { self?.ownScriptsRunning -= 1 }
+            do {
+                box.result = .success(
+                    try await webView.callAsyncJavaScript(body, arguments: arguments, in: nil, contentWorld: .page))
+            } catch {
+                box.result = .failure(error)
+            }
+            self?.notify()
+        }
+        _ = await wait(until: deadline) { box.result != nil }
+        return box.result
     }
 }
 

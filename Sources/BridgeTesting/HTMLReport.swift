@@ -188,6 +188,7 @@ package enum HTMLReport {
         case .sent, .syncSent, .replied:
             .arrow(from: .native)
         case .loadStarted, .httpResponse, .didFinish, .loadFailed, .navigated, .processTerminated, .dialog,
+            .pageReported,
             .accepted, .notAccepted:
             .mark
         }

@@ -187,7 +187,8 @@ final class PlayRunner {
             failure = await session.deliver(script: call.script, showing: (text, expression), clock: clock)
         case .observed(let expression, let equals):
             // What the page showed before native acted: only a change from it is the page's answer.
-            let before = await read(expression)
+            let before: JSONValue?
+            if case .success(let value)? = await read(expression) { before = value } else { before = nil }
             if let refused = await session.deliver(script: call.script, showing: nil, clock: clock) {
                 failure = refused
             } else {
@@ -225,63 +226,58 @@ final class PlayRunner {
         return false
     }
 
-    /// Waits until `expression` shows the page's answer, compared with what the play expects as JSON.
+    /// Waits until `expression` shows the page's answer, compared with what the play expects.
     ///
     /// The page may still be handling native's message when the call returns (a reply handler's promise, a
-    /// `fromNative` continuation), so the page looks again after each of its own tasks. A value other than `before`
+    /// `fromNative` continuation), so the check looks again after the page's own tasks. A value other than `before`
     /// (what it showed before native acted), `undefined` and `null` is its answer: the expected one passes, any
-    /// other fails at once instead of at the deadline.
-    private func observe(_ expression: String, equals expected: JSONValue, before: String?) async -> BridgeFailure? {
-        let expectedText = Self.jsonText(expected)
-        let body = """
-            const deadline = Date.now() + limit;
-            for (;;) {
-              const value = (\(expression));
-              const text = value === undefined ? null : JSON.stringify(value);
-              if (text === expected || (text !== before && text !== null && text !== "null")) return text;
-              if (Date.now() >= deadline) return before;
-              await new Promise((resolve) => setTimeout(resolve, 5));
-            }
-            """
-        let arguments: [String: Any] = [
-            "expected": expectedText, "before": before ?? NSNull(), "limit": clock.remaining * 1000,
-        ]
+    /// other fails at once instead of at the deadline. Each look reads the expression once and takes the value the
+    /// engine hands over: no function of the page's (`JSON.stringify`, `setTimeout`) takes part in the verdict.
+    private func observe(_ expression: String, equals expected: JSONValue, before: JSONValue?) async
+        -> BridgeFailure?
+    {
         let late = BridgeFailure(
             .pageDidNotAccept, clock.missed("\(expression) did not show the expected \(expected.structure) value"))
-        switch await callAsync(body, arguments: arguments) {
-        case nil:
-            return late
-        case .failure(let error):
-            return BridgeFailure(.pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
-        case .success(let value):
-            guard let text = value as? String, text != before,
-                let found = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-            else { return late }
-            if found == expected { return nil }
-            let shown =
-                found.structure == expected.structure
-                ? "shows another \(found.structure) than the expected one"
-                : "is \(found.structure), not the expected \(expected.structure) value"
-            return BridgeFailure(.pageDidNotAccept, "\(expression) \(shown)")
+        while true {
+            switch await read(expression) {
+            case nil:
+                return late
+            case .failure(let error):
+                return BridgeFailure(.pageDidNotAccept, "reading \(expression) failed: \(javaScriptErrorText(error))")
+            case .success(let found?) where found == expected:
+                return nil
+            case .success(let found?) where found != before && found != .null:
+                let shown =
+                    found.structure == expected.structure
+                    ? "shows another \(found.structure) than the expected one"
+                    : "is \(found.structure), not the expected \(expected.structure) value"
+                return BridgeFailure(.pageDidNotAccept, "\(expression) \(shown)")
+            case .success:
+                // Not answered yet: look again once the page has run its next tasks, or stop at the deadline.
+                let next = min(clock.deadline, .now() + Self.lookAgain)
+                _ = await session.wait(until: next, pausing: true) { false }
+                if session.webView == nil || DispatchTime.now() >= clock.deadline { return late }
+            }
         }
     }
 
-    /// What `expression` shows now, as JSON text; nil when it is undefined or cannot be read.
-    private func read(_ expression: String) async -> String? {
-        let script = "(function(){const v=(\(expression));return v===undefined?null:JSON.stringify(v)})()"
-        guard case .value(let value) = await session.evaluate(script, until: clock.deadline) else { return nil }
-        return value as? String
-    }
+    /// How soon an observation looks again: about a frame, so the page's timers and promise jobs run between.
+    private static let lookAgain = DispatchTimeInterval.milliseconds(5)
 
-    private static func jsonText(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    /// What `expression` shows now: nil when the step's deadline passed first; a success of nil when it is
+    /// undefined or holds what JSON cannot (a function, a node).
+    private func read(_ expression: String) async -> Result<JSONValue?, any Error>? {
+        switch await session.callAsync("return (\(expression));", until: clock.deadline) {
+        case nil: return nil
+        case .success(let value): return .success(JSONValue(engineValue: value))
+        case .failure(let error) where BridgeSession.isUnsupportedResult(error): return .success(nil)
+        case .failure(let error): return .failure(error)
+        }
     }
 
     /// Runs a call and waits for the promise it returns to fulfil; a rejection is the page refusing.
     private func settle(_ script: String) async -> BridgeFailure? {
-        switch await callAsync("await (\(script)); return null;") {
+        switch await session.callAsync("await (\(script)); return null;", until: clock.deadline) {
         case nil:
             return BridgeFailure(.pageDidNotAccept, clock.missed("its promise did not settle"))
         case .failure(let error):
@@ -289,27 +285,6 @@ final class PlayRunner {
         case .success:
             return nil
         }
-    }
-
-    /// Runs an async function body in the page; nil when it has not completed by the step's deadline.
-    private func callAsync(_ body: String, arguments: [String: Any] = [:]) async -> Result<Any?, any Error>? {
-        guard let webView = session.webView else { return .failure(SessionClosed()) }
-        @MainActor final class Box { var result: Result<Any?, any Error>? }
-        let box = Box()
-        let session = self.session
-        nonisolated(unsafe) let arguments = arguments
-        // The async form is the one both engines share; the wait below bounds it.
-        Task { @MainActor in
-            do {
-                box.result = .success(
-                    try await webView.callAsyncJavaScript(body, arguments: arguments, in: nil, contentWorld: .page))
-            } catch {
-                box.result = .failure(error)
-            }
-            session.notify()
-        }
-        _ = await session.wait(until: clock.deadline) { box.result != nil }
-        return box.result
     }
 
     // MARK: Verdicts
@@ -425,9 +400,11 @@ final class PlayRunner {
             let others =
                 session.messages.isEmpty
                 ? "" : "; only \(Set(session.messages.map(\.kind)).sorted().joined(separator: ", ")) came"
+            // The page's own first error is often why: it stopped the script that would have posted.
+            let thrown = session.pageDiagnostics.first { $0.kind == .uncaughtError || $0.kind == .unhandledRejection }
             seen =
                 clock.missed("nothing arrived on \(handlers)") + others
-                + away
+                + away + (thrown.map { "; the page reported an \($0.kind.rawValue) first: \($0)" } ?? "")
         } else {
             let more = session.rejectedCount > 3 ? " and \(session.rejectedCount - 3) more" : ""
             seen =

@@ -100,18 +100,6 @@ package enum ReportRendering {
         return "FAIL: \(categories.joined(separator: "; ")) (\(failed.count) of \(sessions) failed)"
     }
 
-    /// Every session as JSON, with the overall verdict.
-    package static func json(_ reports: [SessionReport]) -> String {
-        struct Document: Encodable {
-            let passed: Bool
-            let sessions: [SessionReport]
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(Document(passed: reports.allSatisfy(\.passed), sessions: reports))) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// JUnit XML with one test case per direction per session, in one suite named `suite` (the page).
     package static func junit(_ reports: [SessionReport], suite: String = "webbridge check") -> String {
         junitDocument([junitSuite(reports.enumerated().map { ($0.offset + 1, $0.element) }, suite: suite, totals: nil)])
@@ -246,28 +234,34 @@ package struct SessionTally: Sendable {
         package let session: Int
         package let report: SessionReport
 
-        private enum CodingKeys: String, CodingKey { case session }
+        private enum CodingKeys: String, CodingKey { case session, passed }
 
-        // The report's own fields, plus its number.
+        package init(session: Int, report: SessionReport) {
+            self.session = session
+            self.report = report
+        }
+
+        // The report's own fields, plus its number and verdict (decoding reads the number and the report).
         package func encode(to encoder: any Encoder) throws {
             try report.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(session, forKey: .session)
+            try container.encode(report.passed, forKey: .passed)
         }
     }
 
-    package private(set) var count = 0
-    package private(set) var failedCount = 0
+    package internal(set) var count = 0
+    package internal(set) var failedCount = 0
     /// Every category that failed in any session, sorted.
-    package private(set) var failedCategories: [FailureCategory] = []
+    package internal(set) var failedCategories: [FailureCategory] = []
     /// Whether every failure of every session was a page that could not be fetched.
-    package private(set) var onlyUnreachable = true
-    package private(set) var kept: [Kept] = []
+    package internal(set) var onlyUnreachable = true
+    package internal(set) var kept: [Kept] = []
     /// JUnit's totals over every session: two test cases each, failed or skipped as `junit` renders them.
-    package private(set) var failedCases = 0
-    package private(set) var skippedCases = 0
+    package internal(set) var failedCases = 0
+    package internal(set) var skippedCases = 0
     /// The time of every session, as JUnit's `time` sums it (each session's last event).
-    package private(set) var totalSeconds = 0.0
+    package internal(set) var totalSeconds = 0.0
 
     package init() {}
 
@@ -314,27 +308,6 @@ extension ReportRendering {
         guard !tally.passed else { return "PASS: both directions of the bridge hold (\(sessions))" }
         let categories = tally.failedCategories.map(\.rawValue).joined(separator: "; ")
         return "FAIL: \(categories) (\(tally.failedCount) of \(sessions) failed)"
-    }
-
-    /// The tally as JSON: the verdict, the counts, and the kept sessions with their numbers.
-    package static func json(_ tally: SessionTally, interrupted: Bool = false) -> String {
-        struct Document: Encodable {
-            let passed: Bool
-            let sessionCount: Int
-            let failedCount: Int
-            let omittedSessions: Int
-            let interrupted: Bool?
-            let sessions: [SessionTally.Kept]
-            /// The tool that wrote the report (`WebBridgeVersion.number`).
-            let webbridgeVersion: String
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = Document(
-            passed: tally.passed, sessionCount: tally.count, failedCount: tally.failedCount,
-            omittedSessions: tally.omitted, interrupted: interrupted ? true : nil, sessions: tally.kept,
-            webbridgeVersion: WebBridgeVersion.number)
-        return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)
     }
 
     /// The tally as JUnit XML: one suite named after the page (`suite`), its kept sessions' test cases, under

@@ -57,46 +57,6 @@ extension ReportRendering {
         return lines.joined(separator: "\n")
     }
 
-    /// The suite as JSON: the verdict, the page counts by category, and one entry per page with its sessions.
-    package static func json(_ suite: SuiteTally, interrupted: Bool = false, shard: String? = nil) -> String {
-        struct Page: Encodable {
-            let page: String
-            let passed: Bool
-            let sessionCount: Int
-            let failedCount: Int
-            let omittedSessions: Int
-            let failedCategories: [FailureCategory]
-            let sessions: [SessionTally.Kept]
-        }
-        struct Document: Encodable {
-            let passed: Bool
-            let pageCount: Int
-            let passedPages: Int
-            let failedPages: Int
-            let failedByCategory: [String: Int]
-            let interrupted: Bool?
-            let shard: String?
-            let pages: [Page]
-            /// The tool that wrote the report (`WebBridgeVersion.number`).
-            let webbridgeVersion: String
-        }
-        let document = Document(
-            passed: suite.passed, pageCount: suite.pages.count, passedPages: suite.passedCount,
-            failedPages: suite.failedPages.count,
-            failedByCategory: Dictionary(
-                uniqueKeysWithValues: suite.failedByCategory.map { ($0.category.rawValue, $0.pages.count) }),
-            interrupted: interrupted ? true : nil, shard: shard,
-            pages: suite.pages.map {
-                Page(
-                    page: $0.name, passed: $0.tally.passed, sessionCount: $0.tally.count,
-                    failedCount: $0.tally.failedCount, omittedSessions: $0.tally.omitted,
-                    failedCategories: $0.tally.failedCategories, sessions: $0.tally.kept)
-            }, webbridgeVersion: WebBridgeVersion.number)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)
-    }
-
     /// The suite as JUnit XML: one `<testsuite>` per page, named after it, with its sessions' test cases; the
     /// root carries the sums.
     package static func junit(_ suite: SuiteTally) -> String {

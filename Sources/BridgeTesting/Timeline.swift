@@ -24,6 +24,8 @@ public struct TimelineEntry: Sendable, Equatable, Codable {
         case notAccepted = "not accepted"
         case acknowledged = "acknowledged"
         case processTerminated = "web process terminated"
+        /// The page's own uncaught error, unhandled rejection or console message, with its file and line.
+        case pageReported = "page reported"
         /// The page committed another document after the one the session loaded.
         case navigated = "page navigated away"
     }

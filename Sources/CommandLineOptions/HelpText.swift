@@ -31,7 +31,7 @@ extension OptionTable {
 
     /// The words of the synopsis: arguments, then options, exclusive pairs as `[--a | --b B]`.
     var synopsisParts: [String] {
-        var parts = positionals.map { $0.required ? $0.argument : "[\($0.argument)]" }
+        var parts = positionals.map { $0.spelling }
         var done: Set<String> = []
         for option in options where !done.contains(option.name) {
             if let pair = exclusive.first(where: { $0.0 == option.name || $0.1 == option.name }),
@@ -54,17 +54,7 @@ extension OptionTable {
         var lines: [String] = []
         for option in options + [.flag("-h, --help", "show this help")] {
             let label = "  " + option.spelling
-            var notes: [String] = []
-            switch option.defaultValue {
-            case .none: break
-            case .value(let text): notes.append("default: \(text.isEmpty ? "empty" : text)")
-            case .described(let text): notes.append("default: \(text)")
-            }
-            if let words = option.rule.helpWords { notes.append(words) }
-            if option.repeatable { notes.append("repeatable") }
-            if option.required { notes.append("required") }
-            let summary = option.summary + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
-            let wrapped = Self.wrap(summary, width: width - column)
+            let wrapped = Self.wrap(option.helpSummary, width: width - column)
             let pad = String(repeating: " ", count: column)
             if label.count + 2 > column {
                 lines.append(label)
@@ -79,7 +69,7 @@ extension OptionTable {
 
     /// The line after a usage error: `Usage: webbridge check [options]; see 'webbridge check --help'.`
     public var usageHint: String {
-        let arguments = positionals.map { $0.required ? " \($0.argument)" : " [\($0.argument)]" }.joined()
+        let arguments = positionals.map { " " + $0.spelling }.joined()
         return "Usage: \(command)\(arguments)\(options.isEmpty ? "" : " [options]"); see '\(command) --help'."
     }
 
@@ -99,5 +89,30 @@ extension OptionTable {
         }
         lines.append(line)
         return lines
+    }
+}
+
+extension Positional {
+    /// `FILE`, `[FILE]`, `FILE...`: as the synopsis and the usage line show it.
+    var spelling: String {
+        let word = variadic ? argument + "..." : argument
+        return required ? word : "[\(word)]"
+    }
+}
+
+extension Option {
+    /// What the option does, then its default, rule and kind in parentheses: the help's, the man page's and the
+    /// completions' description.
+    public var helpSummary: String {
+        var notes: [String] = []
+        switch defaultValue {
+        case .none: break
+        case .value(let text): notes.append("default: \(text.isEmpty ? "empty" : text)")
+        case .described(let text): notes.append("default: \(text)")
+        }
+        if let words = rule.helpWords { notes.append(words) }
+        if repeatable { notes.append("repeatable") }
+        if required { notes.append("required") }
+        return summary + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
     }
 }

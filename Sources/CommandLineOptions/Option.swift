@@ -155,11 +155,16 @@ public struct Positional: Sendable {
     /// The words it may be; empty for any text.
     public let choices: [String]
     public let required: Bool
+    /// Whether it takes every remaining argument (`FILE...`); only the last positional may.
+    public let variadic: Bool
 
-    public init(_ noun: String, _ argument: String, choices: [String] = [], required: Bool = true) {
+    public init(
+        _ noun: String, _ argument: String, choices: [String] = [], required: Bool = true, variadic: Bool = false
+    ) {
         self.noun = noun
         self.argument = argument
         self.choices = choices
         self.required = required
+        self.variadic = variadic
     }
 }

@@ -27,6 +27,8 @@ public struct OptionTable: Sendable {
                 preconditionFailure("\(command): the default of \(option.name), '\(text)', breaks its own rule")
             }
         }
+        precondition(
+            positionals.dropLast().allSatisfy { !$0.variadic }, "\(command): only the last positional may be variadic")
         for (first, second) in exclusive {
             precondition(seen.contains(first) && seen.contains(second), "\(command): \(first)|\(second) unknown")
         }
@@ -82,7 +84,7 @@ public struct OptionTable: Sendable {
         for option in options where option.required && !parsed.isGiven(option.name) {
             throw .missingOption(option, command: command)
         }
-        if positionals.count > self.positionals.count {
+        if positionals.count > self.positionals.count, self.positionals.last?.variadic != true {
             throw .unexpectedArgument(
                 positionals[self.positionals.count], command: command, takes: self.positionals)
         }

@@ -265,7 +265,8 @@ enum JavaScriptLiteral {
         case let dictionary as [String: Any]:
             var parts: [String] = []
             for (key, element) in dictionary.sorted(by: { $0.key < $1.key }) {
-                parts.append("\(quote(key)):\(try render(element))")
+                // Computed, so a key `__proto__` is a field, as Apple's conversion makes it, not the prototype.
+                parts.append("[\(quote(key))]:\(try render(element))")
             }
             return "{" + parts.joined(separator: ",") + "}"
         case let bool as Bool: return bool ? "true" : "false"

@@ -328,9 +328,10 @@ open class WKWebView: NSObject {
             }
             values.append(literal)
         }
-        // Kept on the body's first line so reported line numbers match the caller's body.
+        // Kept on the body's first line so reported line numbers match the caller's body. Called directly, not
+        // through `Function.prototype.call`, which the page may have replaced: Apple's call passes no page code.
         let wrapped =
-            "return await (async function(\(names.joined(separator: ","))) {\(functionBody)\n}).call(this\(values.map { ", " + $0 }.joined()));"
+            "return await (async function(\(names.joined(separator: ","))) {\(functionBody)\n})(\(values.joined(separator: ", ")));"
         return try await withCheckedThrowingContinuation { continuation in
             run(.callAsync(wrapped), world: contentWorld) { continuation.resume(with: $0) }
         }.value

@@ -38,6 +38,10 @@ enum CheckCommand {
                 "--value", "TEXT", "text sent as the sync message's value in the fixture style",
                 default: .value(defaults.value)),
             .flag(
+                "--console",
+                "record every console level of the page (log, info, debug too); console.error, console.warn, uncaught errors and unhandled rejections are always recorded"
+            ),
+            .flag(
                 "--lenient",
                 "list unknown, invalid and duplicate page messages instead of failing on them, and ignore fields the contract does not declare"
             ),
@@ -172,6 +176,8 @@ struct CheckOptions {
     let playPath: String?
     let userScripts: [String]
     let lenient: Bool
+    /// Whether every console level of the page is recorded (`--console`).
+    let console: Bool
     let value: String?
     let timeout: Double
     let repeatCount: Int
@@ -187,6 +193,7 @@ struct CheckOptions {
         playPath = parsed.value("--play")
         userScripts = parsed.values("--user-script")
         lenient = parsed.has("--lenient")
+        console = parsed.has("--console")
         value = parsed.isGiven("--value") ? parsed.value("--value") : nil
         // The table checked every value and holds the defaults: these have one.
         timeout = parsed.seconds("--timeout")!
@@ -274,10 +281,11 @@ struct CheckOptions {
             base.userScripts += extraScripts
             play = base
         }
-        let configuration = CheckConfiguration(
+        var configuration = CheckConfiguration(
             page: .html("", baseURL: nil), contract: contract, value: value ?? CheckCommand.defaults.value,
             timeout: timeout,
             strictness: lenient ? .lenient : .strict, fields: lenient ? .lenient : .strict, play: play)
+        configuration.console = console
         do {
             _ = try BridgeCheck.plan(configuration)
         } catch {
@@ -292,8 +300,9 @@ struct CheckOptions {
         switch entry {
         case .url(let url): return .url(url)
         case .file(let page):
-            // Relative scripts and styles load from beside the page, as when the app bundles it.
-            return .html(try PageFile.read(page), baseURL: URL(fileURLWithPath: page).deletingLastPathComponent())
+            // The page's own URL as the base: relative scripts and styles load from beside it, as when the app
+            // bundles it, and its errors name the file, not its folder.
+            return .html(try PageFile.read(page), baseURL: URL(fileURLWithPath: page))
         case .bundled: return .html(try BundledFixture.html(), baseURL: nil)
         }
     }

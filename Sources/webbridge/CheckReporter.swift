@@ -40,7 +40,12 @@ struct CheckReporter {
     func document(_ format: CheckOptions.Format, _ tally: SessionTally, notice: String? = nil) -> String {
         switch format {
         case .text: ReportRendering.summary(tally)
-        case .json: ReportRendering.json(tally, interrupted: notice != nil)
+        case .json:
+            // One shape for every run: a single page is a suite of one.
+            ReportRendering.json(
+                RunReport(
+                    pages: [PageTally(name: pagePath ?? pageName, tally: tally)],
+                    contract: RunReport.Contract(configuration.contract), interrupted: notice != nil))
         case .junit: ReportRendering.junit(tally, suite: pagePath ?? pageName)
         case .html: ReportRendering.html(page: pageName, tally, notice: notice)
         }

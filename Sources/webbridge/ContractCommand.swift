@@ -3,11 +3,14 @@ import BridgeTesting
 import CommandLineOptions
 import Foundation
 
-/// `webbridge contract print|lock|diff|js`: a thin layer over `BridgeContract`, `ContractLock` and `ContractDiff`.
+/// `webbridge contract print|lock|diff|js|ts|swift`: a thin layer over `BridgeContract`, `ContractLock` and `ContractDiff`.
 enum ContractCommand {
     static let options = OptionTable(
         command: "webbridge contract",
-        positionals: [Positional("subcommand", "<print|lock|diff|js>", choices: ["print", "lock", "diff", "js"])],
+        positionals: [
+            Positional(
+                "subcommand", "<print|lock|diff|js|ts|swift>", choices: ["print", "lock", "diff", "js", "ts", "swift"])
+        ],
         options: [
             .value("--contract", "FILE", "the contract file", default: .described("the bundled default contract")),
             .value(
@@ -19,6 +22,10 @@ enum ContractCommand {
             .value(
                 "--wait", "SECONDS", "lock: how long to wait while another process holds the lock file's folder",
                 rule: .seconds(maximum: 86_400), default: .value("60")),
+            .value(
+                "--format", "FORMAT",
+                "diff: text, or json (Docs/contract-diff.schema.json) on stdout whether it passes or fails",
+                rule: .choice(["text", "json"]), default: .value("text")),
         ])
 
     static let usage = options.help(
@@ -34,6 +41,10 @@ enum ContractCommand {
           diff    Compare the contract with its lock and classify every change as compatible
                   or incompatible; fails on an incompatible change without a version bump.
           js      Write an ES module with the contract's constants and a validator to stdout.
+          ts      Write TypeScript declarations of that module to stdout (save them beside it:
+                  bridge-contract.d.mts beside bridge-contract.mjs).
+          swift   Write Sendable Swift types of the contract's messages to stdout (or let the
+                  BridgeContractPlugin build plugin generate them at build time).
         """,
         epilogue: """
             EXIT CODES:
@@ -53,8 +64,10 @@ enum ContractCommand {
         switch parsed.positionals[0] {
         case "print": return printContract(contractURL)
         case "lock": return lock(contractURL, lockURL, force: parsed.has("--force"), wait: parsed.seconds("--wait")!)
-        case "diff": return diff(contractURL, lockURL)
-        default: return javaScript(contractURL)
+        case "diff": return diff(contractURL, lockURL, json: parsed.value("--format") == "json")
+        case "ts": return generated(contractURL) { TypeScriptDeclarations(contract: $0).source }
+        case "swift": return generated(contractURL) { SwiftTypes(contract: $0).source }
+        default: return generated(contractURL) { ContractModule(contract: $0).source }
         }
     }
 
@@ -98,11 +111,12 @@ enum ContractCommand {
         }
     }
 
-    private static func javaScript(_ url: URL?) -> ExitStatus {
+    /// Code generated from the contract (the JS module, its TypeScript declarations, the Swift types), on stdout.
+    private static func generated(_ url: URL?, _ source: (BridgeContract) -> String) -> ExitStatus {
         switch load(url) {
         case .failure(let failure): return failure.report()
         case .success(let (_, contract)):
-            Output.out(data: Data(ContractModule(contract: contract).source.utf8))
+            Output.out(data: Data(source(contract).utf8))
             return .pass
         }
     }
@@ -114,7 +128,7 @@ enum ContractCommand {
         return BridgeContract.defaultLockURL.map { ($0, false) }
     }
 
-    private static func diff(_ contractURL: URL?, _ lockURL: URL?) -> ExitStatus {
+    private static func diff(_ contractURL: URL?, _ lockURL: URL?, json: Bool) -> ExitStatus {
         let contract: BridgeContract
         switch load(contractURL) {
         case .failure(let failure): return failure.report()
@@ -138,6 +152,10 @@ enum ContractCommand {
             return Failure(status(of: error), error.description).report()
         }
         let diff = ContractDiff(locked: lock.contract, current: contract)
+        if json {
+            Output.out(ContractDiffJSON(diff, name: contract.displayName).text)
+            return diff.passes ? .pass : .contractFailure
+        }
         if diff.passes {
             Output.out(TerminalText.escapeLines(diff.description))
             return .pass

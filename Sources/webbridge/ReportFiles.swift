@@ -66,7 +66,7 @@ struct ReportTarget: Equatable {
             let written = real(target.path)
             if let input = inputs.first(where: { real($0.path) == written }) {
                 throw UsageError(
-                    "\(target.spelling): the path is the file \(input.option) \(TerminalText.escape(input.path)) reads; a report never replaces an input of the check. Remedy: name another file for the report"
+                    "\(target.spelling): the path is the file \(input.option) \(TerminalText.escape(input.path)) reads; a report never replaces a file the command reads. Remedy: name another file for the report"
                 )
             }
         }
@@ -111,30 +111,45 @@ struct ReportTarget: Equatable {
     /// Writes `text` to the file, replacing what it held; never through a symbolic link (`O_NOFOLLOW`, so a link
     /// made since the check began is refused too). Prints why on failure and returns false.
     @discardableResult
-    func write(_ text: String) -> Bool {
+    func write(_ text: String, command: String = "webbridge check") -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return failed(errno) }
+        guard descriptor >= 0 else { return failed(errno, command) }
         defer { close(descriptor) }
-        if let failure = writeFully(Data((text + "\n").utf8), to: descriptor) { return failed(failure) }
+        if let failure = writeFully(Data((text + "\n").utf8), to: descriptor) { return failed(failure, command) }
         return true
     }
 
-    private func failed(_ code: Int32) -> Bool {
+    private func failed(_ code: Int32, _ command: String) -> Bool {
         let reason =
             code == ELOOP
             ? "the path became a symbolic link during the check; a report is never written through one"
             : String(cString: strerror(code))
         printError(
-            "webbridge check: \(spelling): the report could not be written (\(reason)); it is missing or incomplete. Remedy: free disk space, or name a file in a folder that can be written"
+            "\(command): \(spelling): the report could not be written (\(reason)); it is missing or incomplete. Remedy: free disk space, or name a file in a folder that can be written"
         )
         return false
     }
 
     /// Writes each report from `render` (its format's document); false when any could not be written.
     @discardableResult
-    static func writeAll(_ targets: [ReportTarget], _ render: (CheckOptions.Format) -> String) -> Bool {
+    static func writeAll(
+        _ targets: [ReportTarget], command: String = "webbridge check", _ render: (CheckOptions.Format) -> String
+    ) -> Bool {
         var allWritten = true
-        for target in targets where !target.write(render(target.format)) { allWritten = false }
+        for target in targets where !target.write(render(target.format), command: command) { allWritten = false }
         return allWritten
+    }
+}
+
+extension RunReport {
+    /// The report in `format`: the text summary over its pages, or the whole JSON, JUnit or HTML document;
+    /// `notice` says why it is partial (a signal, a missing shard).
+    func document(_ format: CheckOptions.Format, notice: String? = nil) -> String {
+        switch format {
+        case .text: ReportRendering.summary(suite)
+        case .json: ReportRendering.json(self)
+        case .junit: ReportRendering.junit(suite)
+        case .html: HTMLReport.render(pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, notice: notice)
+        }
     }
 }

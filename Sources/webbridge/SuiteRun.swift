@@ -73,15 +73,11 @@ final class SuiteRun {
     /// The suite's report in `format`: the text summary, or the whole JSON, JUnit or HTML document; `notice`
     /// says why it is partial.
     private func document(_ format: CheckOptions.Format, _ suite: SuiteTally, notice: String? = nil) -> String {
-        switch format {
-        case .text: ReportRendering.summary(suite)
-        case .json: ReportRendering.json(suite, interrupted: notice != nil, shard: options.shard?.description)
-        case .junit: ReportRendering.junit(suite)
-        case .html:
-            HTMLReport.render(
-                suite.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) },
-                notice: notice.map { "INTERRUPTED: \($0)" })
-        }
+        RunReport(
+            pages: suite.pages, contract: RunReport.Contract(base.contract),
+            shards: options.shard.map { [RunReport.Shard(index: $0.index, count: $0.count)] } ?? [],
+            interrupted: notice != nil
+        ).document(format, notice: notice.map { "INTERRUPTED: \($0)" })
     }
 
     private var header: String {

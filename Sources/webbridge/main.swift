@@ -8,37 +8,48 @@ let subcommands: KeyValuePairs<String, @MainActor (ArraySlice<String>) async -> 
     "check": CheckCommand.run,
     "contract": ContractCommand.run,
     "doctor": DoctorCommand.run,
+    "report": ReportCommand.run,
     "xcode": XcodeCommand.run,
 ]
 
 let options = OptionTable(
     command: "webbridge",
     positionals: [Positional("subcommand", "<subcommand>", choices: subcommands.map(\.key))],
-    options: [.flag("--version", "print the version (`\(WebBridgeVersion.tool)`) and exit")])
+    options: [
+        .flag("--version", "print the version (`\(WebBridgeVersion.tool)`) and exit"),
+        .value(
+            "--generate-completion-script", "SHELL",
+            "print the completion script for SHELL, generated from the option tables, and exit",
+            rule: .choice(Completions.Shell.allCases.map(\.rawValue))),
+        .flag(
+            "--generate-manual", "print the man page (roff, webbridge.1), generated from the option tables, and exit"),
+    ])
+
+let description = "Tests the message bridge between a web page and native code as a contract."
+
+let exitCodes = """
+    0 pass, 1 contract failure, 2 usage, 3 environment, 4 page not deployed / request failed,
+    130/143 stopped by SIGINT/SIGTERM (after reporting what was done)
+
+    A file named on the command line (or its default) that is missing, unreadable or write-protected
+    is a usage error (2), naming the path and the remedy (one exception: a lock never written yet,
+    which `contract diff` reports as a contract failure, 1). 3 is the environment: the engine, the
+    installation, or output that cannot be written (a full disk, a closed stream).
+    """
 
 let usage = """
     \(options.synopsis()) [options]
 
-    Tests the message bridge between a web page and native code as a contract.
+    \(description)
 
     OPTIONS:
-      --version   Print the version (`\(WebBridgeVersion.tool)`) and exit 0.
-      -h, --help  Show this help.
+    \(options.optionsHelp())
 
     SUBCOMMANDS:
-      check       Run both directions of the bridge on the real WebKit engine.
-      contract    Print, lock, diff or export the bridge contract.
-      doctor      Check WebKitGTK, Xvfb, the display and the test styles before `swift test`.
-      xcode       Pin, preflight and run the bridge tests on a cloud Mac.
+    \(Manual.subcommandList)
 
     EXIT CODES:
-      0 pass, 1 contract failure, 2 usage, 3 environment, 4 page not deployed / request failed,
-      130/143 stopped by SIGINT/SIGTERM (after reporting what was done)
-
-      A file named on the command line (or its default) that is missing, unreadable or write-protected
-      is a usage error (2), naming the path and the remedy (one exception: a lock never written yet,
-      which `contract diff` reports as a contract failure, 1). 3 is the environment: the engine, the
-      installation, or output that cannot be written (a full disk, a closed stream).
+    \(exitCodes.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n"))
 
     See 'webbridge <subcommand> --help'.
     """
@@ -50,6 +61,21 @@ func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
     if argv.first == "--version" {
         Output.out(WebBridgeVersion.tool)
         return .pass
+    }
+    // Generated from the option tables, on stdout, exit 0 (as swift-argument-parser tools take
+    // --generate-completion-script).
+    if argv.first == "--generate-manual" || argv.first == "--generate-completion-script" {
+        // The same options without the subcommand the root table requires.
+        switch OptionTable(command: options.command, options: options.options).read(argv, help: usage) {
+        case .exit(let status): return status
+        case .options(let parsed):
+            if let shell = parsed.value("--generate-completion-script").flatMap(Completions.Shell.init) {
+                Output.out(Completions.script(shell, for: Manual.tree))
+            } else {
+                Output.out(data: Data(Manual.page.utf8))
+            }
+            return .pass
+        }
     }
     if argv.first == "version" {
         printError("webbridge: unknown subcommand 'version'; the version is an option: webbridge --version")

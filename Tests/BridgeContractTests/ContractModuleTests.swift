@@ -4,46 +4,18 @@ import Testing
 
 /// Runs `node` on a script, bounded by a timeout whose failure says what did not happen.
 enum Node {
-    static let executable: URL? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("node") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
+    static let executable = ToolRun.find("node")
 
     static func run(_ script: URL, options: [String] = [], arguments: [String] = [], timeout: TimeInterval = 30)
         throws -> String
     {
-        guard let node = executable else { throw Failure(description: "node is not installed") }
-        let process = Process()
-        process.executableURL = node
-        process.arguments = options + [script.path] + arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("node-\(UUID().uuidString).out")
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("node-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: errors)
+        guard let node = executable else { throw ToolRun.Failure(description: "node is not installed") }
+        let outcome = try ToolRun.run(node, options + [script.path] + arguments, timeout: timeout)
+        guard outcome.status == 0 else {
+            throw ToolRun.Failure(
+                description: "node \(script.lastPathComponent) exited \(outcome.status): \(outcome.errors)")
         }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            throw Failure(description: "node \(script.lastPathComponent) did not exit within \(timeout) s")
-        }
-        let stderr = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(
-                description: "node \(script.lastPathComponent) exited \(process.terminationStatus): \(stderr)")
-        }
-        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+        return outcome.output
     }
 }
 

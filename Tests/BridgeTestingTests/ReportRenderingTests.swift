@@ -51,10 +51,14 @@ final class ReportRenderingTests: XCTestCase {
     }
 
     func testJSONCarriesEverySessionAndTheVerdict() throws {
-        let json = ReportRendering.json([passed, failedReady])
+        let report = RunReport(
+            pages: [PageTally(name: "a.html", tally: SessionTally([passed, failedReady]))],
+            contract: RunReport.Contract(name: "bridge", version: 1))
+        let json = ReportRendering.json(report)
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual(document["passed"] as? Bool, false)
-        let sessions = try XCTUnwrap(document["sessions"] as? [[String: Any]])
+        let page = try XCTUnwrap((document["pages"] as? [[String: Any]])?.first)
+        let sessions = try XCTUnwrap(page["sessions"] as? [[String: Any]])
         XCTAssertEqual(sessions.count, 2)
         let verdict = try XCTUnwrap(sessions[1]["pageToNative"] as? [String: Any])
         XCTAssertEqual(verdict["status"] as? String, "fail")

@@ -36,6 +36,22 @@ func refusal(_ arguments: [String], in table: OptionTable = sample) -> CommandLi
 
 @Suite("OptionTable.parse")
 struct OptionTableTests {
+    @Test("a variadic last positional takes every remaining argument; without one, an extra is an error")
+    func variadicPositional() throws {
+        let merge = OptionTable(
+            command: "tool report",
+            positionals: [
+                Positional("subcommand", "<merge>", choices: ["merge"]), Positional("file", "FILE", variadic: true),
+            ],
+            options: [.value("--format", "FORMAT", "the form")])
+        let parsed = try merge.parse(["merge", "a.json", "--format", "json", "b.json", "c.json"])
+        #expect(parsed.positionals == ["merge", "a.json", "b.json", "c.json"])
+        #expect(merge.synopsis() == "USAGE: tool report <merge> FILE... [--format FORMAT]")
+        #expect(merge.usageHint == "Usage: tool report <merge> FILE... [options]; see 'tool report --help'.")
+        #expect(refusal(["merge"], in: merge)?.problem == .missingArgument)
+        #expect(refusal(["print", "extra", "--runtime", "R"], in: subcommands)?.problem == .unexpectedArgument)
+    }
+
     @Test("a value follows its option as the next word or after =; a flag stands alone")
     func valuesAndFlags() throws {
         let parsed = try sample.parse(["--timeout", "2.5", "--format=json", "--lenient"])

@@ -172,10 +172,27 @@ final class JSValueConversionTests: XCTestCase {
         XCTAssertEqual(bodies.count, 1, "a body deeper than \(JSValueConversion.maximumDepth) levels is dropped")
     }
 
+    func testArgumentsReachTheFunctionAsWrittenWhateverThePageReplaced() async throws {
+        let session = Session()
+        await session.load(
+            """
+            <script>
+            Function.prototype.call = function () { throw new Error("call replaced"); };
+            Function.prototype.apply = function () { throw new Error("apply replaced"); };
+            </script>
+            """, in: self)
+        let outcome =
+            try await session.webView.callAsyncJavaScript(
+                "return [Object.getPrototypeOf(value) === Object.prototype, Object.keys(value).join()];",
+                arguments: ["value": ["__proto__": 1, "a": 2]], contentWorld: .page) as? [Any]
+        XCTAssertEqual(outcome?.first as? NSNumber, true, "a key __proto__ became the argument's prototype")
+        XCTAssertEqual(outcome?.last as? String, "__proto__,a")
+    }
+
     func testLiteralsRenderEveryAllowedType() async throws {
         XCTAssertEqual(
             try JavaScriptLiteral.render(["b": true, "a": [1.5, NSNull(), "q\"\n"]] as [String: Any]),
-            #"{"a":[1.5,null,"q\"\n"],"b":true}"#)
+            #"{["a"]:[1.5,null,"q\"\n"],["b"]:true}"#)
         XCTAssertEqual(try JavaScriptLiteral.render(NSNumber(value: Double.nan)), "NaN")
         XCTAssertEqual(try JavaScriptLiteral.render(-0.0), "-0")
         XCTAssertEqual(try JavaScriptLiteral.render(Date(timeIntervalSince1970: 1)), "new Date(1000.0)")

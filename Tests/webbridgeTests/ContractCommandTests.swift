@@ -45,7 +45,7 @@ struct ContractCommandTests {
     func help(_ arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("USAGE: webbridge contract <print|lock|diff|js>"))
+        #expect(result.stdout.hasPrefix("USAGE: webbridge contract <print|lock|diff|js|ts|swift>"))
         #expect(result.stdout.contains("EXIT CODES"))
     }
 
@@ -80,6 +80,18 @@ struct ContractCommandTests {
         #expect(result.status == 0)
         #expect(result.stdout == ContractModule(contract: .default).source)
         #expect(result.stdout.contains(#"\"handler\":\"bridge\""#))
+    }
+
+    @Test("ts and swift write the typed code of the contract file, named after it")
+    func typedCode() throws {
+        let bundled = try BridgeContract.load(contentsOf: #require(BridgeContract.defaultContractURL))
+        let declarations = try CLI.run(["contract", "ts"])
+        #expect(declarations.status == 0, "\(declarations.stderr)")
+        #expect(declarations.stdout == TypeScriptDeclarations(contract: bundled).source)
+        let swift = try CLI.run(["contract", "swift"])
+        #expect(swift.status == 0, "\(swift.stderr)")
+        #expect(swift.stdout == SwiftTypes(contract: bundled).source)
+        #expect(swift.stdout.contains("public enum DefaultContract {"))
     }
 
     @Test("diff of the bundled default contract against its committed lock passes")
@@ -124,6 +136,33 @@ struct ContractCommandTests {
         #expect(bumped.stdout.contains("run `webbridge contract lock` and commit the lock to record them"))
         #expect(try CLI.run(["contract", "lock", "--contract", contract.path]).status == 0)
         #expect(try ContractLock.load(contentsOf: lock).contract.version == 2)
+    }
+
+    @Test("diff --format json: every change classified, on stdout, following Docs/contract-diff.schema.json")
+    func diffJSON() throws {
+        let scratch = try Scratch()
+        let contract = scratch.file("bridge.json")
+        try sampleContract().jsonData().write(to: contract)
+        #expect(try CLI.run(["contract", "lock", "--contract", contract.path]).status == 0)
+        let schema = SchemaCheck.repository.appendingPathComponent("Docs/contract-diff.schema.json").path
+        for (version, status) in [(1, Int32(1)), (2, Int32(0))] {
+            try sampleContract(version: version, countType: .string).jsonData().write(to: contract)
+            let diff = try CLI.run(["contract", "diff", "--contract", contract.path, "--format", "json"])
+            #expect(diff.status == status, "\(diff.stderr)")
+            let output = scratch.file("diff-\(version).json")
+            try Data(diff.stdout.utf8).write(to: output)
+            let errors = try SchemaCheck.errors([output.path], schema: ["--schemafile", schema])
+            #expect(errors == nil, "\(errors ?? "")\n\(diff.stdout)")
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+            #expect(document["passed"] as? Bool == (status == 0))
+            let changes = try #require(document["changes"] as? [[String: Any]])
+            #expect(changes.map { $0["path"] as? String } == ["report.count"])
+            #expect(document["versionBumped"] as? Bool == (version == 2))
+            #expect(changes.first?["compatibility"] as? String == "incompatible")
+            #expect(changes.first?["fails"] as? Bool == (status == 1))
+            #expect(((document["remedy"] as? String)?.hasPrefix("bump \"version\" to 2") ?? false) == (status == 1))
+        }
     }
 
     @Test(

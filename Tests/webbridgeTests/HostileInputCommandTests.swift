@@ -118,8 +118,8 @@ final class HostileInputCommandTests: XCTestCase {
         let page = try throwingPage(#""\x1b[31m<b>&\"\r\x07""#)
         let json = try CLI.run(["check", "--page", page, "--timeout", "5", "--format", "json"])
         XCTAssertEqual(json.status, 1, json.stderr)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        let sessions = try XCTUnwrap(document["sessions"] as? [[String: Any]])
+        let document = try SchemaCheck.validReport(json.stdout)
+        let sessions = try XCTUnwrap(try SchemaCheck.onlyPage(document)["sessions"] as? [[String: Any]])
         let verdict = try XCTUnwrap(sessions.first?["nativeToPage"] as? [String: Any])
         let failure = try XCTUnwrap(verdict["failure"] as? [String: Any])
         XCTAssertTrue((failure["detail"] as? String)?.contains("\u{1B}[31m<b>&\"\r\u{07}") == true, json.stdout)
@@ -218,9 +218,7 @@ final class HostileInputCommandTests: XCTestCase {
 
         let json = try CLI.run(suite + ["--format", "json"])
         XCTAssertTrue([0, 1].contains(json.status), "exit \(json.status)\n\(json.stderr)")
-        let document = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any],
-            "the JSON report is not a JSON object (\(json.stdout.utf8.count) bytes):\n\(json.stdout)\(json.stderr)")
+        let document = try SchemaCheck.validReport(json.stdout)
         XCTAssertEqual(document["pageCount"] as? Int, 3, json.stdout)
         let pages = try XCTUnwrap(document["pages"] as? [[String: Any]], json.stdout)
         XCTAssertEqual(pages.map { $0["page"] as? String }, [script, refresh, good])
@@ -343,9 +341,9 @@ final class HostileInputCommandTests: XCTestCase {
     func testARepeatedRunKeepsCountsAndOnlyTheFirstReportsInFull() throws {
         let result = try CLI.run(["check", "--repeat", "12", "--format", "json"], timeout: 240)
         XCTAssertEqual(result.status, 0, result.stderr)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(document["sessionCount"] as? Int, 12, result.stdout)
-        XCTAssertEqual(document["omittedSessions"] as? Int, 2, result.stdout)
-        XCTAssertEqual((document["sessions"] as? [Any])?.count, 10, result.stdout)
+        let page = try SchemaCheck.onlyPage(try SchemaCheck.validReport(result.stdout))
+        XCTAssertEqual(page["sessionCount"] as? Int, 12, result.stdout)
+        XCTAssertEqual(page["omittedSessions"] as? Int, 2, result.stdout)
+        XCTAssertEqual((page["sessions"] as? [Any])?.count, 10, result.stdout)
     }
 }

@@ -15,7 +15,7 @@ final class MainCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(
             result.stderr.hasPrefix(
-                "webbridge: unknown subcommand 'frobnicate'; give one of check, contract, doctor, xcode\n"),
+                "webbridge: unknown subcommand 'frobnicate'; give one of check, contract, doctor, report, xcode\n"),
             result.stderr)
         XCTAssertEqual(result.stdout, "")
     }
@@ -59,7 +59,7 @@ final class MainCommandTests: XCTestCase {
         XCTAssertTrue(
             text.stdout.split(separator: "\n").first?.hasSuffix(", \(version)") == true, text.stdout)
         let json = try CLI.run(["check", "--format", "json"])
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let document = try SchemaCheck.validReport(json.stdout)
         XCTAssertEqual(document["webbridgeVersion"] as? String, number)
         let html = try CLI.run(["check", "--format", "html"])
         XCTAssertTrue(html.stdout.contains("<meta name=\"generator\" content=\"\(version)\">"), html.stdout)

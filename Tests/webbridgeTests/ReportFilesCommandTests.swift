@@ -42,10 +42,9 @@ final class ReportFilesCommandTests: XCTestCase {
         XCTAssertEqual(junit.failureTypes, [])
         let html = try read("pass.html")
         XCTAssertTrue(html.hasPrefix("<!DOCTYPE html>") && html.contains("data-passed=\"true\""), html)
-        let json = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(try read("pass.json").utf8)) as? [String: Any])
+        let json = try SchemaCheck.validReport(try read("pass.json"))
         XCTAssertEqual(json["passed"] as? Bool, true)
-        XCTAssertEqual((json["sessions"] as? [Any])?.count, 1)
+        XCTAssertEqual((try SchemaCheck.onlyPage(json)["sessions"] as? [Any])?.count, 1)
     }
 
     func testOneRunOfABrokenPageWritesTheSameFailureToEveryReport() throws {
@@ -73,8 +72,7 @@ final class ReportFilesCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("PASS: both directions of the bridge hold on every page (2 pages)"))
         XCTAssertEqual(try JUnitCases(xml: Data(try read("suite.xml").utf8)).names.count, 4)
-        let json = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(try read("suite.json").utf8)) as? [String: Any])
+        let json = try SchemaCheck.validReport(try read("suite.json"))
         XCTAssertEqual(json["pageCount"] as? Int, 2)
         XCTAssertTrue(try read("suite.html").contains("data-page=\"\(page)\""))
     }
@@ -112,7 +110,7 @@ final class ReportFilesCommandTests: XCTestCase {
             ),
             (
                 ["--page", target, "--report", "html=\(target)"],
-                "the path is the file --page \(target) reads; a report never replaces an input of the check"
+                "the path is the file --page \(target) reads; a report never replaces a file the command reads"
             ),
             (["--report", "text=\(path("a.txt"))"], "--report must be KIND=FILE, with KIND junit, html or json"),
             (["--report", "junit="], "--report must be KIND=FILE, with KIND junit, html or json"),

@@ -41,8 +41,7 @@ final class SuiteCommandTests: XCTestCase {
 
     /// The `page` names of a JSON suite report, in order.
     func pageNames(_ json: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
-        let document = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], json, file: file, line: line)
+        let document = try SchemaCheck.validReport(json, file: file, line: line)
         let pages = try XCTUnwrap(document["pages"] as? [[String: Any]], json, file: file, line: line)
         return pages.compactMap { $0["page"] as? String }
     }
@@ -225,13 +224,15 @@ final class SuiteCommandTests: XCTestCase {
             "check", "--page", good, "--page", broken, "--repeat", "2", "--format", "json", "--timeout", "2",
         ])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let document = try SchemaCheck.validReport(result.stdout)
         XCTAssertEqual(document["passed"] as? Bool, false)
         XCTAssertEqual(document["pageCount"] as? Int, 2)
         XCTAssertEqual(document["passedPages"] as? Int, 1, result.stdout)
         XCTAssertEqual(document["failedPages"] as? Int, 1)
-        XCTAssertEqual(
-            document["failedByCategory"] as? [String: Int], ["native did not receive the page's message": 1])
+        let counts = try XCTUnwrap(document["failedByCategory"] as? [[String: Any]])
+        XCTAssertEqual(counts.map { $0["category"] as? String }, ["native-did-not-receive"])
+        XCTAssertEqual(counts.map { $0["categoryText"] as? String }, ["native did not receive the page's message"])
+        XCTAssertEqual(counts.map { $0["pages"] as? Int }, [1])
         let pages = try XCTUnwrap(document["pages"] as? [[String: Any]])
         XCTAssertEqual(pages.map { $0["page"] as? String }, [good, broken])
         XCTAssertEqual(pages.map { $0["passed"] as? Bool }, [true, false])
@@ -321,8 +322,7 @@ final class SuiteCommandTests: XCTestCase {
         run.signal(SIGINT)
         let result = try run.wait()
         XCTAssertEqual(result.status, 130, result.stdout + result.stderr)
-        let document = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let document = try SchemaCheck.validReport(try String(contentsOfFile: json, encoding: .utf8))
         XCTAssertEqual(document["interrupted"] as? Bool, true)
         XCTAssertEqual(document["pageCount"] as? Int, 1)
         let xml = try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: junit)), options: [])

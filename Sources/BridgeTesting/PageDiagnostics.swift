@@ -1,0 +1,157 @@
+import BridgeContract
+import Foundation
+
+#if canImport(WebKit)
+import WebKit
+#else
+import WebKitGTK
+#endif
+
+/// Something the page reported about itself while the session ran: an uncaught error, an unhandled promise
+/// rejection, or a console message. Its text is the page's own error text, as a receiver's error is; a console
+/// message's other arguments are shown by their JS type, never their values.
+public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Codable {
+        case uncaughtError = "uncaught error"
+        case unhandledRejection = "unhandled rejection"
+        case consoleError = "console.error"
+        case consoleWarn = "console.warn"
+        case consoleLog = "console.log"
+        case consoleInfo = "console.info"
+        case consoleDebug = "console.debug"
+    }
+
+    public let kind: Kind
+    public let text: String
+    /// `file:line:column` of the page's script, the file by its name (`app.js:10:38`); empty when unknown.
+    public let location: String
+
+    public init(kind: Kind, text: String, location: String) {
+        self.kind = kind
+        self.text = text
+        self.location = location
+    }
+
+    public var description: String {
+        if isHidden { return text + " " + Self.hiddenExplanation }
+        return location.isEmpty ? text : "\(text) (\(location))"
+    }
+
+    /// An error WebKit muted: what the engine gives for an error in a script of another origin (HTML's rule).
+    var isHidden: Bool { kind == .uncaughtError && text == "Script error." && location.isEmpty }
+
+    static let hiddenExplanation =
+        "(WebKit hides the text and place of an error in a script of another origin, such as a page file's own script files; load the page over http from one origin to see it)"
+
+    /// The most characters of a diagnostic's text kept: a page that logs a megabyte is not copied into reports.
+    static let maximumText = 300
+
+    /// Reads the diagnostics script's report; anything else posted to the handler is ignored.
+    init?(report body: Any) {
+        guard let report = body as? [String: Any], report["problem"] as? String == "page",
+            let kind = (report["kind"] as? String).flatMap(Kind.init(rawValue:)),
+            let text = report["text"] as? String
+        else { return nil }
+        let location = Self.location(
+            url: report["url"] as? String ?? "", line: (report["line"] as? NSNumber)?.intValue ?? 0,
+            column: (report["column"] as? NSNumber)?.intValue ?? 0)
+        self.init(
+            kind: kind, text: String(String.UnicodeScalarView(text.unicodeScalars.prefix(Self.maximumText))),
+            location: location)
+    }
+
+    /// The script's file by its last path component (a page's folder would name no file), then line and column.
+    static func location(url: String, line: Int, column: Int) -> String {
+        guard line > 0 else { return "" }
+        let name = URL(string: url).map { $0.lastPathComponent.isEmpty ? ($0.host ?? "") : $0.lastPathComponent }
+        let file = String(String.UnicodeScalarView((name ?? "").unicodeScalars.prefix(120)))
+        let parts = [file.isEmpty ? "page" : file, String(line)] + (column > 0 ? [String(column)] : [])
+        return parts.joined(separator: ":")
+    }
+}
+
+/// The script that reports the page's errors and console messages to the session's diagnostics handler.
+enum PageDiagnostics {
+    /// The console levels shown unless the check asks for all of them.
+    static let defaultLevels = ["error", "warn"]
+    static let allLevels = ["error", "warn", "log", "info", "debug"]
+
+    /// At most this many diagnostics a session reach the timeline; the rest are counted.
+    static let keptOnTimeline = 20
+
+    /// The main frame's script: made once per set of levels, as every session of a run uses the same one.
+    @MainActor
+    static func userScript(console: Bool) -> WKUserScript {
+        if let script = scripts[console] { return script }
+        let script = WKUserScript(
+            source: source(levels: console ? allLevels : defaultLevels), injectionTime: .atDocumentStart,
+            forMainFrameOnly: true)
+        scripts[console] = script
+        return script
+    }
+
+    @MainActor private static var scripts: [Bool: WKUserScript] = [:]
+
+    static func source(levels: [String]) -> String {
+        let levelList = levels.map(ReceiverCall.stringLiteral).joined(separator: ", ")
+        return """
+            (() => {
+              "use strict";
+              const handlers = window.webkit && window.webkit.messageHandlers;
+              const report = handlers && handlers.\(CloneDiagnostics.handlerName);
+              if (!report) return;
+              // Taken before the page runs, so a page that replaces them cannot silence its own errors.
+              const post = Object.getPrototypeOf(report).postMessage, apply = Reflect.apply;
+              const listen = EventTarget.prototype.addEventListener, ErrorType = Error;
+              const send = (kind, text, url, line, column) => {
+                try { apply(post, report, [{ problem: "page", kind, text, url, line, column }]); } catch (e) {}
+              };
+              // The page's own error text; any other value by its JS type (never its value).
+              const describe = (value) => {
+                try {
+                  if (typeof value === "string") return value;
+                  if (value instanceof ErrorType) return String(value.name) + ": " + String(value.message);
+                  if (value === null) return "null";
+                  if (Array.isArray(value)) return "Array";
+                  return typeof value === "object" ? "Object" : typeof value;
+                } catch (e) {
+                  return "a value whose text cannot be read";
+                }
+              };
+              // "name@url:line:column" of the first frame outside this script, from JavaScriptCore's stack.
+              const caller = (stack, skip) => {
+                try {
+                  const frames = String(stack).split("\\n");
+                  const found = /(?:@|\\()?((?:[a-z][a-z0-9+.-]*:)[^\\s]*?):(\\d+):(\\d+)\\)?$/.exec(frames[skip] || "");
+                  return found ? [found[1], Number(found[2]), Number(found[3])] : ["", 0, 0];
+                } catch (e) {
+                  return ["", 0, 0];
+                }
+              };
+              apply(listen, window, ["error", (event) => {
+                // Errors of scripts only: a resource that fails to load fires a plain Event with no message.
+                if (typeof event.message !== "string" || event.message === "") return;
+                send("uncaught error", event.message, String(event.filename || ""), event.lineno | 0, event.colno | 0);
+              }, true]);
+              apply(listen, window, ["unhandledrejection", (event) => {
+                const reason = event.reason;
+                const where = reason instanceof ErrorType ? caller(reason.stack, 0) : ["", 0, 0];
+                send("unhandled rejection", describe(reason), where[0], where[1], where[2]);
+              }]);
+              const console = window.console;
+              if (!console) return;
+              for (const level of [\(levelList)]) {
+                const original = console[level];
+                if (typeof original !== "function") continue;
+                console[level] = function (...values) {
+                  const where = caller(new ErrorType().stack, 1);
+                  let text = "";
+                  for (const value of values) text += (text === "" ? "" : " ") + describe(value);
+                  send("console." + level, text, where[0], where[1], where[2]);
+                  return apply(original, this, values);
+                };
+              }
+            })();
+            """
+    }
+}

@@ -1,0 +1,209 @@
+import BridgeContract
+import Foundation
+
+/// A JSON report that can't be read or merged, naming the file, the field, the rule and the remedy.
+package struct ReportFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The rule the file breaks.
+    package enum Code: String, Sendable {
+        case unreadable = "unreadable"
+        case notJSON = "not-json"
+        case notAReport = "not-a-report"
+        case otherSchema = "other-schema"
+        case invalidValue = "invalid-value"
+        case otherContract = "other-contract"
+        case duplicateShard = "duplicate-shard"
+        case otherSplit = "other-split"
+    }
+
+    package let code: Code
+    package let file: String
+    /// The JSON path inside the file (`pages[0].sessions[1].pageToNative.status`); empty for the whole file.
+    package let field: String
+    package let problem: String
+    package let remedy: String
+
+    package var description: String {
+        "\(([file] + (field.isEmpty ? [] : [field])).joined(separator: ": ")): \(problem) (\(code.rawValue)). Remedy: \(remedy)"
+    }
+
+    /// What every remedy for a damaged or foreign file says.
+    static let asWritten =
+        "pass the file `webbridge check --format json` or `--report json=FILE` wrote (or `report merge --format json`), unedited"
+}
+
+extension RunReport {
+    /// Reads the JSON report at `path`; a file that can't be read is named with the reason.
+    package static func load(_ path: String) throws(ReportFileError) -> RunReport {
+        let file = TerminalText.escape(path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            throw ReportFileError(
+                code: .unreadable, file: file, field: "",
+                problem: !exists ? "no such file" : isDirectory.boolValue ? "a folder, not a file" : "can't be read",
+                remedy: "pass the path of a JSON report (`check --report json=FILE` writes one)")
+        }
+        return try read(data, file: file)
+    }
+
+    /// Reads one JSON report; `file` names it in errors. Refuses a file of another schema before reading further.
+    package static func read(_ data: Data, file: String) throws(ReportFileError) -> RunReport {
+        func refusal(_ code: ReportFileError.Code, _ field: String, _ problem: String, _ remedy: String)
+            -> ReportFileError
+        {
+            ReportFileError(code: code, file: file, field: field, problem: problem, remedy: remedy)
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw refusal(.notJSON, "", "the file is not JSON", ReportFileError.asWritten)
+        }
+        guard let document = object as? [String: Any], let schema = document["schema"] else {
+            throw refusal(
+                .notAReport, "schema", "missing; a webbridge JSON report is an object with \"schema\": \(Self.schema)",
+                ReportFileError.asWritten)
+        }
+        guard let number = schema as? Int, number == Self.schema else {
+            let writer = (document["webbridgeVersion"] as? String).map { " (written by webbridge \($0))" } ?? ""
+            throw refusal(
+                .otherSchema, "schema",
+                "\(schema) is not schema \(Self.schema), the one \(WebBridgeVersion.tool) reads\(writer)",
+                "merge it with the webbridge version that wrote it, or run its check again with this one")
+        }
+        do {
+            return try JSONDecoder().decode(RunReport.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw refusal(
+                .invalidValue, jsonPath(context.codingPath + [key]), "missing; schema \(Self.schema) requires it",
+                ReportFileError.asWritten)
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw refusal(
+                .invalidValue, jsonPath(context.codingPath),
+                "not \(Self.typeName(type)) as schema \(Self.schema) requires",
+                ReportFileError.asWritten)
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw refusal(
+                .invalidValue, jsonPath(context.codingPath),
+                "null; schema \(Self.schema) requires \(Self.typeName(type))",
+                ReportFileError.asWritten)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw refusal(
+                .invalidValue, jsonPath(context.codingPath), context.debugDescription, ReportFileError.asWritten)
+        } catch {
+            throw refusal(.invalidValue, "", "\(error)", ReportFileError.asWritten)
+        }
+    }
+
+    /// A JSON type's name for a Swift type the decoder expected.
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "a boolean"
+        case is [Any].Type: "an array"
+        default: "an object"
+        }
+    }
+
+    /// The reports of a `--shard` matrix, or of several runs, as one report.
+    ///
+    /// Shards of one split (`1/3`, `2/3`, `3/3`) are put back in list order: the k-th page of shard i was the list's
+    /// page i-1 + k·n. Runs of whole lists are concatenated, a page checked in several runs keeping all of its
+    /// sessions (numbered on). Refused: another contract or contract version, a shard twice, shards of another split,
+    /// a shard beside a whole list.
+    package static func merged(_ files: [(file: String, report: RunReport)]) throws(ReportFileError) -> RunReport {
+        guard let first = files.first else {
+            preconditionFailure("merged() needs at least one report; the command line requires a FILE")
+        }
+        var seenShards: [Shard: String] = [:]
+        for (file, report) in files {
+            if report.contract != first.report.contract {
+                throw ReportFileError(
+                    code: .otherContract, file: file, field: "contract",
+                    problem:
+                        "\(report.contract.description), but \(first.file) is \(first.report.contract.description); reports of another contract or contract version are not merged",
+                    remedy: "merge the reports of runs against one contract version (the same commit)")
+            }
+            let split = first.report.shards.first?.count
+            if report.shards.isEmpty != first.report.shards.isEmpty {
+                let (sharded, whole) = report.shards.isEmpty ? (first.file, file) : (file, first.file)
+                throw ReportFileError(
+                    code: .otherSplit, file: file, field: "shards",
+                    problem:
+                        "\(sharded) is a --shard run and \(whole) checked a whole list; merged, pages would count twice",
+                    remedy: "merge either the shards of one --shard I/N matrix, or runs of whole lists")
+            }
+            for shard in report.shards {
+                if let split, shard.count != split {
+                    throw ReportFileError(
+                        code: .otherSplit, file: file, field: "shards",
+                        problem:
+                            "\(shard.description), but \(first.file) is a shard of \(split); parts of different splits overlap",
+                        remedy: "merge the shards of one --shard I/N matrix")
+                }
+                if let earlier = seenShards[shard] {
+                    throw ReportFileError(
+                        code: .duplicateShard, file: file, field: "shards",
+                        problem: "shard \(shard.description) is in \(earlier) too; its pages would count twice",
+                        remedy: "pass each shard's report once")
+                }
+                seenShards[shard] = file
+            }
+        }
+        let reports = files.map(\.report)
+        let pages = first.report.shards.isEmpty ? Self.joiningRuns(reports) : Self.interleavingShards(reports)
+        return RunReport(
+            pages: pages, contract: first.report.contract,
+            shards: reports.flatMap(\.shards).sorted { $0.index < $1.index },
+            interrupted: reports.contains(where: \.interrupted))
+    }
+
+    /// Every shard's pages at their place in the list.
+    private static func interleavingShards(_ reports: [RunReport]) -> [PageTally] {
+        var placed: [(position: Int, page: PageTally)] = []
+        for report in reports {
+            // A merged report holds several shards already, in list order: its pages cycle through them.
+            let shards = report.shards
+            for (offset, page) in report.pages.enumerated() {
+                let shard = shards[offset % shards.count]
+                placed.append(((shard.index - 1) + (offset / shards.count) * shard.count, page))
+            }
+        }
+        return placed.sorted { $0.position < $1.position }.map(\.page)
+    }
+
+    /// The runs' pages in order of first appearance; a page in several runs gets all of their sessions.
+    private static func joiningRuns(_ reports: [RunReport]) -> [PageTally] {
+        var pages: [PageTally] = []
+        var index: [String: Int] = [:]
+        for page in reports.flatMap(\.pages) {
+            if let existing = index[page.name] {
+                pages[existing] = PageTally(name: page.name, tally: pages[existing].tally.appending(page.tally))
+            } else {
+                index[page.name] = pages.count
+                pages.append(page)
+            }
+        }
+        return pages
+    }
+}
+
+extension SessionTally {
+    /// This tally followed by `later`'s sessions (numbered on from this one's count).
+    func appending(_ later: SessionTally) -> SessionTally {
+        var tally = self
+        tally.kept += later.kept.map { Kept(session: $0.session + count, report: $0.report) }
+        tally.count += later.count
+        tally.failedCount += later.failedCount
+        tally.failedCategories = Array(Set(failedCategories + later.failedCategories)).sorted {
+            $0.rawValue < $1.rawValue
+        }
+        tally.onlyUnreachable = onlyUnreachable && later.onlyUnreachable
+        tally.failedCases += later.failedCases
+        tally.skippedCases += later.skippedCases
+        tally.totalSeconds += later.totalSeconds
+        return tally
+    }
+}

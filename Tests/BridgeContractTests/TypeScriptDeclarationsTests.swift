@@ -1,0 +1,197 @@
+import BridgeContract
+import Foundation
+import Testing
+
+/// Runs Debian's `tsc --strict --noEmit` on a page written against the generated module and its declarations.
+enum TypeScript {
+    static let compiler = ToolRun.find("tsc")
+
+    /// One error tsc reported: where in the page, and its text.
+    struct Diagnostic: CustomStringConvertible {
+        let line: Int
+        let column: Int
+        let message: String
+        var description: String { "page.mts(\(line),\(column)): \(message)" }
+    }
+
+    /// The page's errors: empty when it compiles. The module, its declarations and the page share a directory.
+    static func errors(_ contract: BridgeContract, page: String) throws -> [Diagnostic] {
+        guard let compiler else { throw ToolRun.Failure(description: "tsc is not installed (scripts/setup.sh)") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "contract-ts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(ContractModule(contract: contract).source.utf8)
+            .write(to: directory.appendingPathComponent("bridge-contract.mjs"))
+        try Data(TypeScriptDeclarations(contract: contract).source.utf8)
+            .write(to: directory.appendingPathComponent("bridge-contract.d.mts"))
+        try Data(page.utf8).write(to: directory.appendingPathComponent("page.mts"))
+        let outcome = try ToolRun.run(
+            compiler,
+            ["--strict", "--noEmit", "--pretty", "false", "--module", "nodenext", "--target", "es2020", "page.mts"],
+            in: directory)
+        // `page.mts(3,16): error TS2322: …`, then indented lines that continue it.
+        var diagnostics: [Diagnostic] = []
+        for line in outcome.output.split(separator: "\n").map(String.init) {
+            if line.hasPrefix(" "), let last = diagnostics.popLast() {
+                diagnostics.append(
+                    Diagnostic(line: last.line, column: last.column, message: last.message + "\n" + line))
+                continue
+            }
+            let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
+            let position = parts.first?.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }.split(separator: ",")
+            guard parts.count == 2, let position, position.count == 2, let row = Int(position[0]),
+                let column = Int(position[1])
+            else {
+                throw ToolRun.Failure(description: "tsc printed what is no diagnostic of the page: \(line)")
+            }
+            diagnostics.append(Diagnostic(line: row, column: column, message: parts[1]))
+        }
+        if outcome.status != 0 && diagnostics.isEmpty {
+            throw ToolRun.Failure(description: "tsc exited \(outcome.status) without a diagnostic: \(outcome.errors)")
+        }
+        return diagnostics
+    }
+
+    /// The errors of a page whose line `bad` is wrong: all on that line, one naming `field` (the error is at the
+    /// field, or its text names it).
+    static func rejection(_ contract: BridgeContract, imports: String, bad: String, field: String) throws {
+        let page =
+            "import { \(imports) } from \"./bridge-contract.mjs\";\nasync function page() {\n\(bad)\n}\nexport { page };\n"
+        let errors = try TypeScript.errors(contract, page: page)
+        #expect(
+            !errors.isEmpty && errors.allSatisfy { $0.line >= 3 && $0.line < 3 + bad.split(separator: "\n").count },
+            "\(bad): \(errors)")
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+        let named = errors.contains { error in
+            let line = error.line >= 1 && error.line <= lines.count ? String(lines[error.line - 1]) : ""
+            let at = line.dropFirst(max(0, error.column - 1))
+            return at.hasPrefix(field) || error.message.contains("'\(field)'")
+                || error.message.contains("'\"\(field)\"'")
+        }
+        #expect(named, "\(bad): the error does not name \(field): \(errors)")
+    }
+}
+
+/// A page that uses every message of `example` as the contract allows: each valid body as its type, posted or
+/// prompted, each reply as its type, each native → page body handed to its typed receiver.
+private func correctPage(_ example: LanguageContracts.Example, _ contract: BridgeContract) -> String {
+    var lines = [
+        "import { postToNative, promptToNative, type Messages, type Replies, type Receivers } from \"./bridge-contract.mjs\";",
+        "export async function page(): Promise<void> {",
+    ]
+    for (kind, bodies) in example.valid.sorted(by: { $0.key < $1.key }) {
+        let literal = ReceiverCall.stringLiteral(kind)
+        for body in bodies {
+            lines.append("  { const message: Messages[\(literal)] = \(body); void message; }")
+            if let spec = contract.message(kind, direction: .pageToNative) {
+                lines.append(spec.transport == .prompt ? "  promptToNative(\(body));" : "  postToNative(\(body));")
+            } else if let spec = contract.message(kind, direction: .nativeToPage) {
+                let call = ReceiverCall.stringLiteral(spec.call)
+                lines.append("  { const receive: Receivers[\(call)] = (message) => message; receive(\(body)); }")
+            }
+        }
+    }
+    for (kind, replies) in example.replies.sorted(by: { $0.key < $1.key }) {
+        for reply in replies {
+            lines.append("  { const reply: Replies[\(ReceiverCall.stringLiteral(kind))] = \(reply); void reply; }")
+        }
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+}
+
+@Suite(
+    "TypeScript declarations of the contract module",
+    .enabled(if: TypeScript.compiler != nil, "tsc is not installed (scripts/setup.sh installs node-typescript)"))
+struct TypeScriptDeclarationsTests {
+    @Test(
+        "a page using every message as its contract allows compiles under tsc --strict",
+        arguments: LanguageContracts.all)
+    func correctPageCompiles(example: LanguageContracts.Example) throws {
+        let contract = try example.contract()
+        let errors = try TypeScript.errors(contract, page: correctPage(example, contract))
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
+    @Test("the default contract's page compiles: the fixture's ready and receiver")
+    func defaultPageCompiles() throws {
+        let page = """
+            import { postToNative, validateFromNative, describeViolations, CONTRACT_VERSION, type Receivers } from "./bridge-contract.mjs";
+            const receive: Receivers["window.bridgeReceive"] = (message) => {
+              const result = validateFromNative(message);
+              if (!result.valid) throw new Error(describeViolations(result.violations));
+              const text: string = message.value;
+              return text;
+            };
+            postToNative({ kind: "ready", version: CONTRACT_VERSION });
+            export { receive };
+
+            """
+        #expect(try TypeScript.errors(.default, page: page).isEmpty)
+    }
+
+    @Test("a misspelt kind does not compile")
+    func misspeltKind() throws {
+        try TypeScript.rejection(
+            .default, imports: "postToNative", bad: #"postToNative({ kind: "redy", version: 1 });"#, field: "kind")
+        try TypeScript.rejection(
+            try LanguageContracts.hotwire.contract(), imports: "postToNative",
+            bad: #"postToNative({ component: "from", event: "connect", id: "1", data: {}});"#, field: "component")
+    }
+
+    @Test("a field of the wrong type does not compile, nested too")
+    func wrongFieldType() throws {
+        try TypeScript.rejection(
+            .default, imports: "postToNative", bad: #"postToNative({ kind: "ready", version: "1" });"#, field: "version"
+        )
+        try TypeScript.rejection(
+            try LanguageContracts.custom.contract(), imports: "postToNative",
+            bad: #"postToNative({ type: "hello", payload: { appVersion: "2", features: "a" } });"#, field: "features")
+    }
+
+    @Test("a missing required field does not compile")
+    func missingField() throws {
+        try TypeScript.rejection(
+            .default, imports: "postToNative", bad: #"postToNative({ kind: "ready" });"#, field: "version")
+        try TypeScript.rejection(
+            try LanguageContracts.capacitor.contract(), imports: "postToNative",
+            bad: #"postToNative({ type: "js.error", error: { message: "m", url: "u", line: 1, col: 2 } });"#,
+            field: "errorObject")
+    }
+
+    @Test("a field the contract does not declare does not compile")
+    func extraField() throws {
+        try TypeScript.rejection(
+            .default, imports: "postToNative", bad: #"postToNative({ kind: "ready", version: 1, extra: true });"#,
+            field: "extra")
+        // Declared by another message of the union, not by this one.
+        try TypeScript.rejection(
+            try LanguageContracts.replyHandler.contract(), imports: "postToNative",
+            bad: #"postToNative({ kind: "ready", version: 1, userId: 7 });"#, field: "userId")
+    }
+
+    @Test("a reply used as another type does not compile: reply handler, prompt, answer of a request")
+    func wrongReply() throws {
+        try TypeScript.rejection(
+            try LanguageContracts.replyHandler.contract(), imports: "postToNative",
+            bad: #"const admin: string = (await postToNative({ kind: "getUser", userId: 7 })).admin; void admin;"#,
+            field: "admin")
+        try TypeScript.rejection(
+            try LanguageContracts.capacitor.contract(), imports: "promptToNative",
+            bad: #"const on: boolean = promptToNative({ type: "CapacitorCookies.isEnabled" }); void on;"#, field: "on")
+        try TypeScript.rejection(
+            try LanguageContracts.hotwire.contract(), imports: "type AnswerOf, type FormConnectMessage",
+            bad: """
+                const answer = (request: FormConnectMessage): AnswerOf<FormConnectMessage> =>
+                  ({ component: "form", event: "connect", id: request.id, data: { title: 1 } }); void answer;
+                """, field: "title")
+    }
+
+    @Test("the declarations name the contract version, as the module does")
+    func namesVersion() throws {
+        let source = TypeScriptDeclarations(contract: try LanguageContracts.custom.contract()).source
+        #expect(source.contains("export declare const CONTRACT_VERSION: 2;"))
+        #expect(source.contains("version 2"))
+    }
+}

@@ -1,0 +1,107 @@
+import BridgeContract
+import BridgeTesting
+import EngineTestSupport
+import Foundation
+import XCTest
+
+/// The page's own errors and console messages reach the timeline with their file and line, and its first uncaught
+/// error is named when it is why a message never came.
+@MainActor
+final class PageDiagnosticsTests: XCTestCase {
+    /// Runs the check on `/page.html` (the page's own inline script) served over loopback HTTP beside `/app.js`:
+    /// one origin, so WebKit shows the page's errors in full (a page file's errors it hides; see the last tests).
+    func check(inline: String, appScript: String? = nil, console: Bool = false) async throws -> SessionReport {
+        let external = appScript == nil ? "" : #"<script src="app.js"></script>"#
+        let html = "<!doctype html><html><body>\(external)<script>\n\(inline)\n</script></body></html>"
+        var routes: [String: LoopbackHTTPServer.Route] = ["/page.html": .page(status: 200, html: html)]
+        if let appScript { routes["/app.js"] = .file(contentType: "text/javascript", body: appScript) }
+        let server = try LoopbackHTTPServer(routes: routes)
+        defer { server.stop() }
+        var configuration = CheckConfiguration(page: .url(server.url("/page.html")), timeout: 3)
+        configuration.console = console
+        return await BridgeCheck.run(configuration)
+    }
+
+    /// The same page as a file: loaded from a string with the file's URL as its base, as `--page` does.
+    func checkFile(inline: String, appScript: String? = nil) async throws -> SessionReport {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-diagnostics-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try appScript?.write(to: folder.appendingPathComponent("app.js"), atomically: true, encoding: .utf8)
+        let external = appScript == nil ? "" : #"<script src="app.js"></script>"#
+        let html = "<!doctype html><html><body>\(external)<script>\n\(inline)\n</script></body></html>"
+        return await BridgeCheck.run(
+            CheckConfiguration(page: .html(html, baseURL: folder.appendingPathComponent("page.html")), timeout: 3))
+    }
+
+    func reported(_ report: SessionReport) -> [String] {
+        report.timeline.filter { $0.event == .pageReported }.map(\.note)
+    }
+
+    func testAnUncaughtErrorNamesItsFileAndLineAndExplainsTheMissingReady() async throws {
+        let report = try await check(inline: "// the page's own script\nstartBridge();")
+        let error = "ReferenceError: Can't find variable: startBridge (page.html:3:12)"
+        XCTAssertEqual(reported(report), ["uncaught error: " + error])
+        let failure = try XCTUnwrap(report.pageToNative.failure)
+        XCTAssertTrue(
+            failure.detail.contains("the page reported an uncaught error first: " + error), failure.detail)
+    }
+
+    func testAnUnhandledRejectionAndConsoleErrorsAreRecordedWithoutTheirValues() async throws {
+        let report = try await check(
+            inline: """
+                console.error("bridge failed:", {token: "SECRET-4242"}, 42);
+                console.warn("slow start");
+                console.log("only with --console");
+                Promise.reject(new TypeError("no handler"));
+                """)
+        let notes = reported(report)
+        // A console message's place comes from JavaScriptCore's stack, which does not always hold the caller.
+        XCTAssertEqual(
+            notes.prefix(2).map { $0.components(separatedBy: " (page.html:").first! },
+            ["console.error: bridge failed: Object number", "console.warn: slow start"])
+        XCTAssertTrue(
+            notes.contains { $0.hasPrefix("unhandled rejection: TypeError: no handler (page.html:5") }, "\(notes)")
+        XCTAssertFalse(notes.contains { $0.contains("only with --console") }, "\(notes)")
+        XCTAssertFalse(notes.joined().contains("SECRET-4242"), "a console value reached the timeline: \(notes)")
+    }
+
+    func testEveryConsoleLevelWhenAskedFor() async throws {
+        let report = try await check(inline: #"console.log("hello"); console.debug("details");"#, console: true)
+        XCTAssertEqual(
+            reported(report).map { $0.components(separatedBy: " (page.html:").first! },
+            ["console.log: hello", "console.debug: details"])
+    }
+
+    func testAnErrorWebKitHidesIsNamedAsHiddenWithTheRemedy() async throws {
+        // File URLs are each their own origin to WebKit: it mutes a page file's errors to "Script error.".
+        let report = try await checkFile(inline: "", appScript: "startBridge();\n")
+        XCTAssertEqual(reported(report).count, 1, "\(reported(report))")
+        let note = try XCTUnwrap(reported(report).first)
+        XCTAssertTrue(note.hasPrefix("uncaught error: Script error. (WebKit hides the text and place"), note)
+        XCTAssertTrue(note.contains("load the page over http"), note)
+    }
+
+    func testTheChecksOwnFailedCallIsNotThePagesError() async throws {
+        // No receiver: native's call throws, and the Linux engine also tells the page of it. That is the call's
+        // verdict, not an error of the page's.
+        let report = try await checkFile(
+            inline: #"window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});"#)
+        XCTAssertEqual(report.nativeToPage.failure?.category, .pageDidNotAccept)
+        XCTAssertEqual(reported(report), [])
+    }
+
+    func testAPageThatReplacesItsOwnToolsIsStillHeard() async throws {
+        let report = try await check(
+            inline: """
+                Function.prototype.apply = function () { throw new Error("apply replaced"); };
+                EventTarget.prototype.addEventListener = function () {};
+                Reflect.apply = function () {};
+                console.error("after the damage");
+                missing();
+                """)
+        let notes = reported(report)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("console.error: after the damage") }, "\(notes)")
+        XCTAssertTrue(notes.contains { $0.hasPrefix("uncaught error: ReferenceError") }, "\(notes)")
+    }
+}

@@ -303,8 +303,19 @@ final class PlayRunner {
         } else if !loaded {
             nativeToPage = .notRun("the page did not load")
         } else if play.steps.contains(where: { $0.send != nil }) {
-            let waiting = play.steps.compactMap { $0.send == nil ? nil : $0.after }
-            nativeToPage = .notRun("nothing was sent: \(Set(waiting).sorted().joined(separator: ", ")) did not arrive")
+            // A trigger can come after its step stopped waiting (a page that blocks the engine for seconds): then it
+            // is on the timeline, and "did not arrive" would contradict it.
+            let waiting = Set(play.steps.compactMap { $0.send == nil ? nil : $0.after }).sorted()
+            let came = waiting.filter { trigger in
+                if trigger == CheckPlay.didFinish, case .success? = session.loadResult { return true }
+                return session.messages.contains { $0.kind == trigger }
+            }
+            let missing = waiting.filter { !came.contains($0) }
+            nativeToPage = .notRun(
+                "nothing was sent: "
+                    + (missing.isEmpty
+                        ? "\(came.joined(separator: ", ")) came only after the check stopped waiting for it"
+                        : "\(missing.joined(separator: ", ")) did not arrive"))
         } else {
             nativeToPage = .notRun("the play sends nothing to the page")
         }

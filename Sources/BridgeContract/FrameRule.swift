@@ -32,6 +32,9 @@ public struct FrameRule: Codable, Sendable, Equatable {
         return origin(scheme: scheme, host: host, port: url.port)
     }
 
+    /// The origin of a frame of a `file:` page, which has no host (so `frames.origins` allows it only as `*`).
+    public static let fileOrigin = "file://"
+
     /// An origin as the frame rule compares it.
     public static func origin(scheme: String, host: String, port: Int?) -> String {
         let defaults = ["http": 80, "https": 443]
@@ -57,6 +60,10 @@ extension BridgeContract {
             allowed.isEmpty ? "the main frame" : "the main frame or a frame of \(allowed.joined(separator: ", "))"
         return ContractViolation(
             path: "frame", rule: .wrongFrame, expected: expected,
-            found: origin.isEmpty ? "a frame with an opaque origin" : "a frame of \(origin)")
+            found: origin.isEmpty
+                ? "a frame with an opaque origin"
+                : origin == FrameRule.fileOrigin
+                    ? "a frame of a file: page (a file: origin has no host; frames.origins allows it only as \"*\")"
+                    : "a frame of \(origin)")
     }
 }

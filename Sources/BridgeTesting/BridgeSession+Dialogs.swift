@@ -17,6 +17,8 @@ extension BridgeSession {
     /// A frame's security origin as the contract's frame rule compares it.
     static func origin(of frame: WKFrameInfo) -> String {
         let origin = frame.securityOrigin
+        // A file: page's frames share its origin, which has no host: named apart from an opaque one.
+        if origin.protocol == "file" && origin.host.isEmpty { return FrameRule.fileOrigin }
         guard !origin.protocol.isEmpty, !origin.host.isEmpty else { return "" }
         return FrameRule.origin(scheme: origin.protocol, host: origin.host, port: origin.port)
     }

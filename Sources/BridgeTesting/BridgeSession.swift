@@ -68,6 +68,8 @@ public final class BridgeSession: NSObject {
     public private(set) var timeline: [TimelineEntry] = []
     public private(set) var loadResult: Result<Void, BridgeFailure>?
     public private(set) var httpStatusCode: Int?
+    /// The main document's Content-Type (its MIME type), when it came over HTTP.
+    public private(set) var responseMIMEType: String?
     /// The error the load failed with, if it failed.
     public private(set) var loadError: (any Error)?
     /// The first 100 messages the contract refused; `rejectedCount` counts them all.
@@ -428,10 +430,20 @@ extension BridgeSession: WKNavigationDelegate {
     ) {
         MainActor.assumeIsolated {
             if navigationResponse.isForMainFrame, let http = navigationResponse.response as? HTTPURLResponse {
+                responseMIMEType = http.mimeType
                 responded(statusCode: http.statusCode)
             }
             decisionHandler(.allow)
         }
+    }
+
+    /// ", served as TYPE, not HTML …" for a main document of another Content-Type (shown as text: its scripts
+    /// never run), else "".
+    nonisolated static func notHTML(_ mimeType: String?) -> String {
+        guard let type = mimeType?.lowercased(), !["text/html", "application/xhtml+xml"].contains(type) else {
+            return ""
+        }
+        return ", served as \(TerminalText.escape(type)), not HTML (its scripts do not run)"
     }
 
     /// How verdicts name a terminated web process.
@@ -463,9 +475,14 @@ extension BridgeSession: WKNavigationDelegate {
         wakeWaiters()
     }
 
+    /// " (the page navigated away to PLACE)" once a document replaced the loaded one, else "".
+    var navigationNote: String {
+        navigatedAwayTo.map { " (the page navigated away to \($0.isEmpty ? "another document" : $0))" } ?? ""
+    }
+
     private func responded(statusCode: Int) {
         httpStatusCode = statusCode
-        record(.httpResponse, "HTTP \(statusCode)")
+        record(.httpResponse, "HTTP \(statusCode)" + BridgeSession.notHTML(responseMIMEType))
         emit(.httpResponse(statusCode: statusCode))
     }
 

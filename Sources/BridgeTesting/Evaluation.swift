@@ -64,8 +64,12 @@ extension BridgeSession {
 /// The error text the page produced: message, then line and column where the engine tells them.
 public func javaScriptErrorText(_ error: any Error) -> String {
     let error = error as NSError
-    guard let message = error.userInfo["WKJavaScriptExceptionMessage"] as? String else {
+    guard var message = error.userInfo["WKJavaScriptExceptionMessage"] as? String else {
         return error.localizedDescription
+    }
+    if message.allSatisfy(\.isWhitespace) {
+        // A thrown value whose toString throws or gives nothing: the engine has no text to pass on.
+        message = "the page threw a value whose text can't be read (its toString threw or returned nothing)"
     }
     var place: [String] = []
     if let source = error.userInfo["WKJavaScriptExceptionSourceURL"] { place.append("\(source)") }

@@ -348,15 +348,28 @@ final class PlayRunner {
         let loaded = load.status == .pass
         let pageToNative = pageVerdict(loaded: loaded)
         let nativeToPage: DirectionVerdict
-        if let failed = outcomes.first(where: { $0.failure != nil }) {
-            nativeToPage = .fail(failed.failure!)
+        if let failed = outcomes.first(where: { $0.failure != nil }), let failure = failed.failure {
+            // A document that replaced the loaded one (a reload, a redirect) has no receiver, or took the message
+            // away with it: the page's error alone ("TypeError: undefined is not a function") does not say so.
+            nativeToPage = .fail(BridgeFailure(failure.category, failure.detail + session.navigationNote))
         } else if !outcomes.isEmpty {
             nativeToPage = .pass(outcomes.map(\.note).joined(separator: " | "))
         } else if !loaded {
             nativeToPage = .notRun("the page did not load")
         } else if play.steps.contains(where: { $0.send != nil }) {
-            let waiting = play.steps.compactMap { $0.send == nil ? nil : $0.after }
-            nativeToPage = .notRun("nothing was sent: \(Set(waiting).sorted().joined(separator: ", ")) did not arrive")
+            // A trigger can come after its step stopped waiting (a page that blocks the engine for seconds): then it
+            // is on the timeline, and "did not arrive" would contradict it.
+            let waiting = Set(play.steps.compactMap { $0.send == nil ? nil : $0.after }).sorted()
+            let came = waiting.filter { trigger in
+                if trigger == CheckPlay.didFinish, case .success? = session.loadResult { return true }
+                return session.messages.contains { $0.kind == trigger }
+            }
+            let missing = waiting.filter { !came.contains($0) }
+            nativeToPage = .notRun(
+                "nothing was sent: "
+                    + (missing.isEmpty
+                        ? "\(came.joined(separator: ", ")) came only after the check stopped waiting for it"
+                        : "\(missing.joined(separator: ", ")) did not arrive"))
         } else {
             nativeToPage = .notRun("the play sends nothing to the page")
         }
@@ -452,9 +465,7 @@ final class PlayRunner {
         } else if session.rejections.isEmpty, !session.uncloneable.isEmpty {
             seen = BridgeCheck.uncloneableDetail(session.uncloneable)
         } else if session.rejections.isEmpty {
-            let away = session.navigatedAwayTo.map { place in
-                " (the page navigated away to \(place.isEmpty ? "another document" : place))"
-            }
+            let away = session.navigationNote
             let handlers = contract.handlerNames.map { "'\($0)'" }.joined(separator: ", ")
             let others =
                 session.messages.isEmpty
@@ -463,7 +474,7 @@ final class PlayRunner {
             let thrown = session.pageDiagnostics.first { $0.kind == .uncaughtError || $0.kind == .unhandledRejection }
             seen =
                 clock.missed("nothing arrived on \(handlers)") + others
-                + (away ?? "") + (thrown.map { "; the page reported an \($0.kind.rawValue) first: \($0)" } ?? "")
+                + away + (thrown.map { "; the page reported an \($0.kind.rawValue) first: \($0)" } ?? "")
         } else {
             let more = session.rejectedCount > 3 ? " and \(session.rejectedCount - 3) more" : ""
             seen =

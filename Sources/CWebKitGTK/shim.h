@@ -63,6 +63,16 @@ static inline gulong cwk_connect_terminated(WebKitWebView *v, cwk_terminated_cb 
 static inline gulong cwk_connect_decide_policy(WebKitWebView *v, cwk_decide_policy_cb cb, gpointer d, GClosureNotify n) {
     return cwk_connect(v, "decide-policy", G_CALLBACK(cb), d, n);
 }
+/* Answers an HTTP authentication challenge as WKWebView does when no navigation delegate handles it: without
+   credentials, so the 401 response loads at once (WebKitGTK's stock handler would wait for a user). */
+static gboolean cwk_authenticate_without_credentials(WebKitWebView *v, WebKitAuthenticationRequest *r, gpointer d) {
+    (void)v; (void)d;
+    webkit_authentication_request_authenticate(r, NULL);
+    return TRUE;
+}
+static inline gulong cwk_connect_authenticate_without_credentials(WebKitWebView *v) {
+    return g_signal_connect(v, "authenticate", G_CALLBACK(cwk_authenticate_without_credentials), NULL);
+}
 static inline gulong cwk_connect_script_dialog(WebKitWebView *v, cwk_script_dialog_cb cb, gpointer d, GClosureNotify n) {
     return cwk_connect(v, "script-dialog", G_CALLBACK(cb), d, n);
 }
@@ -105,8 +115,9 @@ static inline GQuark cwk_resolver_error_quark(void) { return G_RESOLVER_ERROR; }
 /* A descriptor that becomes readable when process `pid` exits (pidfd_open), or -1. */
 static inline int cwk_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
-/* Starts `path` with `argv`, its fd 3 being `fd`, stdin/stdout/stderr on /dev/null, in a session of its own, and SIGTERM when the
-   forking thread dies, so a crashed test run does not leave the display server behind.
+/* Starts `path` with `argv`, its fd 3 being `fd`, stdin/stdout/stderr on /dev/null, and SIGTERM when the
+   forking thread dies, so a crashed test run does not leave the display server behind. The child leads a
+   session (and so a process group) of its own, so a wrapper script and whatever it forks can be stopped together.
    Returns the child pid, or -1. Only async-signal-safe calls run in the child. */
 static inline pid_t cwk_spawn_display_server(const char *path, char *const argv[], int fd) {
     int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -118,8 +129,9 @@ static inline pid_t cwk_spawn_display_server(const char *path, char *const argv[
     }
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(127);
-    /* A session of its own: a terminal's Ctrl-C (SIGINT to the foreground process group) or a CI runner's SIGTERM
-       to the job's group stops webbridge, which reports and then stops the server, never the server first. */
+    /* A session of its own (setsid also makes it its group's leader, which a setpgid first would forbid): a
+       terminal's Ctrl-C (SIGINT to the foreground process group) or a CI runner's SIGTERM to the job's group stops
+       webbridge, which reports and then stops the server's group, never the server first. */
     setsid();
     if (fd != 3) { dup2(fd, 3); } else { fcntl(3, F_SETFD, 0); }
     /* Nothing of the terminal: a closed terminal is not its business, and it holds no descriptor of it. */

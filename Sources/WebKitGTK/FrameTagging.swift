@@ -125,7 +125,13 @@ final class FrameTagging {
           const where = () => {
             let url = null;
             try { url = origin && origin !== "null" ? new URL(origin) : null; } catch (e) {}
-            const from = url || loc;
+            let from = url || loc;
+            // An about:srcdoc or about:blank frame has its parent's origin (a file: page's has no host and
+            // serializes as "null"): read it from the parent, which a sandboxed, opaque frame may not do.
+            if (!url && loc.protocol === "about:") {
+              try { const up = window.parent.location; if (up.protocol && up.protocol !== "about:") from = up; }
+              catch (e) {}
+            }
             return [main, from.protocol.slice(0, -1), from.hostname, Number(from.port) || 0, loc.href];
           };
           descriptor.value = {

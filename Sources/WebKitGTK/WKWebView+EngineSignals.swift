@@ -44,6 +44,7 @@ extension WKWebView {
                         return 1  // handled: never the stock dialog, which would wait for a user
                     }
                 }, data, nil))
+        signalIDs.append(cwk_connect_authenticate_without_credentials(view))
         signalIDs.append(
             cwk_connect_decide_policy(
                 view,

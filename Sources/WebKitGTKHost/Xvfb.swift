@@ -17,7 +17,21 @@ package enum Xvfb {
     /// Nonisolated: a handler declared on the main actor would trap when `exit` runs on another thread
     /// (Swift Testing ends its run from one).
     private nonisolated static func registerExitHandler() {
-        atexit { if Xvfb.pid > 0 { kill(Xvfb.pid, SIGTERM) } }
+        atexit { if Xvfb.pid > 0 { Xvfb.stopGroup(Xvfb.pid) } }
+    }
+
+    /// SIGTERM to the server's process group, then, once the server has exited or `milliseconds` have passed,
+    /// SIGKILL to whatever is left of it: a wrapper script that ignores SIGTERM must not leave itself or the
+    /// children it forked behind.
+    package nonisolated static func stopGroup(_ leader: pid_t, milliseconds: Int32 = 2_000) {
+        if kill(-leader, SIGTERM) != 0 { kill(leader, SIGTERM) }
+        let pidfd = cwk_pidfd_open(leader)
+        if pidfd >= 0 {
+            var entry = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+            while poll(&entry, 1, milliseconds) < 0 && errno == EINTR {}
+            close(pidfd)
+        }
+        if kill(-leader, SIGKILL) != 0 { kill(leader, SIGKILL) }
     }
 
     /// The first executable `Xvfb` on `path` (a PATH value), then in /usr/bin.
@@ -90,7 +104,7 @@ package enum Xvfb {
             let ready = poll(&pfd, 1, remaining)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else {
-                kill(child, SIGKILL)
+                if kill(-child, SIGKILL) != 0 { kill(child, SIGKILL) }
                 return .failure(failed("Xvfb did not report a display number within \(timeout) ms"))
             }
             var buffer = [UInt8](repeating: 0, count: 64)

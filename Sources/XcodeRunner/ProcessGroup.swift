@@ -9,9 +9,11 @@ struct ProcessGroup {
     /// The leader's pid, which is also the group id.
     let pid: pid_t
 
-    /// Starts `executable` with `argv`, stdout and stderr on `output`, stdin on /dev/null, in a new group; nil if it can't.
+    /// Starts `executable` with `argv`, stdout on `output` and stderr on `errorOutput` (by default `output` too),
+    /// stdin on /dev/null, in a new group; nil if it can't.
     static func spawn(
-        _ executable: URL, argv: [String], environment: [String: String], folder: URL?, output: Int32
+        _ executable: URL, argv: [String], environment: [String: String], folder: URL?, output: Int32,
+        errorOutput: Int32? = nil
     ) -> ProcessGroup? {
         // The pointee types differ (a pointer on Darwin, a struct on Glibc): each is inferred from its init function.
         guard let actions = initialized(posix_spawn_file_actions_init) else { return nil }
@@ -27,7 +29,7 @@ struct ProcessGroup {
         let signals = UnsafeMutablePointer<sigset_t>.allocate(capacity: 1)
         defer { signals.deallocate() }
         var status = posix_spawn_file_actions_adddup2(actions, output, 1)
-        if status == 0 { status = posix_spawn_file_actions_adddup2(actions, output, 2) }
+        if status == 0 { status = posix_spawn_file_actions_adddup2(actions, errorOutput ?? output, 2) }
         if status == 0 { status = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0) }
         if status == 0, let folder { status = addChdir(actions, folder.path) }
         // Its own group (pgid = its pid); default SIGINT/SIGTERM/SIGPIPE and no blocked signals, whatever ours are.

@@ -24,12 +24,19 @@ public struct ProgressTracker: Sendable, Equatable {
 
     /// Feeds a chunk of output; returns true when the progress line changed.
     public mutating func consume(_ chunk: Data) -> Bool {
-        pending.append(chunk)
         let before = line
-        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            consume(line: String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-            pending = Data(pending[pending.index(after: newline)...])
+        // Only the new bytes are searched for a line end: searching all of an unfinished line again on every chunk
+        // made one long line quadratic (16 MB: 41 s).
+        var searchFrom = pending.count
+        pending.append(chunk)
+        var lineStart = 0
+        while let newline = pending[(pending.startIndex + searchFrom)...].firstIndex(of: UInt8(ascii: "\n")) {
+            let offset = newline - pending.startIndex
+            consume(line: String(decoding: pending[(pending.startIndex + lineStart)..<newline], as: UTF8.self))
+            lineStart = offset + 1
+            searchFrom = lineStart
         }
+        if lineStart > 0 { pending = Data(pending.dropFirst(lineStart)) }
         return line != before
     }
 

@@ -52,31 +52,23 @@ public struct ToolRunner: Sendable {
         )
     }
 
-    func makeProcess(_ tool: String, _ arguments: [String], in folder: URL?) throws(XcodeRunnerError) -> Process {
-        guard let executable = locate(tool) else { throw missing(tool) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        if let folder { process.currentDirectoryURL = folder }
-        return process
-    }
-
     /// Runs `tool arguments…` to completion and captures both streams, stopping it after `timeout` seconds.
     ///
     /// The bound matters on a cloud Mac: `simctl` hangs when the CoreSimulator service is wedged.
     public func capture(
         _ tool: String, _ arguments: [String], in folder: URL? = nil, timeout: TimeInterval = 300
     ) throws(XcodeRunnerError) -> ToolOutput {
-        let process = try makeProcess(tool, arguments, in: folder)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch {
+        guard let executable = locate(tool) else { throw missing(tool) }
+        let (out, err) = try Self.pipePair(for: tool)
+        // Its own group, as for a streamed run: a tool that ignores SIGTERM is killed with its children.
+        let spawned = ProcessGroup.spawn(
+            executable, argv: [executable.path] + arguments, environment: environment, folder: folder,
+            output: out[1], errorOutput: err[1])
+        close(out[1])
+        close(err[1])
+        guard let group = spawned else {
+            close(out[0])
+            close(err[0])
             throw XcodeRunnerError(
                 .toolFailed, field: tool, rule: "could not start", remedy: "check that \(tool) is executable")
         }
@@ -84,11 +76,26 @@ public struct ToolRunner: Sendable {
         let outData = DataBox()
         let errData = DataBox()
         let drained = DispatchGroup()
-        DispatchQueue.global().async(group: drained) { outData.value = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: drained) { errData.value = err.fileHandleForReading.readDataToEndOfFile() }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            _ = exited.wait(timeout: .now() + 5)
+        for (fd, box) in [(out[0], outData), (err[0], errData)] {
+            DispatchQueue.global().async(group: drained) {
+                box.value = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
+            }
+        }
+        let exitStatus = StatusBox()
+        let exited = DispatchSemaphore(value: 0)
+        Thread {
+            exitStatus.value = group.waitForLeader()
+            exited.signal()
+        }.start()
+        func seconds(_ value: TimeInterval) -> DispatchTime { .now() + min(max(0, value), Self.longestTimeout) }
+        if exited.wait(timeout: seconds(timeout)) == .timedOut {
+            group.signal(SIGTERM)
+            if exited.wait(timeout: seconds(stopGrace)) == .timedOut {
+                group.signal(SIGKILL)
+                exited.wait()
+            }
+            group.signal(SIGKILL)
+            _ = drained.wait(timeout: .now() + 5)
             throw XcodeRunnerError(
                 .toolFailed, field: ([tool] + arguments.prefix(3)).joined(separator: " "),
                 rule: "did not finish within \(String(format: "%g", timeout)) s and was stopped",
@@ -96,11 +103,28 @@ public struct ToolRunner: Sendable {
                     "run it by hand; for simctl, 'sudo killall -9 com.apple.CoreSimulator.CoreSimulatorService' restarts the service"
             )
         }
-        // Once the tool has exited, its pipes close unless a child of it holds them; don't wait on such a child forever.
+        // Once the tool has exited, its pipes close unless a child of it holds them; don't wait on such a child
+        // forever, and let nothing of its group outlive the run.
+        _ = drained.wait(timeout: .now() + 5)
+        group.signal(SIGKILL)
         _ = drained.wait(timeout: .now() + 5)
         return ToolOutput(
-            status: process.terminationStatus, stdout: String(decoding: outData.value, as: UTF8.self),
+            status: exitStatus.value ?? 128 + SIGKILL, stdout: String(decoding: outData.value, as: UTF8.self),
             stderr: String(decoding: errData.value, as: UTF8.self))
+    }
+
+    /// Two pipes, every end close-on-exec (the child gets its ends by dup2), or the error that names the limit.
+    private static func pipePair(for tool: String) throws(XcodeRunnerError) -> ([Int32], [Int32]) {
+        var first: [Int32] = [-1, -1]
+        var second: [Int32] = [-1, -1]
+        guard pipe(&first) == 0, pipe(&second) == 0 else {
+            for fd in first + second where fd >= 0 { close(fd) }
+            throw XcodeRunnerError(
+                .toolFailed, field: tool, rule: "could not create a pipe for its output",
+                remedy: "check the limit on open files ('ulimit -n')")
+        }
+        for fd in first + second { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (first, second)
     }
 
     /// How a streamed run ended.
@@ -134,15 +158,7 @@ public struct ToolRunner: Sendable {
         onOutput: (Data) -> Void
     ) throws(XcodeRunnerError) -> StreamOutcome {
         guard let executable = locate(tool) else { throw missing(tool) }
-        var output: [Int32] = [-1, -1]
-        var wake: [Int32] = [-1, -1]
-        guard pipe(&output) == 0, pipe(&wake) == 0 else {
-            for fd in output + wake where fd >= 0 { close(fd) }
-            throw XcodeRunnerError(
-                .toolFailed, field: tool, rule: "could not create a pipe for its output",
-                remedy: "check the limit on open files ('ulimit -n')")
-        }
-        for fd in output + wake { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let (output, wake) = try Self.pipePair(for: tool)
         _ = fcntl(wake[1], F_SETFL, O_NONBLOCK)
         defer { for fd in [output[0], wake[0], wake[1]] { close(fd) } }
         let restoreSignals = SignalRelay.install(wakeFD: wake[1])

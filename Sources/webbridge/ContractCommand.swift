@@ -20,6 +20,9 @@ enum ContractCommand {
                         + "read-only")),
             .flag("--force", "lock: write a write-protected lock anyway, keeping its permissions"),
             .value(
+                "--wait", "SECONDS", "lock: how long to wait while another process holds the lock file's folder",
+                rule: .seconds(maximum: 86_400), default: .value("60")),
+            .value(
                 "--format", "FORMAT",
                 "diff: text, or json (Docs/contract-diff.schema.json) on stdout whether it passes or fails",
                 rule: .choice(["text", "json"]), default: .value("text")),
@@ -60,7 +63,7 @@ enum ContractCommand {
         let lockURL = parsed.value("--lock").map { URL(fileURLWithPath: $0) }
         switch parsed.positionals[0] {
         case "print": return printContract(contractURL)
-        case "lock": return lock(contractURL, lockURL, force: parsed.has("--force"))
+        case "lock": return lock(contractURL, lockURL, force: parsed.has("--force"), wait: parsed.seconds("--wait")!)
         case "diff": return diff(contractURL, lockURL, json: parsed.value("--format") == "json")
         case "ts": return generated(contractURL) { TypeScriptDeclarations(contract: $0).source }
         case "swift": return generated(contractURL) { SwiftTypes(contract: $0).source }
@@ -161,7 +164,7 @@ enum ContractCommand {
         return .contractFailure
     }
 
-    private static func lock(_ contractURL: URL?, _ lockURL: URL?, force: Bool) -> ExitStatus {
+    private static func lock(_ contractURL: URL?, _ lockURL: URL?, force: Bool, wait: Double) -> ExitStatus {
         let contract: BridgeContract
         switch load(contractURL) {
         case .failure(let failure): return failure.report()
@@ -180,7 +183,7 @@ enum ContractCommand {
         }
         // Held until the process exits: a second `lock` waits here, then diffs against this one's result.
         do {
-            try target.takeTurn()
+            try target.takeTurn(waitingAtMost: wait)
         } catch {
             return error.report()
         }
@@ -280,27 +283,6 @@ struct LockTarget {
         } else {
             throw ContractCommand.Failure(
                 .usage, "\(shown): can't be examined (\(String(cString: strerror(errno)))). Remedy: check the path")
-        }
-    }
-
-    /// Waits for any other `lock` on the same directory to finish; the turn lasts until this process exits.
-    func takeTurn() throws(ContractCommand.Failure) {
-        let directory = file.deletingLastPathComponent().path
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
-        guard descriptor >= 0 else {
-            throw ContractCommand.Failure(
-                .usage,
-                "\(TerminalText.escape(directory)): the lock file's directory can't be opened (\(String(cString: strerror(errno)))). Remedy: create it, or check its permissions"
-            )
-        }
-        // Deliberately never closed: the flock is released when the process exits.
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                throw ContractCommand.Failure(
-                    .environment,
-                    "\(TerminalText.escape(directory)): can't take the directory's lock (\(String(cString: strerror(errno)))). Remedy: run one `webbridge contract lock` at a time"
-                )
-            }
         }
     }
 

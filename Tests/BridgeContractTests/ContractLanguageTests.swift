@@ -523,6 +523,9 @@ struct ContractLanguageTests {
         #expect(violation.expected == "the main frame or a frame of https://widgets.example.com, http://localhost:8080")
         #expect(custom.frameViolation(isMainFrame: false, origin: "")?.found == "a frame with an opaque origin")
         #expect(
+            custom.frameViolation(isMainFrame: false, origin: FrameRule.fileOrigin)?.found.hasPrefix(
+                "a frame of a file: page") == true)
+        #expect(
             BridgeContract.default.frameViolation(isMainFrame: false, origin: "http://127.0.0.1")?.expected
                 == "the main frame")
         #expect(FrameRule.origin(scheme: "HTTPS", host: "A.example", port: 443) == "https://a.example")

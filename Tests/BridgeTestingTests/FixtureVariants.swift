@@ -28,10 +28,14 @@ enum FixtureVariant {
 
     /// The fixture whose receiver throws whatever it gets.
     static func throwingReceiver() throws -> String {
+        try receiverThrowing(#"new Error("Receiver refused")"#)
+    }
+
+    /// The fixture whose receiver throws `value` (a JS expression).
+    static func receiverThrowing(_ value: String) throws -> String {
         let html = try fixture()
         let receiverStart = "window.bridgeReceive = function (message) {"
         precondition(html.contains(receiverStart), "the fixture's receiver changed: update FixtureVariant")
-        return html.replacingOccurrences(
-            of: receiverStart, with: receiverStart + "\n  throw new Error(\"Receiver refused\");")
+        return html.replacingOccurrences(of: receiverStart, with: receiverStart + "\n  throw \(value);")
     }
 }

@@ -24,6 +24,18 @@ final class HostileVerdictTests: XCTestCase {
         XCTAssertTrue(failure.detail.contains("wrong-frame"), failure.detail)
     }
 
+    func testASameOriginFrameOfAFilePageIsNamedAsSuchNotAsOpaque() async throws {
+        let frame = "<script>window.webkit.messageHandlers.bridge.postMessage({kind: 'ready', version: 1})</script>"
+        let html = try FixtureVariant.replacingReady(with: "").replacingOccurrences(
+            of: "<body>", with: "<body>\n<iframe srcdoc=\"\(frame)\"></iframe>")
+        let report = await BridgeCheck.run(
+            CheckConfiguration(
+                page: .html(html, baseURL: FileManager.default.temporaryDirectory), timeout: Self.timeout))
+        let failure = try XCTUnwrap(report.pageToNative.failure, "the frame's ready passed for the main document's")
+        XCTAssertTrue(failure.detail.contains("found a frame of a file: page"), failure.detail)
+        XCTAssertFalse(failure.detail.contains("opaque"), failure.detail)
+    }
+
     func testAPageThatBreaksThePrototypesPostMessageFailsAsItWouldInTheApp() async throws {
         let html = try FixtureVariant.replacingReady(
             with: """
@@ -34,6 +46,18 @@ final class HostileVerdictTests: XCTestCase {
         let failure = try XCTUnwrap(report.pageToNative.failure, "the diagnostics wrapper hid the page's damage")
         XCTAssertEqual(failure.category, .nativeDidNotReceive)
         XCTAssertTrue(failure.detail.contains("nothing arrived on 'bridge'"), failure.detail)
+    }
+
+    func testAThrownValueWhoseMessageCannotBeReadStillNamesTheFailure() async throws {
+        // Its toString throws: the engine has no message to give, and the detail used to be empty.
+        for thrown in ["{toString() { throw 1; }}", #"{toString() { return ""; }}"#] {
+            let report = await check(try FixtureVariant.receiverThrowing(thrown))
+            let failure = try XCTUnwrap(report.nativeToPage.failure, "\(thrown): a throwing receiver passed")
+            XCTAssertEqual(failure.category, .pageDidNotAccept)
+            XCTAssertTrue(
+                failure.detail.hasPrefix("the page threw a value whose text can't be read"),
+                "\(thrown): '\(failure.detail)'")
+        }
     }
 
     func testDialogsNeverBlockThePageAndAreOnTheTimeline() async throws {

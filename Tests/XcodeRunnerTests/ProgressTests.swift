@@ -33,6 +33,31 @@ final class ProgressTests: XCTestCase {
             try track("xcbeautify_MixedTestLog_XCTest_plus_SwiftTesting.txt").line, "testing: 4 passed, 2 failed")
     }
 
+    /// Seconds to feed one line of `megabytes` MB, then a test result, in the pipe's 64 KiB chunks (the best of
+    /// two runs, so a busy machine's pause counts less).
+    func secondsForOneLine(megabytes: Int) -> Double {
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 65_536)
+        let result = Data("\nTest Case '-[AppTests testLaunch]' passed (0.001 seconds).\n".utf8)
+        var best = Double.infinity
+        for _ in 0..<2 {
+            var tracker = ProgressTracker()
+            let start = DispatchTime.now()
+            for _ in 0..<(megabytes * 16) { _ = tracker.consume(chunk) }
+            _ = tracker.consume(result)
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+            XCTAssertEqual(tracker.line, "testing: 1 passed, 0 failed", "the line after the long one was lost")
+        }
+        return best
+    }
+
+    func testOneLongLineTakesTimeInProportionToItsLength() {
+        // A quadratic scan takes 4 times as long for twice the line (8 MB: 10.5 s, 16 MB: 41 s); a linear one 2.
+        let eight = secondsForOneLine(megabytes: 8)
+        let sixteen = secondsForOneLine(megabytes: 16)
+        XCTAssertLessThan(
+            sixteen / max(eight, 1e-3), 3, "16 MB took \(sixteen) s against \(eight) s for 8 MB: not linear")
+    }
+
     func testACompileErrorNeverLeavesBuilding() throws {
         XCTAssertEqual(try track("openbakery_xcodebuild-test-compile-error.txt").line, "building")
     }

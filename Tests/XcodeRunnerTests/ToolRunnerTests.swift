@@ -36,6 +36,25 @@ final class ToolRunnerTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
+    func testAHangingToolThatIgnoresSIGTERMIsKilledWithItsChild() throws {
+        // An xcodebuild (or simctl) that ignores SIGTERM, as does the child it started: the timeout's SIGTERM
+        // leaves both running unless the group is killed after the grace.
+        let tools = ToolRunner(environment: ["PATH": "/usr/bin:/bin"], stopGrace: 0.5)
+        let pidsFile = FileManager.default.temporaryDirectory.appendingPathComponent("pids-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: pidsFile) }
+        let script = "trap '' TERM; sleep 300 & echo $$ $! > '\(pidsFile.path)'; wait"
+        XCTAssertThrowsError(try tools.capture("sh", ["-c", script], timeout: 2)) { error in
+            XCTAssertEqual((error as? XcodeRunnerError)?.rule, "did not finish within 2 s and was stopped")
+        }
+        let pids = try String(contentsOf: pidsFile, encoding: .utf8).split(separator: " ").compactMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        XCTAssertEqual(pids.count, 2, "the tool did not write its and its child's pid")
+        let left = stillRunning(pids)
+        for pid in left { kill(pid, SIGKILL) }
+        XCTAssertEqual(left, [], "the tool or its child outlived the timeout")
+    }
+
     func testStreamingDeliversEveryByteAndTheExitCode() throws {
         var received = Data()
         let outcome = try system.stream("sh", ["-c", "seq 1 20000; echo done >&2; exit 3"]) { received.append($0) }

@@ -146,13 +146,21 @@ final class RunningCLI: @unchecked Sendable {
 
     /// Waits until stdout contains `text`; false when `timeout` passes or the output ends first.
     func waitForStdout(containing text: String, timeout: TimeInterval = 60) -> Bool {
+        waitFor(text, inStandardError: false, timeout: timeout)
+    }
+
+    /// Waits until stderr contains `text`; false when `timeout` passes or the output ends first.
+    func waitForStderr(containing text: String, timeout: TimeInterval = 60) -> Bool {
+        waitFor(text, inStandardError: true, timeout: timeout)
+    }
+
+    private func waitFor(_ text: String, inStandardError: Bool, timeout: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
-        while !String(decoding: out, as: UTF8.self).contains(text) {
-            if closed == 2 || !condition.wait(until: deadline) {
-                return String(decoding: out, as: UTF8.self).contains(text)
-            }
+        func seen() -> Bool { String(decoding: inStandardError ? err : out, as: UTF8.self).contains(text) }
+        while !seen() {
+            if closed == 2 || !condition.wait(until: deadline) { return seen() }
         }
         return true
     }

@@ -53,6 +53,26 @@ final class CheckURLCommandTests: XCTestCase {
             try check(server.url(RealPageSite.notFound)), host: "127.0.0.1:\(server.port)", cause: "HTTP 404")
     }
 
+    func testA401AskingForCredentialsExitsFourAtOnce() throws {
+        // Answered at once; it used to wait out the whole timeout as "no response within the timeout (-1001)":
+        // WebKitGTK's stock handler waits for a user. WKWebView without a delegate goes on without credentials.
+        let server = try LoopbackHTTPServer(routes: ["/private": .challenge(html: "<p>sign in</p>")])
+        defer { server.stop() }
+        let result = try CLI.run(
+            ["check", "--url", server.url("/private").absoluteString, "--timeout", "600"], timeout: 60)
+        assertExitsFour(result, host: "127.0.0.1:\(server.port)", cause: "HTTP 401")
+    }
+
+    func testHTMLServedAsJSONIsNamedByItsContentType() throws {
+        let fixture = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+        let server = try LoopbackHTTPServer(routes: ["/page": .file(contentType: "application/json", body: fixture)])
+        defer { server.stop() }
+        let result = try check(server.url("/page"), timeout: waitedOut)
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(
+            result.stdout.contains("served as application/json, not HTML (its scripts do not run)"), result.stdout)
+    }
+
     func testA500ExitsFour() throws {
         let server = try serveSite()
         defer { server.stop() }

@@ -37,6 +37,33 @@ final class EngineLifetimeCommandTests: XCTestCase {
         )
     }
 
+    func testAnXvfbWrapperThatIgnoresSIGTERMAndForksLeavesNothingBehind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
+            throw XCTSkip("/usr/bin/Xvfb is not installed")
+        }
+        // A wrapper in front of Xvfb (as CI images have), deaf to SIGTERM, with a child of its own.
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("xvfb-wrapper-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let wrapper = bin.appendingPathComponent("Xvfb")
+        try "#!/bin/sh\ntrap '' TERM\nsleep 300 &\n/usr/bin/Xvfb \"$@\" &\nwait\n".write(
+            to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        for arguments in [["doctor", "--package-path", bin.path], ["check", "--timeout", "5"]] {
+            let marker = UUID().uuidString
+            var environment = environment(marker: marker)
+            environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            let result = try CLI.run(arguments, environment: environment)
+            XCTAssertTrue(
+                result.stdout.contains("a private Xvfb started") || result.status == 0,
+                "\(arguments): the wrapper did not start a display: \(result.stdout)\(result.stderr)")
+            let left = WebProcesses.carrying("WEBBRIDGE_LIFETIME_PROBE", marker)
+            let running = WebProcesses.waitForExit(of: left, timeout: 5)
+            for pid in running { kill(pid, SIGKILL) }
+            XCTAssertEqual(running, [], "\(arguments): the wrapper or its child outlived webbridge")
+        }
+    }
+
     func testAnAddressSpaceLimitTooSmallForTheEngineIsAnEnvironmentError() throws {
         let result = try CLI.runWrapped(
             ["/bin/sh", "-c", "ulimit -v 4000000 && exec \"$0\" \"$@\""], ["check"],

@@ -265,6 +265,20 @@ final class HostileInputCommandTests: XCTestCase {
         }
     }
 
+    func testATriggerThatCameAfterTheWaitIsNotCalledMissing() throws {
+        // Five million elements keep the engine converting the ready for seconds: didFinish comes after the
+        // check stopped waiting for it, and is on the timeline all the same.
+        let path = try page(
+            "window.webkit.messageHandlers.bridge.postMessage({",
+            "window.webkit.messageHandlers.bridge.postMessage({ list: new Array(5000000).fill(1),", name: "big.html")
+        let result = try CLI.run(["check", "--page", path, "--timeout", "3"], timeout: 120)
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        let sawDidFinish = result.stdout.contains("  didFinish\n")
+        XCTAssertFalse(
+            sawDidFinish && result.stdout.contains("didFinish did not arrive"),
+            "the verdict contradicts the timeline:\n\(result.stdout)")
+    }
+
     // MARK: Lists and files (issue 25 item 8)
 
     func testAListWithABOMAndCRLFLineEndsIsReadLineByLine() throws {

@@ -99,6 +99,42 @@ final class LockFileCommandTests: XCTestCase {
         }
     }
 
+    /// Holds the lock of `folder` (what any tool that flocks it does) until the returned descriptor is closed.
+    func holdLock(of folder: URL) throws -> Int32 {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
+        XCTAssertGreaterThanOrEqual(descriptor, 0, "open \(folder.path): \(String(cString: strerror(errno)))")
+        XCTAssertEqual(flock(descriptor, LOCK_EX), 0, "flock: \(String(cString: strerror(errno)))")
+        return descriptor
+    }
+
+    func testAHeldLockIsWaitedForWithADeadlineNamingTheHolder() throws {
+        let file = scratch.appendingPathComponent("bridge.json")
+        try contract().jsonData().write(to: file)
+        let held = try holdLock(of: scratch)
+        defer { close(held) }
+        let result = try CLI.run(["contract", "lock", "--contract", file.path, "--wait", "0.5"], timeout: 30)
+        XCTAssertEqual(result.status, 3, result.stdout + result.stderr)
+        XCTAssertTrue(result.stderr.contains("held by pid \(getpid())"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("still locked after 0.5 s"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Remedy: "), result.stderr)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: scratch.appendingPathComponent("bridge.lock.json").path),
+            "a lock was written while the folder was held")
+    }
+
+    func testAHeldLockReleasedDuringTheWaitLetsTheLockGoOn() throws {
+        let file = scratch.appendingPathComponent("bridge.json")
+        try contract().jsonData().write(to: file)
+        let held = try holdLock(of: scratch)
+        let run = try RunningCLI(["contract", "lock", "--contract", file.path, "--wait", "600"])
+        XCTAssertTrue(
+            run.waitForStderr(containing: "waiting up to 600 s", timeout: 30), "no word of the wait: \(run.stderr)")
+        close(held)
+        let result = try run.wait(timeout: 30)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("locked contract version 1"), result.stdout)
+    }
+
     func testTheSameFileFaultGivesTheSameExitCodeInEveryCommand() throws {
         let file = scratch.appendingPathComponent("bridge.json")
         try contract().jsonData().write(to: file)

@@ -19,6 +19,8 @@ public final class LoopbackHTTPServer: Sendable {
         case redirect(to: String)
         /// Reads the request and never answers: no status line, no headers, until the server stops.
         case stall
+        /// A 401 asking for HTTP Basic credentials (`WWW-Authenticate: Basic realm="…"`), at once, with this body.
+        case challenge(html: String)
     }
 
     /// The port the server listens on.
@@ -264,6 +266,11 @@ private final class ServerState: @unchecked Sendable {
         case .stall:
             // Paused with nothing set: libsoup sends nothing until it is unpaused, which never happens.
             soup_server_message_pause(message)
+        case .challenge(let html):
+            if let headers = soup_server_message_get_response_headers(message) {
+                soup_message_headers_replace(headers, "WWW-Authenticate", "Basic realm=\"webbridge\"")
+            }
+            respond(401, "text/html; charset=utf-8", html)
         }
     }
 }

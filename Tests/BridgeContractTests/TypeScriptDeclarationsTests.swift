@@ -15,6 +15,14 @@ enum TypeScript {
     }
 
     /// The page's errors: empty when it compiles. The module, its declarations and the page share a directory.
+    /// The text of the one inline `<script>` of an HTML page.
+    static func inlineScript(of page: URL) throws -> String {
+        let html = try String(contentsOf: page, encoding: .utf8)
+        guard let start = html.range(of: "<script>")?.upperBound, let end = html.range(of: "</script>")?.lowerBound
+        else { throw ToolRun.Failure(description: "\(page.lastPathComponent) has no inline script") }
+        return String(html[start..<end])
+    }
+
     /// With `javaScript`, the page is `page.mjs`, checked with `--allowJs --checkJs` (its types in JSDoc).
     static func errors(
         _ contract: BridgeContract, page: String, javaScript: Bool = false, module: String = "bridge-contract"
@@ -202,11 +210,8 @@ struct TypeScriptDeclarationsTests {
         let contract = try BridgeContract.load(
             contentsOf: checkout.appendingPathComponent("Sources/CheckoutBridge/Resources/checkout-contract.json"))
         func script(_ page: String) throws -> String {
-            let html = try String(
-                contentsOf: checkout.appendingPathComponent("Tests/CheckoutBridgeTests/Fixtures/\(page)"),
-                encoding: .utf8)
-            let start = try #require(html.range(of: "<script>")).upperBound
-            return String(html[start..<(try #require(html.range(of: "</script>")).lowerBound)])
+            try TypeScript.inlineScript(
+                of: checkout.appendingPathComponent("Tests/CheckoutBridgeTests/Fixtures/\(page)"))
         }
         #expect(
             try TypeScript.errors(
@@ -220,6 +225,27 @@ struct TypeScriptDeclarationsTests {
         // At the field: line and column of `items` in the page's script.
         #expect(errors.count == 1 && errors.first?.line == row + 1, "\(errors)")
         #expect(errors.first?.column == lines[row].distance(from: lines[row].startIndex, to: items) + 1, "\(errors)")
+    }
+
+    @Test(
+        "the engine proof's pages type-check against their contracts, and fail with a field broken",
+        arguments: ["default", "hotwire", "capacitor"])
+    func typedPages(name: String) throws {
+        let typedCode = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TypedCodeTests")
+        let contract = try BridgeContract.load(
+            contentsOf: typedCode.appendingPathComponent("Contracts/\(name)-contract.json"))
+        let script = try TypeScript.inlineScript(of: typedCode.appendingPathComponent("Pages/\(name).html"))
+        #expect(try TypeScript.errors(contract, page: script, javaScript: true).isEmpty)
+        // The page's typed message with one field of another type.
+        let breaks = [
+            #"version: 1 }"#: #"version: "1" }"#, "submitTitle: components": "submitTitle: 1 || components",
+            #"level: "info""#: "level: 1",
+        ]
+        let broken = try #require(breaks.first { script.contains($0.key) })
+        let errors = try TypeScript.errors(
+            contract, page: script.replacingOccurrences(of: broken.key, with: broken.value), javaScript: true)
+        #expect(errors.count == 1, "\(errors)")
     }
 
     @Test("the declarations name the contract version, as the module does")

@@ -98,12 +98,7 @@ final class TypedRoundTripTests: XCTestCase {
     func testCapacitorContract() async throws {
         let handler = Handler()
         let webView = try await load("capacitor", handler: handler, name: CapacitorContract.contract.handler)
-        let request = CapacitorContract.DeviceGetInfoMessage(callbackId: "42", options: .init())
-        let result = CapacitorContract.DeviceGetInfoResultMessage(
-            answering: request,
-            data: .init(
-                isVirtual: true, manufacturer: "Apple", model: "iPhone 15", operatingSystem: "ios", osVersion: "17.4",
-                platform: "ios", webViewVersion: "17.4"), save: false)
+        let result = deviceInfo(answering: "42", model: "iPhone 15")
         let call = try CapacitorContract.NativeToPage.deviceGetInfoResult(result).receiverCall()
         let body = try await send(call, to: webView, answeredAt: handler, "Console/log")
         guard case .consoleLog(let log) = try CapacitorContract.PageToNative(body: body) else {

@@ -45,7 +45,7 @@ struct ContractCommandTests {
     func help(_ arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("USAGE: webbridge contract <print|lock|diff|js>"))
+        #expect(result.stdout.hasPrefix("USAGE: webbridge contract <print|lock|diff|js|ts|swift>"))
         #expect(result.stdout.contains("EXIT CODES"))
     }
 

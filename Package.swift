@@ -150,11 +150,12 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-        // The Swift types BridgeContractPlugin generates from the contracts in Contracts, at build time.
+        // The Swift types BridgeContractPlugin generates from the contracts in Contracts, at build time, run on the
+        // real engine against the typed pages in Pages.
         .testTarget(
             name: "TypedCodeTests",
-            dependencies: ["BridgeContract"],
-            resources: [.process("Contracts")],
+            dependencies: ["BridgeContract", .target(name: "WebKitGTK", condition: linux)],
+            resources: [.process("Contracts"), .copy("Pages")],
             plugins: ["BridgeContractPlugin"]
         ),
         .testTarget(

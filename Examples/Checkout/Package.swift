@@ -8,11 +8,13 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [.package(name: "WebBridge", path: "../..")],
     targets: [
-        // The app's side of the bridge: it reads the same contract file as the tests and the web team.
+        // The app's side of the bridge: it reads the same contract file as the tests and the web team, and
+        // BridgeContractPlugin turns that file into Swift types (CheckoutContract) at build time.
         .target(
             name: "CheckoutBridge",
             dependencies: [.product(name: "BridgeContract", package: "WebBridge")],
-            resources: [.copy("Resources/checkout-contract.json")]
+            resources: [.copy("Resources/checkout-contract.json")],
+            plugins: [.plugin(name: "BridgeContractPlugin", package: "WebBridge")]
         ),
         .testTarget(
             name: "CheckoutBridgeTests",

@@ -201,7 +201,7 @@ private enum TS {
             calls.append(spec.call)
         }
         lines += calls.map { call in
-            "  \(literal(call)): (message: \(types { $0.direction == .nativeToPage && $0.call == call })) => unknown;"
+            "  \(literal(call)): (message: \(types { $0.direction == .nativeToPage && $0.call == call })) => void;"
         }
         lines += [
             "}",

@@ -15,20 +15,33 @@ enum TypeScript {
     }
 
     /// The page's errors: empty when it compiles. The module, its declarations and the page share a directory.
-    static func errors(_ contract: BridgeContract, page: String) throws -> [Diagnostic] {
+    /// The text of the one inline `<script>` of an HTML page.
+    static func inlineScript(of page: URL) throws -> String {
+        let html = try String(contentsOf: page, encoding: .utf8)
+        guard let start = html.range(of: "<script>")?.upperBound, let end = html.range(of: "</script>")?.lowerBound
+        else { throw ToolRun.Failure(description: "\(page.lastPathComponent) has no inline script") }
+        return String(html[start..<end])
+    }
+
+    /// With `javaScript`, the page is `page.mjs`, checked with `--allowJs --checkJs` (its types in JSDoc).
+    static func errors(
+        _ contract: BridgeContract, page: String, javaScript: Bool = false, module: String = "bridge-contract"
+    ) throws -> [Diagnostic] {
         guard let compiler else { throw ToolRun.Failure(description: "tsc is not installed (scripts/setup.sh)") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "contract-ts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(ContractModule(contract: contract).source.utf8)
-            .write(to: directory.appendingPathComponent("bridge-contract.mjs"))
+            .write(to: directory.appendingPathComponent("\(module).mjs"))
         try Data(TypeScriptDeclarations(contract: contract).source.utf8)
-            .write(to: directory.appendingPathComponent("bridge-contract.d.mts"))
-        try Data(page.utf8).write(to: directory.appendingPathComponent("page.mts"))
+            .write(to: directory.appendingPathComponent("\(module).d.mts"))
+        let file = javaScript ? "page.mjs" : "page.mts"
+        try Data(page.utf8).write(to: directory.appendingPathComponent(file))
         let outcome = try ToolRun.run(
             compiler,
-            ["--strict", "--noEmit", "--pretty", "false", "--module", "nodenext", "--target", "es2020", "page.mts"],
+            ["--strict", "--noEmit", "--pretty", "false", "--module", "nodenext", "--target", "es2020", file]
+                + (javaScript ? ["--allowJs", "--checkJs"] : []),
             in: directory)
         // `page.mts(3,16): error TS2322: …`, then indented lines that continue it.
         var diagnostics: [Diagnostic] = []
@@ -186,6 +199,53 @@ struct TypeScriptDeclarationsTests {
                 const answer = (request: FormConnectMessage): AnswerOf<FormConnectMessage> =>
                   ({ component: "form", event: "connect", id: request.id, data: { title: 1 } }); void answer;
                 """, field: "title")
+    }
+
+    @Test("Examples/Checkout's page type-checks against its contract; the page sending items as text does not")
+    func checkoutPage() throws {
+        // Checked here, outside the example's engine tests: a compiler started inside an engine process can meet
+        // JavaScriptCore's thread suspension.
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/Checkout")
+        let contract = try BridgeContract.load(
+            contentsOf: checkout.appendingPathComponent("Sources/CheckoutBridge/Resources/checkout-contract.json"))
+        func script(_ page: String) throws -> String {
+            try TypeScript.inlineScript(
+                of: checkout.appendingPathComponent("Tests/CheckoutBridgeTests/Fixtures/\(page)"))
+        }
+        #expect(
+            try TypeScript.errors(
+                contract, page: script("checkout.html"), javaScript: true, module: "checkout-contract"
+            ).isEmpty)
+        let text = try script("checkout-items-as-text.html")
+        let errors = try TypeScript.errors(contract, page: text, javaScript: true, module: "checkout-contract")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let row = try #require(lines.firstIndex { $0.contains(#"items: "3""#) })
+        let items = try #require(lines[row].range(of: "items")).lowerBound
+        // At the field: line and column of `items` in the page's script.
+        #expect(errors.count == 1 && errors.first?.line == row + 1, "\(errors)")
+        #expect(errors.first?.column == lines[row].distance(from: lines[row].startIndex, to: items) + 1, "\(errors)")
+    }
+
+    @Test(
+        "the engine proof's pages type-check against their contracts, and fail with a field broken",
+        arguments: ["default", "hotwire", "capacitor"])
+    func typedPages(name: String) throws {
+        let typedCode = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TypedCodeTests")
+        let contract = try BridgeContract.load(
+            contentsOf: typedCode.appendingPathComponent("Contracts/\(name)-contract.json"))
+        let script = try TypeScript.inlineScript(of: typedCode.appendingPathComponent("Pages/\(name).html"))
+        #expect(try TypeScript.errors(contract, page: script, javaScript: true).isEmpty)
+        // The page's typed message with one field of another type.
+        let breaks = [
+            #"version: 1 }"#: #"version: "1" }"#, "submitTitle: components": "submitTitle: 1 || components",
+            #"level: "info""#: "level: 1",
+        ]
+        let broken = try #require(breaks.first { script.contains($0.key) })
+        let errors = try TypeScript.errors(
+            contract, page: script.replacingOccurrences(of: broken.key, with: broken.value), javaScript: true)
+        #expect(errors.count == 1, "\(errors)")
     }
 
     @Test("the declarations name the contract version, as the module does")

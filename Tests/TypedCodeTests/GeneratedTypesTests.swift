@@ -25,6 +25,15 @@ func thrown(_ decode: () throws -> Void) -> [ContractViolation] {
     }
 }
 
+/// Native's answer to the page's `Device/getInfo` call `callbackId`: a device of `model`.
+func deviceInfo(answering callbackId: String, model: String) -> CapacitorContract.DeviceGetInfoResultMessage {
+    CapacitorContract.DeviceGetInfoResultMessage(
+        answering: CapacitorContract.DeviceGetInfoMessage(callbackId: callbackId, options: .init()),
+        data: .init(
+            isVirtual: true, manufacturer: "Apple", model: model, operatingSystem: "ios", osVersion: "17.4",
+            platform: "ios", webViewVersion: "17.4"), save: false)
+}
+
 /// The argument of a receiver call, parsed back.
 func argument(_ call: ReceiverCall) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(call.argument.utf8), options: [.fragmentsAllowed])
@@ -129,12 +138,7 @@ struct GeneratedTypesTests {
         let spec = try #require(hotwire.message("form/connect reply", direction: .nativeToPage))
         #expect(hotwire.validate(sent, as: spec).violations.isEmpty)
 
-        let getInfo = CapacitorContract.DeviceGetInfoMessage(callbackId: "42", options: .init())
-        let result = CapacitorContract.DeviceGetInfoResultMessage(
-            answering: getInfo,
-            data: .init(
-                isVirtual: true, manufacturer: "Apple", model: "iPhone", operatingSystem: "ios", osVersion: "17",
-                platform: "ios", webViewVersion: "17"), save: false)
+        let result = deviceInfo(answering: "42", model: "iPhone")
         let fromNative = try #require(
             try argument(CapacitorContract.NativeToPage.deviceGetInfoResult(result).receiverCall()) as? [String: Any])
         #expect(fromNative["callbackId"] as? String == "42" && fromNative["success"] as? Bool == true)

@@ -1,7 +1,8 @@
 import BridgeContract
 import Foundation
 
-/// The app's side of the checkout bridge: every message in and out goes through the shared contract.
+/// The app's side of the checkout bridge: every message in and out is a type generated from the shared contract
+/// (`CheckoutContract`, by BridgeContractPlugin at build time), checked by the contract's own validation.
 public struct CheckoutBridge: Sendable {
     public let contract: BridgeContract
 
@@ -15,12 +16,13 @@ public struct CheckoutBridge: Sendable {
     }
 
     /// The page's message, typed; production code is lenient so a newer page still talks to an older app.
-    public func receive(_ body: Any) -> Validation {
-        contract.validate(body, direction: .pageToNative, mode: .lenient, handler: contract.handler)
+    public func receive(_ body: Any, handler: String? = nil) throws(TypedMessageError) -> CheckoutContract.PageToNative
+    {
+        try CheckoutContract.PageToNative(body: body, mode: .lenient, handler: handler)
     }
 
     /// The script that applies a coupon in the page; the code never becomes script text.
     public func applyCoupon(code: String, percent: Int) throws -> String {
-        try ReceiverCall(contract: contract, message: ["type": "applyCoupon", "code": code, "percent": percent]).script
+        try CheckoutContract.NativeToPage.applyCoupon(.init(code: code, percent: percent)).receiverCall().script
     }
 }

@@ -45,11 +45,15 @@ final class CheckoutSeedTests: XCTestCase {
         let handler = Handler()
         var failures: [String] = []
         handler.onMessage = { body in
-            // The production code's own validation: the app and this test share the contract's fields.
-            switch bridge.contract.validate(body, direction: .pageToNative, mode: .strict, handler: "checkout") {
-            case .valid(let message) where message.kind == "cartReady": ready.fulfill()
-            case .valid(let message): failures.append("unexpected \(message)")
-            case .invalid(let violations): failures.append(describe(violations))
+            // The production code's typed decoding: the app and this test share the contract's fields.
+            do {
+                switch try CheckoutContract.PageToNative(body: body, mode: .strict, handler: "checkout") {
+                case .cartReady(let cart):
+                    if cart.items != 3 || cart.currency != "EUR" { failures.append("cartReady with other values") }
+                    ready.fulfill()
+                }
+            } catch {
+                failures.append(String(describing: error))
             }
         }
         controller.add(handler, name: bridge.contract.handler)

@@ -11,7 +11,7 @@
 # Usage: scripts/apple-shape/check.sh              check everything against both variants
 #        scripts/apple-shape/check.sh --self-test  prove that seeded mismatches fail the check
 # Exit: 0 every file type-checks, 1 a file does not (compiler errors name the original files), 3 environment
-# (no swiftc, or the package's BridgeContract or TerminalEscape module could not be built).
+# (no swiftc, or a platform-neutral module of the package's could not be built).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -36,9 +36,10 @@ package_flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny -strict-
 # Examples/Client/Client.xcodeproj: SWIFT_VERSION = 6.0, no upcoming features.
 client_flags=(-swift-version 6)
 
-# BridgeTesting's dependencies that are the same on every platform (BridgeContract: Foundation only;
-# TerminalEscape: the standard library only): built normally, by SwiftPM.
-platform_neutral=(BridgeContract TerminalEscape)
+# BridgeTesting's dependencies whose interface is the same on every platform (BridgeContract: Foundation only;
+# TerminalEscape and SeededRandom: the standard library only; LoopbackServer: POSIX sockets behind one public
+# API): built normally, by SwiftPM.
+platform_neutral=(BridgeContract TerminalEscape SeededRandom LoopbackServer)
 prepare_contract() {
     local target bin
     bin="$("$swift" build --package-path "$root" --show-bin-path)"

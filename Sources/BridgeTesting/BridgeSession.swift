@@ -147,12 +147,20 @@ public final class BridgeSession: NSObject {
             for name in contract.handlerNames { controller.addUserScript(CloneDiagnostics.userScript(handler: name)) }
             controller.addUserScript(PageDiagnostics.userScript(console: console))
         }
-        for script in userScripts {
-            controller.addUserScript(
-                WKUserScript(
-                    source: script.source ?? "",
-                    injectionTime: script.injectionTime == .documentStart ? .atDocumentStart : .atDocumentEnd,
-                    forMainFrameOnly: script.forMainFrameOnly))
+        let diagnosed = !contract.handlerNames.contains(CloneDiagnostics.handlerName)
+        for (index, script) in userScripts.enumerated() {
+            let time: WKUserScriptInjectionTime =
+                script.injectionTime == .documentStart ? .atDocumentStart : .atDocumentEnd
+            func add(_ source: String) {
+                controller.addUserScript(
+                    WKUserScript(source: source, injectionTime: time, forMainFrameOnly: script.forMainFrameOnly))
+            }
+            // Named by its place in the list (the play's userScripts, then each --user-script, in order), so an
+            // error it throws says whose it is.
+            let name = script.file.map { ($0 as NSString).lastPathComponent } ?? "#\(index + 1) of \(userScripts.count)"
+            if diagnosed { add(PageDiagnostics.marker(name)) }
+            add(script.source ?? "")
+            if diagnosed { add(PageDiagnostics.marker(nil)) }
         }
         let configuration = WKWebViewConfiguration()
         configuration.userContentController = controller

@@ -92,6 +92,18 @@ enum PageDiagnostics {
 
     @MainActor private static var scripts: [Bool: WKUserScript] = [:]
 
+    /// Where the diagnostics script takes the name of the user script that runs next (a registered symbol).
+    static let userScriptSlot = "webbridge.userScript"
+
+    /// The script run just before (`name`) and just after (nil) one of the app's user scripts, at its injection
+    /// time and in its frames, so an error while it runs is named as its own. The script itself is left as written.
+    static func marker(_ name: String?) -> String {
+        let argument = name.map(ReceiverCall.stringLiteral) ?? "null"
+        return """
+            (() => { const slot = window[Symbol.for(\(ReceiverCall.stringLiteral(userScriptSlot)))]; if (typeof slot === "function") slot(\(argument)); })();
+            """
+    }
+
     static func source(levels: [String]) -> String {
         let levelList = levels.map(ReceiverCall.stringLiteral).joined(separator: ", ")
         return """
@@ -128,9 +140,19 @@ enum PageDiagnostics {
                   return ["", 0, 0];
                 }
               };
+              // The app's user script running now, named by the markers around each (see `marker(_:)`): WebKit
+              // gives its error no place, and hides its text, so the name is all that says whose error it is.
+              let userScript = null;
+              Object.defineProperty(window, Symbol.for(\(ReceiverCall.stringLiteral(userScriptSlot))), {
+                value: (name) => { userScript = name; }, configurable: false, enumerable: false, writable: false,
+              });
               apply(listen, window, ["error", (event) => {
                 // Errors of scripts only: a resource that fails to load fires a plain Event with no message.
                 if (typeof event.message !== "string" || event.message === "") return;
+                if (userScript !== null) {
+                  send("uncaught error", "the app's user script " + userScript + " threw or does not parse: " + event.message, "", 0, 0);
+                  return;
+                }
                 send("uncaught error", event.message, String(event.filename || ""), event.lineno | 0, event.colno | 0);
               }, true]);
               apply(listen, window, ["unhandledrejection", (event) => {

@@ -104,4 +104,23 @@ final class PageDiagnosticsTests: XCTestCase {
         XCTAssertTrue(notes.contains { $0.hasPrefix("console.error: after the damage") }, "\(notes)")
         XCTAssertTrue(notes.contains { $0.hasPrefix("uncaught error: ReferenceError") }, "\(notes)")
     }
+
+    func testAnInjectedUserScriptThatThrowsOrDoesNotParseIsNamed() async throws {
+        // The app's scripts, injected before the page's own: the second throws, the third does not parse.
+        var play = try BridgeCheck.plan(CheckConfiguration(page: .html("", baseURL: nil)))
+        play.userScripts = [
+            UserScriptSpec(source: "window.appReady = true;"),
+            UserScriptSpec(source: "throw new Error('boom');"),
+            UserScriptSpec(source: "function ( {"),
+        ]
+        let report = await BridgeCheck.run(
+            CheckConfiguration(page: .html(try FixtureVariant.fixture(), baseURL: nil), timeout: 3, play: play))
+        XCTAssertTrue(report.passed, "\(report.failures)")
+        let notes = reported(report)
+        XCTAssertEqual(notes.count, 2, "\(notes)")
+        XCTAssertTrue(
+            notes[0].hasPrefix("uncaught error: the app's user script #2 of 3 threw or does not parse"), notes[0])
+        XCTAssertTrue(
+            notes[1].hasPrefix("uncaught error: the app's user script #3 of 3 threw or does not parse"), notes[1])
+    }
 }

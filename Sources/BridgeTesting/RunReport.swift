@@ -70,8 +70,8 @@ package struct RunReport: Sendable {
 
 extension RunReport: Codable {
     private enum CodingKeys: String, CodingKey {
-        case schema, webbridgeVersion, contract, shards, interrupted, notRun, passed, pageCount, passedPages, failedPages
-        case failedByCategory, pages
+        case schema, webbridgeVersion, contract, shards, interrupted, notRun, passed, pageCount, passedPages
+        case failedPages, failedByCategory, pages
     }
 
     /// A failed category and how many pages failed in it.

@@ -337,7 +337,9 @@ public final class BridgeSession: NSObject {
                 if count <= 3 { record(.acknowledged, "\(validated.kind): \(correlation)") }
                 emit(.acknowledgement(validated, correlation))
             } else {
-                if count == 1, validated.kind == announcingKind {
+                // "ready received" only for a message named ready: another first message (Hotwire's connect) is
+                // labelled by its own kind, as every other message is.
+                if count == 1, validated.kind == announcingKind, validated.kind == "ready" {
                     record(.readyReceived, validated.description)
                 } else if count <= 3 {
                     record(.messageReceived, validated.description)

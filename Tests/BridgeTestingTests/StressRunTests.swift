@@ -106,30 +106,32 @@ final class StressRunTests: XCTestCase {
             var replay = configuration
             replay.stress = nil
             replay.perturbation = shrunk
-            // Replays reproduce: the failure's own token and the shrunk one, 20 times each. Measured over four runs
-            // on 2 cores shared with other builds: 20 of 20 in all but two counts, which were 19 (a stall of this
-            // process longer than the race's margin); the target is 20, the bound leaves that one stall.
+            // Replays reproduce: the failure's own token 20 times, the shrunk one (which shrinking already saw fail
+            // twice in a row) 10 times. Measured over five runs on 2 cores shared with other work: 20 of 20 in all
+            // but two counts, which were 19 (a stall of this process longer than the race's margin); the target is
+            // every replay, the bound leaves that one stall.
             var reproduced: [Int] = []
-            for token in [failure.replay, try XCTUnwrap(failure.shrunkReplay)] {
+            for (token, times) in [(failure.replay, 20), (try XCTUnwrap(failure.shrunkReplay), 10)] {
                 replay.perturbation = try Perturbation(token: token)
                 var count = 0
-                for _ in 1...20
+                for _ in 1...times
                 where (await BridgeCheck.run(replay)).failures.contains(where: { $0.category == race.category }) {
                     count += 1
                 }
                 reproduced.append(count)
             }
             XCTAssertGreaterThanOrEqual(reproduced[0], 19, "\(race.name): replays of \(failure.words)")
-            XCTAssertGreaterThanOrEqual(reproduced[1], 19, "\(race.name): replays of \(failure.shrunkWords ?? "")")
+            XCTAssertGreaterThanOrEqual(reproduced[1], 9, "\(race.name): replays of \(failure.shrunkWords ?? "")")
             print(
-                "stress \(race.name): \(verdict.failed) of 50 failed; first: \(failure.words); shrunk: \(failure.shrunkWords ?? ""); replays reproduced \(reproduced[0]) and \(reproduced[1]) (shrunk) of 20"
+                "stress \(race.name): \(verdict.failed) of 50 failed; first: \(failure.words); shrunk: \(failure.shrunkWords ?? ""); replays reproduced \(reproduced[0]) of 20 and \(reproduced[1]) of 10 (shrunk)"
             )
         }
     }
 
     /// How many stressed sessions each robust twin runs: about 6 stressed sessions a second on 2 shared cores
-    /// (measured), so 200 a page would take 165 s for the five twins; 100 keep it near 90 s.
-    static let twinSessions = 100
+    /// (measured), so 200 a page would take 165 s for the five twins; 60 keep it near 50 s, inside the time
+    /// `make test` may take (the twins passed 100 of 100 each when measured at 100).
+    static let twinSessions = 60
 
     func testRobustTwinsPassEveryStressedSession() async throws {
         for race in Self.races {

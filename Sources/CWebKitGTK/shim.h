@@ -140,6 +140,9 @@ static inline pid_t cwk_spawn_display_server(const char *path, char *const argv[
     _exit(127);
 }
 
+/* Whether the calling thread is the process's main thread (its thread id is the process id). */
+static inline int cwk_is_main_thread(void) { return getpid() == (pid_t)syscall(SYS_gettid); }
+
 /* Names the calling thread as `ps` and /proc show it (at most 15 bytes are kept). */
 static inline void cwk_name_this_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 

@@ -16,8 +16,16 @@ package enum Xvfb {
 
     /// Nonisolated: a handler declared on the main actor would trap when `exit` runs on another thread
     /// (Swift Testing ends its run from one).
+    ///
+    /// Only when `exit` runs on the main thread (the CLI, XCTest). When it runs on another (Swift Testing's),
+    /// the main thread's GLib loop is still running: it would see the X connection close as the server stops, and
+    /// GDK's I/O error handler would end the process with status 1, a passing run failing. Then the server stops
+    /// with the process instead (its parent-death signal and -terminate), as a lone server always did.
     private nonisolated static func registerExitHandler() {
-        atexit { if Xvfb.pid > 0 { Xvfb.stopGroup(Xvfb.pid) } }
+        atexit {
+            guard Xvfb.pid > 0, cwk_is_main_thread() != 0 else { return }
+            Xvfb.stopGroup(Xvfb.pid)
+        }
     }
 
     /// SIGTERM to the server's process group, then, once the server has exited or `milliseconds` have passed,

@@ -123,12 +123,17 @@ final class FaultCorpusTests: XCTestCase {
             failure.detail)
         XCTAssertEqual(report.timeline.filter { $0.event == .navigated }.map(\.note), ["about:blank"])
         // Native sends right after didFinish, racing the navigation: the old document takes the message and is
-        // replaced before it can be read back, or the new one has no receiver and throws. Both are refusals.
-        XCTAssertEqual(report.nativeToPage.failure?.category, .pageDidNotAccept)
-        let detail = report.nativeToPage.failure?.detail ?? ""
-        XCTAssertTrue(detail.contains("TypeError") || detail.contains("was not set"), "\(report.failures)")
-        // Whichever it was, the verdict says the document was replaced, not only the page's own error.
-        XCTAssertTrue(detail.hasSuffix("(the page navigated away to about:blank)"), detail)
+        // replaced before it can be read back, or the new one has no receiver and throws (both refusals), or,
+        // on a busy machine, the old document takes and shows the text before it is replaced (a pass).
+        if let refusal = report.nativeToPage.failure {
+            XCTAssertEqual(refusal.category, .pageDidNotAccept)
+            XCTAssertTrue(
+                refusal.detail.contains("TypeError") || refusal.detail.contains("was not set"), "\(report.failures)")
+            // Whichever it was, the verdict says the document was replaced, not only the page's own error.
+            XCTAssertTrue(refusal.detail.hasSuffix("(the page navigated away to about:blank)"), refusal.detail)
+        } else {
+            XCTAssertEqual(report.nativeToPage.status, .pass, "\(report.failures)")
+        }
         XCTAssertLessThan(seconds, 4 * shortTimeout, "the check hung")
         try await assertNextSessionPasses()
     }

@@ -6,7 +6,9 @@ import Glibc
 ///
 /// Pauses are counted holds: a process gets SIGCONT when the last hold on it is released, so two sessions that
 /// pause at once never resume each other early. Whatever is still paused is resumed at exit (the CLI's SIGINT and
-/// SIGTERM handlers exit through it), so a paused process is resumed or ended, never left stopped.
+/// SIGTERM handlers exit through it), so a paused process is resumed or ended, never left stopped. A check killed
+/// outright (SIGKILL, a crash) runs no exit handler; its web processes end with it all the same, stopped or not:
+/// WebKit starts them with a parent-death SIGKILL.
 package enum PausedProcesses {
     private static let lock = NSLock()
     private nonisolated(unsafe) static var holds = 0

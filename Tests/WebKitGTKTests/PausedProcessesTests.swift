@@ -8,14 +8,6 @@ import WebKitGTKSupport
 /// The web process a stressed session starves: stopped while held, running again once the last hold is released.
 @MainActor
 final class PausedProcessesTests: XCTestCase {
-    /// The process state /proc shows (`T` for stopped), nil when it is gone.
-    static func state(_ pid: pid_t) -> Character? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        return stat[stat.index(close, offsetBy: 2)]
-    }
-
     func testAHeldWebProcessIsStoppedUntilTheLastHoldIsReleased() async throws {
         let session = Session()
         defer { session.tearDown() }
@@ -25,14 +17,16 @@ final class PausedProcessesTests: XCTestCase {
         defer { PausedProcesses.resumeAll() }
         XCTAssertEqual(PausedProcesses.hold(), processes.count)
         XCTAssertEqual(PausedProcesses.hold(), processes.count, "a second session pauses too")
-        for pid in processes { XCTAssertEqual(Self.state(pid), "T", "web process \(pid) is stopped while held") }
+        for pid in processes {
+            XCTAssertEqual(WebProcesses.state(pid), "T", "web process \(pid) is stopped while held")
+        }
         PausedProcesses.release()
         for pid in processes {
-            XCTAssertEqual(Self.state(pid), "T", "one release of two leaves web process \(pid) stopped")
+            XCTAssertEqual(WebProcesses.state(pid), "T", "one release of two leaves web process \(pid) stopped")
         }
         PausedProcesses.release()
         XCTAssertEqual(PausedProcesses.pausedNow, [])
-        for pid in processes { XCTAssertNotEqual(Self.state(pid), "T", "web process \(pid) runs again") }
+        for pid in processes { XCTAssertNotEqual(WebProcesses.state(pid), "T", "web process \(pid) runs again") }
         // It answers again: the page runs.
         let answered = expectation(description: "the resumed page posted again")
         session.collector.received = answered

@@ -1,3 +1,4 @@
+import BridgeTesting
 import EngineTestSupport
 import Foundation
 import XCTest
@@ -170,6 +171,29 @@ final class StressCommandTests: XCTestCase {
         let left = WebProcesses.carrying("WEBBRIDGE_STRESS_PROBE", marker)
         XCTAssertEqual(
             WebProcesses.waitForExit(of: left, timeout: 10), [], "the run's engine processes outlived it")
+    }
+
+    /// SIGKILL while the web process is paused: no exit handler of the check runs, and a stopped process cannot
+    /// notice its UI process is gone; it ends all the same (WebKit starts its processes with a parent-death
+    /// SIGKILL, which ends a stopped process too), so nothing is left stopped.
+    func testAWebProcessPausedWhenTheCheckIsKilledEndsWithIt() throws {
+        let marker = UUID().uuidString
+        var environment = ProcessInfo.processInfo.environment
+        environment["WEBBRIDGE_STRESS_PROBE"] = marker
+        let pausedLong = Perturbation(pauseAtFinish: 30_000).token
+        let run = try RunningCLI(
+            ["check", "--page", page("receiver-before-ready"), "--replay", pausedLong, "--timeout", "50"],
+            environment: environment)
+        let stopped = WebProcesses.waitForState(
+            "T", of: { WebProcesses.carrying("WEBBRIDGE_STRESS_PROBE", marker) }, timeout: 30)
+        XCTAssertFalse(stopped.isEmpty, "no web process of the check was paused: \(run.stdout)")
+        run.signal(SIGKILL)
+        _ = try run.wait()
+        let left = WebProcesses.carrying("WEBBRIDGE_STRESS_PROBE", marker)
+        defer { for pid in left { kill(pid, SIGKILL) } }
+        XCTAssertEqual(
+            WebProcesses.waitForExit(of: left, timeout: 20), [],
+            "a process of the killed check outlived it (states: \(left.map { WebProcesses.state($0) ?? "-" }))")
     }
     #endif
 }

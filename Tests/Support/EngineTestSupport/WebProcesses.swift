@@ -39,6 +39,28 @@ public enum WebProcesses {
         }
     }
 
+    /// The state /proc shows for `pid` (`T` for stopped, `S` sleeping, …), nil when it is gone.
+    public static func state(_ pid: pid_t) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(close, offsetBy: 2)]
+    }
+
+    /// Waits until one of the processes `candidates` lists is in `state`, looking every 10 ms (a process's stop
+    /// is no event another process can wait on) for at most `timeout` seconds; returns those in it, or [].
+    public static func waitForState(
+        _ state: Character, of candidates: () -> [pid_t], timeout: TimeInterval
+    ) -> [pid_t] {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            let matching = candidates().filter { self.state($0) == state }
+            if !matching.isEmpty { return matching }
+            usleep(10_000)
+        } while Date() < deadline
+        return []
+    }
+
     /// Waits for the exit of each of `pids` (a pidfd event, no polling of /proc), for at most `timeout` seconds in
     /// all; returns the pids still running at the deadline.
     public static func waitForExit(of pids: [pid_t], timeout: TimeInterval) -> [pid_t] {

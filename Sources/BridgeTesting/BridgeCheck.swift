@@ -177,8 +177,11 @@ public enum BridgeCheck {
     ///
     /// Only the main document's status and the transport error count as "not deployed": once the deployment
     /// answered below 400, a load that never finishes (a subresource that never arrives) is the page's own
-    /// failure, reported as "page load did not finish" like any fixture that never finishes.
-    static func loadVerdict(_ session: BridgeSession, _ configuration: CheckConfiguration) -> DirectionVerdict {
+    /// failure, reported as "page load did not finish" like any fixture that never finishes. `redirect` is what the
+    /// server answered when asked after the web process ended during the load (see `RedirectProbe`).
+    static func loadVerdict(
+        _ session: BridgeSession, _ configuration: CheckConfiguration, redirect: RedirectProbe.Redirect? = nil
+    ) -> DirectionVerdict {
         let within = seconds(configuration.timeout)
         guard case .url(let url) = configuration.page else {
             switch session.loadResult {
@@ -224,6 +227,7 @@ public enum BridgeCheck {
             }
             return .fail(BridgeFailure(failure.category, "\(failure.detail) for \(host)"))
         case nil where session.webContentProcessTerminated:
+            if let failure = redirect?.failure { return .fail(failure) }
             return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))
         case nil:
             return timedOutLoad(host: host, status: session.httpStatusCode, within: within)

@@ -13,6 +13,7 @@ public enum LoadError {
         case connectionLost = "connection closed without a response"
         case badResponse = "the reply is not HTTP"
         case restrictedPort = "restricted port"
+        case redirectToFile = "redirect to a local file"
         case other = "load failed"
     }
 
@@ -62,6 +63,26 @@ public enum LoadError {
     public static func host(of url: URL) -> String {
         let host = url.host ?? url.absoluteString
         return url.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// Whether a URL is one a page fetched over the network is fetched by: http or https.
+    static func isHTTP(_ url: URL) -> Bool {
+        ["http", "https"].contains(url.scheme?.lowercased())
+    }
+
+    /// The schemes WebKit answers, on an http(s) page's redirect, by ending the web content process instead of
+    /// failing the load; a redirect to any other scheme fails the load, and the load error says so.
+    static let schemesEndingTheWebProcess: Set<String> = ["file"]
+
+    /// Why the web content process of an http(s) page ended during its load, when the redirect `url` answered led
+    /// to a scheme WebKit answers that way; nil for any other redirect. Only the host that answered, the status
+    /// and the scheme are named: the rest of the Location is the server's.
+    static func describeRedirect(status: Int, to location: URL, answeredBy url: URL) -> String? {
+        guard let scheme = location.scheme?.lowercased(), schemesEndingTheWebProcess.contains(scheme),
+            let page = url.scheme?.lowercased(), isHTTP(url)
+        else { return nil }
+        return
+            "\(Cause.redirectToFile.rawValue): \(host(of: url)) answered HTTP \(status) with a redirect to a \(scheme): URL, which a page loaded over \(page) may not open; WebKit ended the web content process. Remedy: redirect to an http(s) address, or load the file with --page"
     }
 
     /// The cause, the error's own text and its domain and code.

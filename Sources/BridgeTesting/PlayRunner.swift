@@ -114,7 +114,9 @@ final class PlayRunner {
             clock.beginStep()
         }
         endPerturbation()
-        return report()
+        // WebKit tells nothing of a redirect it answers by ending the web process: the server says what it was.
+        let redirect = await RedirectProbe.endingTheLoad(of: session, configuration.page, within: clock)
+        return report(redirect: redirect)
     }
 
     private func queueDidFinishSteps(document: Int) {
@@ -343,8 +345,8 @@ final class PlayRunner {
 
     // MARK: Verdicts
 
-    private func report() -> SessionReport {
-        let load = BridgeCheck.loadVerdict(session, configuration)
+    private func report(redirect: RedirectProbe.Redirect?) -> SessionReport {
+        let load = BridgeCheck.loadVerdict(session, configuration, redirect: redirect)
         let loaded = load.status == .pass
         let pageToNative = pageVerdict(loaded: loaded)
         let nativeToPage: DirectionVerdict

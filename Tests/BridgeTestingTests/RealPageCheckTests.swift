@@ -58,6 +58,37 @@ final class RealPageCheckTests: XCTestCase {
         assertUnreachable(report, host: "127.0.0.1:\(server.port)", cause: "before any HTTP response")
     }
 
+    func testARedirectToAFileURLIsAFailedRequestThatNamesIt() async throws {
+        // WebKit ends the web process on it before any redirect or policy callback: the server is asked instead.
+        let server = try LoopbackHTTPServer(routes: ["/home": .redirect(to: "file:///etc/hosts")])
+        defer { server.stop() }
+        let started = Date()
+        let report = await check(server.url("/home"), timeout: 30)
+        let seconds = Date().timeIntervalSince(started)
+        assertUnreachable(
+            report, host: "127.0.0.1:\(server.port)",
+            cause: "redirect to a local file: 127.0.0.1:\(server.port) answered HTTP 302 with a redirect to a file: URL"
+        )
+        XCTAssertTrue(report.load.failure?.detail.contains("load the file with --page") == true, report.text())
+        XCTAssertTrue(report.timeline.contains { $0.event == .processTerminated }, report.text())
+        XCTAssertLessThan(seconds, 15, "the verdict took \(seconds) s of a 30 s timeout")
+    }
+
+    func testAWebProcessKilledDuringAURLLoadKeepsItsWording() async throws {
+        // No redirect: the page answered 200, and its process dies while the page still parses.
+        let page = try FixtureVariant.replacingReady(
+            with:
+                #"window.webkit.messageHandlers.bridge.postMessage({kind: "loading"}); var end = Date.now() + 5000; while (Date.now() < end) {}"#
+        )
+        let server = try LoopbackHTTPServer(routes: ["/busy": .page(status: 200, html: page)])
+        defer { server.stop() }
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/busy")), timeout: timeout)) {
+            $0.onEvent = { event in if case .rejected = event { WebProcesses.killAll() } }
+        }
+        XCTAssertEqual(report.load.failure?.category, .pageLoadDidNotFinish, report.text())
+        XCTAssertEqual(report.load.failure?.detail, "the web content process terminated during the load")
+    }
+
     func testA500IsAFailedRequest() async throws {
         let server = try serveSite()
         defer { server.stop() }

@@ -73,6 +73,44 @@ final class CheckURLCommandTests: XCTestCase {
             result.stdout.contains("served as application/json, not HTML (its scripts do not run)"), result.stdout)
     }
 
+    func testARedirectToAFileURLIsNamedInEveryReportAtOnce() throws {
+        // WebKit ends the web content process on it and tells nothing else: it used to be "the web content
+        // process terminated during the load", exit 1. Through one http hop, so the chain is followed.
+        let server = try LoopbackHTTPServer(routes: [
+            "/old": .redirect(to: "/moved"), "/moved": .redirect(to: "file:///etc/webbridge-SECRET-PATH.html"),
+        ])
+        defer { server.stop() }
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("redirect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        let started = Date()
+        let result = try CLI.run(
+            ["check", "--url", server.url("/old").absoluteString, "--timeout", "30"]
+                + ["junit", "html", "json"].flatMap { ["--report", "\($0)=\(reports.path)/report.\($0)"] },
+            timeout: 60)
+        let seconds = Date().timeIntervalSince(started)
+        let expected =
+            "127.0.0.1:\(server.port) answered HTTP 302 with a redirect to a file: URL, which a page loaded over http may not open; WebKit ended the web content process. Remedy: redirect to an http(s) address, or load the file with --page"
+        assertExitsFour(result, host: "127.0.0.1:\(server.port)", cause: "redirect to a local file: " + expected)
+        XCTAssertLessThan(seconds, 15, "the verdict took \(seconds) s of a 30 s timeout")
+        let files = try ["junit", "html", "json"].map {
+            try String(contentsOfFile: "\(reports.path)/report.\($0)", encoding: .utf8)
+        }
+        for (name, text) in zip(["junit", "html", "json"], files) {
+            XCTAssertTrue(text.contains("answered HTTP 302 with a redirect to a file: URL"), "\(name):\n\(text)")
+            XCTAssertFalse(
+                text.contains("SECRET-PATH") || text.contains("/etc"), "\(name) shows the Location:\n\(text)")
+        }
+        XCTAssertFalse(result.stdout.contains("SECRET-PATH"), result.stdout)
+        XCTAssertEqual(
+            try JUnitCases(xml: Data(files[0].utf8)).failureTypes.first, "page not deployed / request failed")
+        let load = try XCTUnwrap(
+            ((try SchemaCheck.onlyPage(try SchemaCheck.validReport(files[2]))["sessions"] as? [[String: Any]])?
+                .first?["load"] as? [String: Any])?["failure"] as? [String: Any], files[2])
+        XCTAssertEqual(load["category"] as? String, "page-unreachable")
+        XCTAssertEqual(load["detail"] as? String, "redirect to a local file: " + expected)
+    }
+
     func testA500ExitsFour() throws {
         let server = try serveSite()
         defer { server.stop() }

@@ -178,7 +178,7 @@ public enum BridgeCheck {
     /// Only the main document's status and the transport error count as "not deployed": once the deployment
     /// answered below 400, a load that never finishes (a subresource that never arrives) is the page's own
     /// failure, reported as "page load did not finish" like any fixture that never finishes. `redirect` is what the
-    /// server answered when asked after the web process ended during the load (see `RedirectProbe`).
+    /// server answered when asked after WebKit ended the load without a word of a redirect (see `RedirectProbe`).
     static func loadVerdict(
         _ session: BridgeSession, _ configuration: CheckConfiguration, redirect: RedirectProbe.Redirect? = nil
     ) -> DirectionVerdict {
@@ -214,6 +214,7 @@ public enum BridgeCheck {
             // The engine's request timer ends with the load step: the same verdict as the harness's own deadline.
             return timedOutLoad(host: host, status: session.httpStatusCode, within: within)
         case .failure(let failure):
+            if let failure = redirect?.failure { return .fail(failure) }
             if let error = session.loadError, LoadError.isUnreachable(error) {
                 return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host)"))
             }

@@ -14,6 +14,7 @@ public enum LoadError {
         case badResponse = "the reply is not HTTP"
         case restrictedPort = "restricted port"
         case redirectToFile = "redirect to a local file"
+        case redirectOutOfHTTP = "redirect out of http(s)"
         case other = "load failed"
     }
 
@@ -71,18 +72,25 @@ public enum LoadError {
     }
 
     /// The schemes WebKit answers, on an http(s) page's redirect, by ending the web content process instead of
-    /// failing the load; a redirect to any other scheme fails the load, and the load error says so.
+    /// failing the load; a redirect to any other scheme fails the load.
     static let schemesEndingTheWebProcess: Set<String> = ["file"]
 
-    /// Why the web content process of an http(s) page ended during its load, when the redirect `url` answered led
-    /// to a scheme WebKit answers that way; nil for any other redirect. Only the host that answered, the status
-    /// and the scheme are named: the rest of the Location is the server's.
+    /// Why an http(s) page's load ended when the redirect `url` answered leads out of http(s): the web process
+    /// ended (a `file:` URL), or a failure WebKit words as a restricted port (`data:`, `about:`); nil for a redirect
+    /// within http(s). Only the host that answered, the status and the scheme are named: the rest of the Location
+    /// is the server's.
     static func describeRedirect(status: Int, to location: URL, answeredBy url: URL) -> String? {
-        guard let scheme = location.scheme?.lowercased(), schemesEndingTheWebProcess.contains(scheme),
+        guard let scheme = location.scheme?.lowercased(), !isHTTP(location),
             let page = url.scheme?.lowercased(), isHTTP(url)
         else { return nil }
+        let article = scheme.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        let answered = "\(host(of: url)) answered HTTP \(status) with a redirect to \(article) \(scheme): URL"
+        if schemesEndingTheWebProcess.contains(scheme) {
+            return
+                "\(Cause.redirectToFile.rawValue): \(answered), which a page loaded over \(page) may not open; WebKit ended the web content process. Remedy: redirect to an http(s) address, or load the file with --page"
+        }
         return
-            "\(Cause.redirectToFile.rawValue): \(host(of: url)) answered HTTP \(status) with a redirect to a \(scheme): URL, which a page loaded over \(page) may not open; WebKit ended the web content process. Remedy: redirect to an http(s) address, or load the file with --page"
+            "\(Cause.redirectOutOfHTTP.rawValue): \(answered), which WebKit does not follow from a page loaded over \(page) (its error says \"restricted network port\"). Remedy: redirect to an http(s) address"
     }
 
     /// The cause, the error's own text and its domain and code.

@@ -7,8 +7,8 @@ import FoundationNetworking
 /// Asks a `--url` page's server what it answered, one request at a time and without following redirects.
 ///
 /// WebKit ends the web content process when an http(s) page's redirect leads to a `file:` URL, before it tells the
-/// UI process of the redirect (no policy decision, no redirect callback on WebKitGTK): the check cannot see why
-/// the process ended, so it asks the server itself.
+/// UI process of the redirect (no policy decision, no redirect callback on WebKitGTK), and fails one to `data:` or
+/// `about:` as a "restricted network port": the check cannot see the redirect, so it asks the server itself.
 enum RedirectProbe {
     /// A redirect a server answered: the address asked, the status and the address its Location resolves to.
     struct Redirect: Sendable, Equatable {
@@ -26,8 +26,12 @@ enum RedirectProbe {
     static func endingTheLoad(of session: BridgeSession, _ page: CheckConfiguration.Page, within clock: CheckClock)
         async -> Redirect?
     {
-        guard case .url(let url) = page, LoadError.isHTTP(url), session.loadResult == nil,
-            session.webContentProcessTerminated, session.httpStatusCode == nil
+        // The two ends WebKit gives a redirect out of http(s): the web process ended (file:), or a load error it
+        // words as a restricted port (data:, about:), which a port it really refuses gives too.
+        let endedByWebKit =
+            session.loadResult == nil && session.webContentProcessTerminated
+            || session.loadError.map(LoadError.cause) == .restrictedPort
+        guard case .url(let url) = page, LoadError.isHTTP(url), endedByWebKit, session.httpStatusCode == nil
         else { return nil }
         return await firstRedirectLeavingHTTP(from: url, within: clock)
     }
@@ -77,7 +81,7 @@ enum RedirectProbe {
 }
 
 extension RedirectProbe.Redirect {
-    /// The load's failure when WebKit ends the web process on this redirect; nil for a redirect it follows or fails.
+    /// The load's failure when WebKit ends the load on this redirect out of http(s); nil for one within http(s).
     var failure: BridgeFailure? {
         LoadError.describeRedirect(status: status, to: location, answeredBy: url).map {
             BridgeFailure(.pageUnreachable, $0)

@@ -74,6 +74,31 @@ final class RealPageCheckTests: XCTestCase {
         XCTAssertLessThan(seconds, 15, "the verdict took \(seconds) s of a 30 s timeout")
     }
 
+    func testARedirectToADataOrAboutURLIsNamedNotARestrictedPort() async throws {
+        // WebKit fails these loads with its restricted-port error (WebKitErrorDomain 103) on a port it allows.
+        for (location, scheme) in [("data:text/html,hi", "a data:"), ("about:blank", "an about:")] {
+            let server = try LoopbackHTTPServer(routes: ["/home": .redirect(to: location)])
+            defer { server.stop() }
+            let report = await check(server.url("/home"), timeout: 30)
+            assertUnreachable(
+                report, host: "127.0.0.1:\(server.port)",
+                cause:
+                    "redirect out of http(s): 127.0.0.1:\(server.port) answered HTTP 302 with a redirect to \(scheme) URL"
+            )
+            XCTAssertFalse(report.text().contains(location), "the Location is the server's: \(report.text())")
+        }
+    }
+
+    func testARedirectToACustomSchemeKeepsWebKitsOwnError() async throws {
+        // Its own error already says what happened: the server is not asked.
+        let server = try LoopbackHTTPServer(routes: ["/app": .redirect(to: "myapp://open")])
+        defer { server.stop() }
+        let report = await check(server.url("/app"), timeout: 30)
+        let detail = report.load.failure?.detail ?? ""
+        XCTAssertFalse(detail.isEmpty, report.text())
+        XCTAssertFalse(detail.contains("redirect out of http(s)"), detail)
+    }
+
     func testAWebProcessKilledDuringAURLLoadKeepsItsWording() async throws {
         // No redirect: the page answered 200, and its process dies while the page still parses.
         let page = try FixtureVariant.replacingReady(

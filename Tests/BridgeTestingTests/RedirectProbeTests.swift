@@ -38,13 +38,14 @@ final class RedirectProbeTests: XCTestCase {
         }
     }
 
-    func testARedirectWebKitFailsOnItsOwnIsFoundButNotBlamed() async throws {
-        // A custom scheme fails the load with its own error, which already says so.
-        let server = try LoopbackHTTPServer(routes: ["/app": .redirect(to: "myapp://open")])
+    func testARedirectOutOfHTTPIsFoundAndNamedByItsSchemeAlone() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/app": .redirect(to: "myapp://open/SECRET")])
         defer { server.stop() }
         let redirect = await RedirectProbe.firstRedirectLeavingHTTP(from: server.url("/app"), within: clock)
-        XCTAssertEqual(redirect?.location, URL(string: "myapp://open"))
-        XCTAssertNil(redirect?.failure)
+        XCTAssertEqual(redirect?.location, URL(string: "myapp://open/SECRET"))
+        let detail = try XCTUnwrap(redirect?.failure?.detail)
+        XCTAssertTrue(detail.contains("answered HTTP 302 with a redirect to a myapp: URL"), detail)
+        XCTAssertFalse(detail.contains("SECRET"), detail)
     }
 
     func testTheSchemeIsMatchedInAnyCaseAndThePagesSchemeIsNamed() throws {

@@ -11,7 +11,8 @@ final class SessionPerturber {
     let perturbation: Perturbation
     private unowned let session: BridgeSession
     private var nextAction = 0
-    private var heldPauses: Set<Int> = []
+    /// The pauses not yet released, and the processes each holds.
+    private var heldPauses: [Int: [Int32]] = [:]
     private var nextPause = 0
     private(set) var applied: [String] = []
     private var ended = false
@@ -68,10 +69,10 @@ final class SessionPerturber {
     }
 
     private func pause(_ milliseconds: Double, _ when: String) {
-        guard !ended, WebProcessStarvation.hold() else { return }
+        guard !ended, let held = WebProcessStarvation.hold(session.webView) else { return }
         let id = nextPause
         nextPause += 1
-        heldPauses.insert(id)
+        heldPauses[id] = held
         note("web process paused \(Perturbation.ms(milliseconds)) \(when)")
         DispatchQueue.main.asyncAfter(deadline: .now() + milliseconds / 1000) { [weak self] in
             MainActor.assumeIsolated { self?.resume(id) }
@@ -79,14 +80,14 @@ final class SessionPerturber {
     }
 
     private func resume(_ id: Int) {
-        guard heldPauses.remove(id) != nil else { return }
-        WebProcessStarvation.release()
+        guard let held = heldPauses.removeValue(forKey: id) else { return }
+        WebProcessStarvation.release(held)
     }
 
     /// Ends the session's perturbation: every pause still held is released, the served responses are described.
     func end(served: [LoopbackServer.Served]) {
         ended = true
-        for id in heldPauses { resume(id) }
+        for id in heldPauses.keys { resume(id) }
         let held = served.filter { $0.heldMilliseconds > 0 }
         if !held.isEmpty {
             applied.append(

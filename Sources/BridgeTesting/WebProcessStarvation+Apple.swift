@@ -1,10 +1,15 @@
 #if !os(Linux)
+#if canImport(WebKit)
+import WebKit
+#endif
+
 /// Apple's WebKit starts its web processes through launchd, out of this process's reach: no starvation there.
+@MainActor
 enum WebProcessStarvation {
-    static let isAvailable = false
+    nonisolated static let isAvailable = false
 
-    static func hold() -> Bool { false }
+    static func hold(_ webView: WKWebView?) -> [Int32]? { nil }
 
-    static func release() {}
+    static func release(_ held: [Int32]) {}
 }
 #endif

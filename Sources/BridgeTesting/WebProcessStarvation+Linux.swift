@@ -1,13 +1,22 @@
 #if os(Linux)
+import WebKitGTK
 import WebKitGTKSupport
 
 /// Pausing the engine's web process, where this process can (Linux: it starts the web processes itself).
+@MainActor
 enum WebProcessStarvation {
-    static let isAvailable = true
+    nonisolated static let isAvailable = true
 
-    /// Pauses every web process of this check; false when there was none to pause.
-    static func hold() -> Bool { PausedProcesses.hold() > 0 }
+    /// Pauses the web process that runs `webView`'s page, or every web process of this check when which one is
+    /// not known (a process started again after a crash); returns what to pass to ``release(_:)``, nil when there
+    /// was nothing to pause.
+    static func hold(_ webView: WKWebView?) -> [Int32]? {
+        let own = webView?.webProcessIdentifiers ?? []
+        var held = own.isEmpty ? [] : PausedProcesses.hold(own)
+        if held.isEmpty { held = PausedProcesses.hold() }
+        return held.isEmpty ? nil : held
+    }
 
-    static func release() { PausedProcesses.release() }
+    static func release(_ held: [Int32]) { PausedProcesses.release(held) }
 }
 #endif

@@ -24,12 +24,18 @@ final class SharedWebProcess {
     final class Generation {
         fileprivate(set) var liveViews = 0
         fileprivate var condemned: [ViewRef] = []
+        /// The web processes its anchor started (one, as WebKitGTK runs related views).
+        fileprivate(set) var processes: [pid_t] = []
     }
+
+    /// The shared anchor's web processes.
+    private var anchorProcesses: [pid_t] = []
 
     /// Each non-persistent store's own anchor: views of one store share its process, never another store's.
     private var storeAnchors:
-        [UnsafeMutablePointer<WebKitWebContext>: (view: ViewRef, manager: ManagerRef, signal: gulong)] =
-            [:]
+        [UnsafeMutablePointer<WebKitWebContext>: (
+            view: ViewRef, manager: ManagerRef, signal: gulong, processes: [pid_t]
+        )] = [:]
 
     /// The default store's context, created on first use.
     var sharedContext: UnsafeMutablePointer<WebKitWebContext> {
@@ -50,9 +56,25 @@ final class SharedWebProcess {
         if let isolated { return (cwk_web_view_new(storeAnchor(isolated), manager, isolated)!, nil) }
         if anchor == nil { makeAnchor() }
         let current = generation ?? Generation()
+        if generation == nil { current.processes = anchorProcesses }
         generation = current
         current.liveViews += 1
         return (cwk_web_view_new(anchor, manager, sharedContext)!, current)
+    }
+
+    /// The web processes that run `view`'s pages: those its anchor started (in `generation`, or its store's);
+    /// empty when none was seen starting.
+    func processes(of view: ViewRef, in generation: Generation?) -> [pid_t] {
+        if let generation { return generation.processes }
+        guard let context = webkit_web_view_get_context(view) else { return [] }
+        return storeAnchors[context]?.processes ?? []
+    }
+
+    /// The web processes `start` starts: its views' anchor loads at once, which starts the process right there.
+    private func started(_ start: () -> Void) -> [pid_t] {
+        let before = Set(EngineProcesses.webProcesses())
+        start()
+        return EngineProcesses.webProcesses().filter { !before.contains($0) }
     }
 
     /// Ends `view`'s process: at once when no other live view shares it, else when the last of them is released
@@ -90,7 +112,12 @@ final class SharedWebProcess {
     private func storeAnchor(_ context: UnsafeMutablePointer<WebKitWebContext>) -> ViewRef {
         if let existing = storeAnchors[context] { return existing.view }
         let manager = webkit_user_content_manager_new()!
-        let view = cwk_web_view_new(nil, manager, context)!
+        var made: ViewRef?
+        let processes = started {
+            made = cwk_web_view_new(nil, manager, context)!
+            webkit_web_view_load_html(made, "", "about:blank")
+        }
+        let view = made!
         let signal = cwk_connect_terminated(
             view,
             { _, _, data in
@@ -98,15 +125,14 @@ final class SharedWebProcess {
                 let context = data.assumingMemoryBound(to: WebKitWebContext.self)
                 MainActor.assumeIsolated { SharedWebProcess.shared.dropAnchor(of: context) }
             }, UnsafeMutableRawPointer(context), nil)
-        storeAnchors[context] = (view, manager, signal)
-        webkit_web_view_load_html(view, "", "about:blank")
+        storeAnchors[context] = (view, manager, signal, processes)
         MainContextDriver.shared.scheduleService()
         return view
     }
 
     /// Releases a store's anchor (its store is gone, or its process ended): the store's next view starts a new one.
     func dropAnchor(of context: UnsafeMutablePointer<WebKitWebContext>) {
-        guard let (view, manager, signal) = storeAnchors.removeValue(forKey: context) else { return }
+        guard let (view, manager, signal, _) = storeAnchors.removeValue(forKey: context) else { return }
         g_signal_handler_disconnect(UnsafeMutableRawPointer(view), signal)
         // The store is gone or its process is condemned: nothing else may use the process, so it ends now.
         webkit_web_view_terminate_web_process(view)
@@ -120,7 +146,13 @@ final class SharedWebProcess {
 
     private func makeAnchor() {
         let manager = webkit_user_content_manager_new()!
-        let view = cwk_web_view_new(nil, manager, sharedContext)!
+        var made: ViewRef?
+        // Start the process now, so the first session does not pay for it alone.
+        anchorProcesses = started {
+            made = cwk_web_view_new(nil, manager, sharedContext)!
+            webkit_web_view_load_html(made, "", "about:blank")
+        }
+        let view = made!
         anchorManager = manager
         anchor = view
         anchorSignal = cwk_connect_terminated(
@@ -128,8 +160,6 @@ final class SharedWebProcess {
             { _, _, _ in
                 MainActor.assumeIsolated { SharedWebProcess.shared.anchorTerminated() }
             }, nil, nil)
-        // Start the process now, so the first session does not pay for it alone.
-        webkit_web_view_load_html(view, "", "about:blank")
         MainContextDriver.shared.scheduleService()
     }
 

@@ -105,6 +105,13 @@ open class WKWebView: NSObject {
         MainContextDriver.shared.scheduleService()
     }
 
+    /// The web processes that run this view's pages, as far as this process saw them start (not Apple API: the
+    /// stress run pauses them); empty when unknown.
+    package var webProcessIdentifiers: [pid_t] {
+        guard let view else { return [] }
+        return SharedWebProcess.shared.processes(of: view, in: generation)
+    }
+
     // MARK: Loading
 
     /// Loads an HTML string; relative URLs resolve against `baseURL` (nil means about:blank).

@@ -29,6 +29,9 @@ package enum EngineProcesses {
     /// Pids of engine processes descended from this process.
     package static func descendants() -> [pid_t] { descendants(of: getpid(), named: names) }
 
+    /// Pids of the web processes descended from this process.
+    package static func webProcesses() -> [pid_t] { descendants(of: getpid(), named: [names[0]]) }
+
     /// Pids of the processes descended from `root` whose command name (as /proc shows it, cut to 15 characters)
     /// starts with one of `prefixes`.
     package static func descendants(of root: pid_t, named prefixes: [String]) -> [pid_t] {

@@ -4,54 +4,63 @@ import Glibc
 
 /// The engine's web processes paused with SIGSTOP (a stressed session's starved web process), always resumed.
 ///
-/// Pauses are counted holds: a process gets SIGCONT when the last hold on it is released, so two sessions that
-/// pause at once never resume each other early. Whatever is still paused is resumed at exit (the CLI's SIGINT and
+/// Pauses are counted holds per process: a process gets SIGCONT when the last hold on it is released, so two
+/// sessions that pause it at once never resume each other early. Whatever is still paused is resumed at exit (the CLI's SIGINT and
 /// SIGTERM handlers exit through it), so a paused process is resumed or ended, never left stopped. A check killed
 /// outright (SIGKILL, a crash) runs no exit handler; its web processes end with it all the same, stopped or not:
 /// WebKit starts them with a parent-death SIGKILL.
 package enum PausedProcesses {
     private static let lock = NSLock()
-    private nonisolated(unsafe) static var holds = 0
-    private nonisolated(unsafe) static var paused: Set<pid_t> = []
+    /// How many holds each paused process has.
+    private nonisolated(unsafe) static var holds: [pid_t: Int] = [:]
     private nonisolated(unsafe) static var registered = false
 
-    /// Stops every web process this process started and returns how many it stopped; release with ``release()``.
+    /// Stops `pids` (nil: every web process this process started) and returns those held, to pass to
+    /// ``release(_:)``; a pid already gone is left out.
     @discardableResult
-    package static func hold() -> Int {
-        let pids = EngineProcesses.descendants(of: getpid(), named: ["WebKitWebProces"])
+    package static func hold(_ pids: [pid_t]? = nil) -> [pid_t] {
+        let candidates = pids ?? EngineProcesses.webProcesses()
         return lock.withLock {
             if !registered {
                 registered = true
                 atexit { PausedProcesses.resumeAll() }
             }
-            holds += 1
-            for pid in pids where kill(pid, SIGSTOP) == 0 { paused.insert(pid) }
-            return pids.count
+            return candidates.filter { pid in
+                if let count = holds[pid] {
+                    holds[pid] = count + 1
+                    return true
+                }
+                guard kill(pid, SIGSTOP) == 0 else { return false }
+                holds[pid] = 1
+                return true
+            }
         }
     }
 
-    /// Releases one hold; the last one resumes every paused process.
-    package static func release() {
+    /// Releases one hold on each of `pids`; a process is resumed when its last hold is released.
+    package static func release(_ pids: [pid_t]) {
         lock.withLock {
-            holds = max(0, holds - 1)
-            if holds == 0 { resumeLocked() }
+            for pid in pids {
+                guard let count = holds[pid] else { continue }
+                if count > 1 {
+                    holds[pid] = count - 1
+                } else {
+                    holds[pid] = nil
+                    kill(pid, SIGCONT)
+                }
+            }
         }
     }
 
     /// Resumes every paused process now, whatever holds remain (exit, a failed session).
     package static func resumeAll() {
         lock.withLock {
-            holds = 0
-            resumeLocked()
+            for pid in holds.keys { kill(pid, SIGCONT) }
+            holds.removeAll()
         }
     }
 
     /// Processes paused right now.
-    package static var pausedNow: [pid_t] { lock.withLock { Array(paused) } }
-
-    private static func resumeLocked() {
-        for pid in paused { kill(pid, SIGCONT) }
-        paused.removeAll()
-    }
+    package static var pausedNow: [pid_t] { lock.withLock { Array(holds.keys) } }
 }
 #endif

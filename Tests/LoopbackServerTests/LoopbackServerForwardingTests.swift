@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import LoopbackServer
 import XCTest
@@ -132,27 +133,7 @@ final class RawOrigin: @unchecked Sendable {
 
     init(reply: String) throws {
         self.reply = Array(reply.utf8)
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard listening else {
-            close(fd)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackPort.listen(backlog: 8)
         Thread.detachNewThread { [self] in serve() }
     }
 

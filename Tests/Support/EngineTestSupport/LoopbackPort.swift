@@ -41,7 +41,13 @@ public enum LoopbackPort {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let listening = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && Foundation.listen(fd, backlog) == 0 && getsockname(fd, $0, &length) == 0
+                guard bind(fd, $0, length) == 0 else { return false }
+                #if canImport(Glibc)
+                guard Glibc.listen(fd, backlog) == 0 else { return false }
+                #else
+                guard Darwin.listen(fd, backlog) == 0 else { return false }
+                #endif
+                return getsockname(fd, $0, &length) == 0
             }
         }
         guard listening else {

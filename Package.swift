@@ -130,7 +130,7 @@ let package = Package(
         ),
         .testTarget(name: "TerminalEscapeTests", dependencies: ["TerminalEscape"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
-        .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
+        .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "EngineTestSupport"]),
         .testTarget(
             name: "BridgeContractTests",
             dependencies: ["BridgeContract", "SeededRandom"]

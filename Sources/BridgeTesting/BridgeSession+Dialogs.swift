@@ -23,6 +23,12 @@ extension BridgeSession {
         return FrameRule.origin(scheme: origin.protocol, host: origin.host, port: origin.port)
     }
 
+    /// A frame's origin as the frame rule judges it: the page's own origin for a frame of the check's proxy.
+    func frameOrigin(_ frame: WKFrameInfo) -> String {
+        let origin = Self.origin(of: frame)
+        return originAliases[origin] ?? origin
+    }
+
     func opened(_ dialog: DialogKind) {
         dialogs.append(dialog)
         if dialogs.count <= 3 { record(.dialog, dialog.rawValue) }

@@ -103,6 +103,9 @@ public final class BridgeSession: NSObject {
     var replyDelay: (@MainActor (ValidatedMessage) -> TimeInterval)?
     /// Whether the next commit is the check's own reload (a stressed session), not the page navigating away.
     var reloading = false
+    /// The check's loopback proxy's origin, mapped to the origin of the page it stands in for: the frame rule judges
+    /// a frame loaded through the proxy as a frame of the page's own origin.
+    var originAliases: [String: String] = [:]
     /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
     public private(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
@@ -268,7 +271,7 @@ public final class BridgeSession: NSObject {
     fileprivate func receive(_ message: WKScriptMessage) -> ValidatedMessage? {
         onScriptMessage?(message)
         if let violation = contract.frameViolation(
-            isMainFrame: message.frameInfo.isMainFrame, origin: BridgeSession.origin(of: message.frameInfo))
+            isMainFrame: message.frameInfo.isMainFrame, origin: frameOrigin(message.frameInfo))
         {
             reject(BridgeRejection(structure: messageStructure(message.body), violations: [violation]))
             return nil

@@ -34,9 +34,9 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
     /// Milliseconds by which each of the page's timers (`setTimeout`) fires late, as on a busy web process whose
     /// tasks queue up; the same for every timer, so their order among themselves stays; nil: on time.
     public var timerDelay: Double?
-    /// Milliseconds the check's loopback server holds responses, by path (`LoopbackServer.slot(of:count:)` picks a
-    /// path's entry, so replays hold the same files whatever order they are requested in); nil: the page is not
-    /// served through it.
+    /// Milliseconds the check's loopback server (or its proxy, for an `http:` page given by URL) holds responses, by
+    /// path (`LoopbackServer.slot(of:count:)` picks a path's entry, so replays hold the same files whatever order
+    /// they are requested in); nil: the page is not served through it.
     public var responseDelays: [Double]?
 
     public init(
@@ -81,7 +81,8 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
     ///
     /// Each kind is on in part of the sessions, so combinations and each kind alone both occur; a quarter of the
     /// native delays are 0 ms (native instant, right at its trigger).
-    /// - Parameter servesPage: whether the page has a folder the loopback server can serve.
+    /// - Parameter servesPage: whether the page has a folder the loopback server can serve, or an `http:` origin its
+    ///   proxy can forward to.
     public static func drawn(seed: UInt64, bounds: Bounds = Bounds(), servesPage: Bool) -> Perturbation {
         var random = SeededGenerator(seed: seed)
         func chance(_ numerator: Int, in denominator: Int) -> Bool { random.next(below: denominator) < numerator }

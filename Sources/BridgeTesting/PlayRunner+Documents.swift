@@ -13,8 +13,19 @@ import WebKitGTK
 extension PlayRunner {
 
     /// The page as this session loads it: through the check's loopback server when it serves the page's folder
-    /// (`servedFolder`, or a stressed session that holds responses), else as configured.
+    /// (`servedFolder`, or a stressed session that holds responses) or forwards to its `http:` origin (a stressed
+    /// session that holds responses), else as configured.
     func servedPage() throws(LoopbackServerError) -> CheckConfiguration.Page {
+        if case .url(let url) = configuration.page {
+            guard let delays = configuration.perturbation?.responseDelays, LoopbackServer.forwards(url) else {
+                return configuration.page
+            }
+            let proxy = try LoopbackServer(forwardingTo: url, delays: delays)
+            server = proxy
+            let proxied = FrameRule.origin(scheme: "http", host: "127.0.0.1", port: proxy.port)
+            session.originAliases = [proxied: FrameRule.origin(scheme: "http", host: url.host ?? "", port: url.port)]
+            return .url(proxy.address(of: url))
+        }
         guard case .html(let html, let base?) = configuration.page, base.isFileURL else { return configuration.page }
         // The base is the page's own file (so its errors name it) or, as a caller may give it, its folder.
         let pageFolder = base.hasDirectoryPath ? base : base.deletingLastPathComponent()

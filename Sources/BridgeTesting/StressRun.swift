@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 
 /// How a stressed check runs: `sessions` sessions of each page, each under a perturbation drawn from `seed`.
 public struct StressOptions: Sendable, Equatable {
@@ -59,6 +60,9 @@ public struct StressVerdict: Sendable, Equatable, Codable {
     public let failed: Int
     public let byCategory: [CategoryCount]
     public let failures: [Failure]
+    /// Why no response was held although the page is fetched over the network (an `https:` page, which the
+    /// check's loopback proxy cannot stand in for); nil otherwise.
+    public var responsesNotHeld: String?
 
     public var passed: Bool { failed == 0 }
 
@@ -69,6 +73,7 @@ public struct StressVerdict: Sendable, Equatable, Codable {
             "stress: \(failed) of \(sessions) stressed sessions failed (seed \(seed))"
                 + (categories.isEmpty ? "" : ": \(categories)")
         ]
+        if let responsesNotHeld { lines.append("  responses not held: \(responsesNotHeld)") }
         for failure in failures {
             lines.append(
                 "  \(failure.category.rawValue) in \(failure.sessions) session\(failure.sessions == 1 ? "" : "s") (first: session \(failure.firstSession)): \(TerminalText.line(failure.detail, limit: TerminalText.detailLimit))"
@@ -145,7 +150,7 @@ public enum StressRun {
         return StressVerdict(
             seed: options.seed, sessions: ran, failed: failed,
             byCategory: order.map { StressVerdict.CategoryCount(category: $0, sessions: categories[$0]!) },
-            failures: failures)
+            failures: failures, responsesNotHeld: responsesNotHeld(configuration))
     }
 
     /// The smallest perturbation found (greedily, within `budget` sessions) that still fails in `category`, twice
@@ -183,10 +188,21 @@ public enum StressRun {
         return best
     }
 
-    /// Whether the page has a folder the check's loopback server can serve (its responses can be held).
+    /// Whether the page has a folder the check's loopback server can serve, or an `http:` origin it can forward
+    /// to (its responses can be held).
     nonisolated static func servesPage(_ configuration: CheckConfiguration) -> Bool {
-        if case .html(_, let base?) = configuration.page, base.isFileURL { return true }
-        return false
+        switch configuration.page {
+        case .html(_, let base?): base.isFileURL
+        case .url(let url): LoopbackServer.forwards(url)
+        case .html(_, nil): false
+        }
+    }
+
+    /// Why a page fetched over the network has no response held: an `https:` page loads directly.
+    nonisolated static func responsesNotHeld(_ configuration: CheckConfiguration) -> String? {
+        guard case .url(let url) = configuration.page, url.scheme?.lowercased() == "https" else { return nil }
+        return
+            "an https: page loads directly (the check's loopback proxy holds http: pages only); every other kind applies"
     }
 
     /// Failures that differ only in numbers (times, counts) are one failure, whatever the page's URL in them

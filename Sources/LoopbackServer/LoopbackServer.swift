@@ -6,7 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The check's own HTTP/1.1 server: serves one folder on 127.0.0.1 at an ephemeral port, for one check's run.
+/// The check's own HTTP/1.1 server on 127.0.0.1 at an ephemeral port, for one check's run: it serves one folder,
+/// or forwards every request to one `http:` origin (a reverse proxy, `init(forwardingTo:delays:)`).
 ///
 /// Plain POSIX sockets and Foundation, so it builds on Linux and Apple platforms alike. Each response may be held
 /// back by a given delay (chosen by its path, so the same path is held the same whatever order requests arrive
@@ -23,17 +24,28 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// The port on 127.0.0.1 the server listens on.
     public let port: Int
-    /// The folder served.
-    public let root: URL
+    /// The folder served; nil when the server forwards to an origin.
+    public var root: URL? {
+        if case .folder(let root, _) = source { return root }
+        return nil
+    }
     /// `http://127.0.0.1:PORT/`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
-    private let rootPath: String
+    /// What requests are answered from: a folder's files, or what the origin forwarded to answers.
+    enum Source {
+        case folder(URL, path: String)
+        case origin(Upstream)
+    }
+
+    private let source: Source
     private let delays: [Double]
-    private let lock = NSLock()
+    let lock = NSLock()
     private var served: [Served] = []
     private var connections: Set<Int32> = []
-    private var stopped = false
+    /// Connections to the origin a forwarding server has open: closed by ``stop()`` too.
+    var upstreams: Set<Int32> = []
+    private(set) var stopped = false
     private let listener: Int32
     private let wake: (read: Int32, write: Int32)
     private let acceptEnded = DispatchSemaphore(value: 0)
@@ -43,14 +55,20 @@ public final class LoopbackServer: @unchecked Sendable {
     ///
     /// - Parameter delays: milliseconds to hold responses; a path is held `delays[slot(path)]` (see ``slot(of:count:)``).
     /// - Throws: ``LoopbackServerError`` naming the call that failed and the remedy.
-    public init(root: URL, delays: [Double] = []) throws(LoopbackServerError) {
+    public convenience init(root: URL, delays: [Double] = []) throws(LoopbackServerError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
             throw LoopbackServerError("\(root.path) is not a folder", remedy: "give --serve the folder to serve")
         }
-        self.root = root.standardizedFileURL
-        rootPath = self.root.path.hasSuffix("/") ? self.root.path : self.root.path + "/"
+        let folder = root.standardizedFileURL
+        try self.init(
+            source: .folder(folder, path: folder.path.hasSuffix("/") ? folder.path : folder.path + "/"), delays: delays)
+    }
+
+    /// Listens on 127.0.0.1 at a port the system picks and answers from `source`.
+    init(source: Source, delays: [Double]) throws(LoopbackServerError) {
+        self.source = source
         self.delays = delays
         let fd = socket(AF_INET, Self.streamType, 0)
         guard fd >= 0 else { throw .system("socket") }
@@ -118,8 +136,9 @@ public final class LoopbackServer: @unchecked Sendable {
         _ = write(wake.write, &byte, 1)
         acceptEnded.wait()
         let open = lock.withLock {
-            let open = connections
+            let open = connections.union(upstreams)
             connections.removeAll()
+            upstreams.removeAll()
             return open
         }
         for fd in open {
@@ -170,9 +189,12 @@ public final class LoopbackServer: @unchecked Sendable {
         var path = "/"
         if let head = readHead(connection), let request = Request(head) {
             path = request.path
-            response = respond(to: request)
+            switch source {
+            case .folder(let root, let rootPath): response = respond(to: request, root: root, rootPath: rootPath)
+            case .origin(let upstream): response = forward(request, head: head, from: connection, to: upstream)
+            }
         } else {
-            response = Response(status: 400, type: "text/plain; charset=utf-8", body: Data("bad request\n".utf8))
+            response = .plain(400, "bad request")
         }
         let held = lock.withLock {
             let held = delays.isEmpty ? 0 : max(0, delays[Self.slot(of: path, count: delays.count)])
@@ -193,8 +215,9 @@ public final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    /// The request line and headers, up to the blank line; nil when the client sent none (or over 64 KiB).
-    private func readHead(_ connection: Int32) -> Data? {
+    /// The request line and headers, up to the blank line (and any bytes read after it); nil when the client sent
+    /// none (or over 64 KiB).
+    func readHead(_ connection: Int32) -> Data? {
         var head = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         let end = Data("\r\n\r\n".utf8)
@@ -208,10 +231,8 @@ public final class LoopbackServer: @unchecked Sendable {
         return nil
     }
 
-    private func respond(to request: Request) -> Response {
-        guard request.method == "GET" || request.method == "HEAD" else {
-            return Response(status: 405, type: "text/plain; charset=utf-8", body: Data("only GET and HEAD\n".utf8))
-        }
+    private func respond(to request: Request, root: URL, rootPath: String) -> Response {
+        guard request.method == "GET" || request.method == "HEAD" else { return .plain(405, "only GET and HEAD") }
         let relative = String(request.path.drop { $0 == "/" })
         var file = URL(fileURLWithPath: rootPath + relative).standardizedFileURL
         var isDirectory: ObjCBool = false
@@ -219,19 +240,19 @@ public final class LoopbackServer: @unchecked Sendable {
         let resolved = file.resolvingSymlinksInPath().path
         let rootResolved = root.resolvingSymlinksInPath().path
         guard resolved == rootResolved || resolved.hasPrefix(rootResolved + "/") else {
-            return Response(status: 404, type: "text/plain; charset=utf-8", body: Data("not found\n".utf8))
+            return .plain(404, "not found")
         }
         if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
             file = file.appendingPathComponent("index.html")
         }
         guard let body = FileManager.default.contents(atPath: file.path) else {
-            return Response(status: 404, type: "text/plain; charset=utf-8", body: Data("not found\n".utf8))
+            return .plain(404, "not found")
         }
         let type = Self.contentTypes[file.pathExtension.lowercased()] ?? "application/octet-stream"
         return Response(status: 200, type: type, body: request.method == "HEAD" ? Data() : body, length: body.count)
     }
 
-    private func writeAll(_ connection: Int32, _ bytes: Data) {
+    func writeAll(_ connection: Int32, _ bytes: Data) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -255,15 +276,15 @@ public final class LoopbackServer: @unchecked Sendable {
     // MARK: Platform glue
 
     #if canImport(Glibc)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    static let streamType = Int32(SOCK_STREAM.rawValue)
     #else
-    private static let streamType = SOCK_STREAM
+    static let streamType = SOCK_STREAM
     #endif
 
     /// Engine processes started later must not inherit the port or a connection.
-    private static func closeOnExec(_ fd: Int32) { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    static func closeOnExec(_ fd: Int32) { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
 
-    private static func suppressSIGPIPE(_ fd: Int32) {
+    static func suppressSIGPIPE(_ fd: Int32) {
         #if canImport(Darwin)
         var on: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -282,7 +303,7 @@ public final class LoopbackServer: @unchecked Sendable {
 }
 
 /// A request line the server understands: method and path (percent-decoded, query and fragment dropped).
-private struct Request {
+struct Request {
     let method: String
     let path: String
 
@@ -299,17 +320,31 @@ private struct Request {
     }
 }
 
-private struct Response: Sendable {
+/// A response: the server's own (a file, an error) or, relayed as the origin sent it, a forwarded one.
+struct Response: Sendable {
     let status: Int
-    let type: String
-    let body: Data
-    var length: Int?
+    let bytes: Data
 
-    var bytes: Data {
-        let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed"][status] ?? "Error"
-        var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(type)\r\n"
+    init(status: Int, type: String, body: Data, length: Int? = nil) {
+        self.status = status
+        let reasons = [
+            200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 411: "Length Required",
+            502: "Bad Gateway",
+        ]
+        var head = "HTTP/1.1 \(status) \(reasons[status] ?? "Error")\r\nContent-Type: \(type)\r\n"
         head += "Content-Length: \(length ?? body.count)\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n"
-        return Data(head.utf8) + body
+        bytes = Data(head.utf8) + body
+    }
+
+    /// A relayed response's bytes, whole.
+    init(status: Int, bytes: Data) {
+        self.status = status
+        self.bytes = bytes
+    }
+
+    /// The server's own answer in plain text.
+    static func plain(_ status: Int, _ text: String) -> Response {
+        Response(status: status, type: "text/plain; charset=utf-8", body: Data((text + "\n").utf8))
     }
 }
 

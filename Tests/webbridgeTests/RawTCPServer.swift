@@ -1,4 +1,5 @@
 #if os(Linux)
+import EngineTestSupport
 import Foundation
 import Glibc
 
@@ -15,26 +16,7 @@ final class RawTCPServer: @unchecked Sendable {
     /// Listens and answers every connection with `reply` (empty: close without a byte).
     init(reply: [UInt8]) throws {
         self.reply = reply
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RawTCPServerError("socket() failed with errno \(errno)") }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard listening else {
-            close(fd)
-            throw RawTCPServerError("bind/listen on 127.0.0.1 failed with errno \(errno)")
-        }
-        descriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (descriptor, port) = try LoopbackPort.listen()
         Thread.detachNewThread { [self] in serve() }
     }
 
@@ -80,10 +62,5 @@ final class RawTCPServer: @unchecked Sendable {
         }
         close(descriptor)
     }
-}
-
-struct RawTCPServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ reason: String) { description = "raw TCP server: \(reason)" }
 }
 #endif

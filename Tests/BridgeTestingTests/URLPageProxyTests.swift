@@ -1,0 +1,96 @@
+#if os(Linux)
+import BridgeContract
+import BridgeTesting
+import EngineTestSupport
+import Foundation
+import XCTest
+
+/// A stressed (or replayed) session of an `http:` page given by URL loads it through the check's own delaying
+/// loopback proxy: the page and what it loads are held by path, the proxy stops with the session, and a frame of
+/// the page's origin still counts as that origin for the contract's frame rule. The origin is a real HTTP server
+/// (libsoup) on loopback; the engine is real.
+@MainActor
+final class URLPageProxyTests: XCTestCase {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("url-proxy-\(UUID().uuidString)")
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// The session's page as the engine loaded it (its first committed URL).
+    final class Loaded {
+        var url: URL?
+    }
+
+    func run(_ configuration: CheckConfiguration) async -> (SessionReport, URL?) {
+        let loaded = Loaded()
+        let report = await BridgeCheck.run(configuration) { session in
+            session.onEvent = { [weak session] event in
+                if case .didFinish = event, loaded.url == nil { loaded.url = session?.webView?.url }
+            }
+        }
+        return (report, loaded.url)
+    }
+
+    func testAReplayedURLPageIsHeldThroughTheProxyWhichStopsWithTheSession() async throws {
+        let folder = try XCTUnwrap(Bundle.module.url(forResource: "Fixtures/Stress", withExtension: nil))
+        let origin = try LoopbackHTTPServer(folder: folder)
+        defer { origin.stop() }
+        var configuration = CheckConfiguration(
+            page: .url(origin.url("/late-script.html?v=1")), timeout: StressRunTests.stressTimeout,
+            play: StressRunTests.afterReady)
+        // Slot 1 of 8 holds /late-receiver.js (FNV-1a of the path): the receiver arrives after ready.
+        var delays = [Double](repeating: 0, count: 8)
+        delays[1] = 150
+        configuration.perturbation = Perturbation(responseDelays: delays)
+        let (report, loaded) = await run(configuration)
+        XCTAssertEqual(report.nativeToPage.failure?.category, .pageDidNotAccept, "\(report.failures)")
+        // /late-script.html falls in the same slot as the receiver's script: it is held too.
+        XCTAssertEqual(report.perturbed?.last, "responses held: /late-script.html 150 ms, /late-receiver.js 150 ms")
+        XCTAssertTrue(report.load.note.contains("from 127.0.0.1:\(origin.port)"), "the verdict names the origin")
+        let proxy = try XCTUnwrap(loaded, "the page never finished loading")
+        XCTAssertEqual(proxy.host, "127.0.0.1")
+        XCTAssertNotEqual(proxy.port, origin.port, "the page loaded from the proxy, not its origin")
+        XCTAssertEqual(proxy.path, "/late-script.html")
+        XCTAssertEqual(proxy.query, "v=1")
+        XCTAssertTrue(origin.requestedPaths.contains("/late-receiver.js"), "\(origin.requestedPaths)")
+        XCTAssertEqual(
+            LoopbackPort.connectError(try XCTUnwrap(proxy.port)), ECONNREFUSED, "the proxy outlived its session")
+        // The same proxy holding nothing: the race does not fire.
+        configuration.perturbation = Perturbation(responseDelays: [Double](repeating: 0, count: 8))
+        let (unheld, _) = await run(configuration)
+        XCTAssertTrue(unheld.passed, "\(unheld.failures)")
+    }
+
+    /// A same-origin frame posts ready; the contract allows frames of the page's origin. Through the proxy the
+    /// frame's origin is the proxy's; the check judges it as the page's own.
+    func testAFrameOfThePagesOriginStillCountsAsThatOriginThroughTheProxy() async throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        try Data(
+            """
+            <!doctype html><meta charset="utf-8"><body>
+            <script>window.bridgeReceive = function (m) { document.body.dataset.received = m.value; };</script>
+            <iframe src="frame.html"></iframe></body>
+            """.utf8
+        ).write(to: scratch.appendingPathComponent("parent.html"))
+        try Data(
+            """
+            <!doctype html><meta charset="utf-8">
+            <script>window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});</script>
+            """.utf8
+        ).write(to: scratch.appendingPathComponent("frame.html"))
+        let origin = try LoopbackHTTPServer(folder: scratch)
+        defer { origin.stop() }
+        var contract = BridgeContract.default
+        contract.frames = FrameRule(origins: ["http://127.0.0.1:\(origin.port)"])
+        var configuration = CheckConfiguration(
+            page: .url(origin.url("/parent.html")), contract: contract, timeout: StressRunTests.stressTimeout)
+        let (direct, _) = await run(configuration)
+        XCTAssertTrue(direct.passed, "without the proxy: \(direct.failures)")
+        configuration.perturbation = Perturbation(responseDelays: [0, 0, 0, 0, 0, 0, 0, 0])
+        let (proxied, loaded) = await run(configuration)
+        XCTAssertNotEqual(loaded?.port, origin.port, "the page did not load through the proxy")
+        XCTAssertTrue(proxied.passed, "through the proxy: \(proxied.failures) \(proxied.rejections)")
+    }
+}
+#endif

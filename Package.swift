@@ -145,7 +145,8 @@ let package = Package(
         .testTarget(
             name: "BridgeTestingTests",
             dependencies: [
-                "BridgeContract", "BridgeTesting", "BridgeAssertions", "EngineTestSupport", "SeededRandom",
+                "BridgeContract", "BridgeTesting", "BridgeAssertions", "EngineTestSupport", "LoopbackServer",
+                "SeededRandom",
                 .target(name: "WebKitGTK", condition: linux),
             ],
             resources: [.copy("Fixtures")]

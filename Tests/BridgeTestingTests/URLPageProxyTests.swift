@@ -3,6 +3,7 @@ import BridgeContract
 import BridgeTesting
 import EngineTestSupport
 import Foundation
+import LoopbackServer
 import XCTest
 
 /// A stressed (or replayed) session of an `http:` page given by URL loads it through the check's own delaying
@@ -56,10 +57,15 @@ final class URLPageProxyTests: XCTestCase {
         XCTAssertTrue(origin.requestedPaths.contains("/late-receiver.js"), "\(origin.requestedPaths)")
         XCTAssertEqual(
             LoopbackPort.connectError(try XCTUnwrap(proxy.port)), ECONNREFUSED, "the proxy outlived its session")
-        // The same proxy holding nothing: the race does not fire.
-        configuration.perturbation = Perturbation(responseDelays: [Double](repeating: 0, count: 8))
-        let (unheld, _) = await run(configuration)
-        XCTAssertTrue(unheld.passed, "\(unheld.failures)")
+        // The same proxy holding the app's script instead: the receiver comes first and the page passes. (Holding
+        // nothing would leave the two async scripts to the order they happen to arrive in: the race itself.)
+        let app = LoopbackServer.slot(of: "/late-app.js", count: 8)
+        XCTAssertNotEqual(app, 1, "the app's script falls in its own slot")
+        delays = [Double](repeating: 0, count: 8)
+        delays[app] = 150
+        configuration.perturbation = Perturbation(responseDelays: delays)
+        let (appHeld, _) = await run(configuration)
+        XCTAssertTrue(appHeld.passed, "\(appHeld.failures)")
     }
 
     /// A same-origin frame posts ready; the contract allows frames of the page's origin. Through the proxy the

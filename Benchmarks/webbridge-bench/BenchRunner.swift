@@ -240,6 +240,10 @@ final class BenchRunner {
                 var raw: [Double] = []
                 // Where each side's sessions spent CPU: this process, its main thread, the engine's processes.
                 var cpu = [CPUShares(), CPUShares()]
+                // One session of each first, so both sides' processes exist when they are looked up.
+                _ = try await SessionBench.session(html: fixture, index: 0, timeout: options.timeout)
+                _ = try RawBench.session(engine, html: fixture, timeout: options.timeout)
+                CPUShares.refreshProcesses()
                 for pair in 0..<options.interleavedPairs {
                     for side in pair.isMultiple(of: 2) ? [0, 1] : [1, 0] {
                         let before = CPUShares.now()

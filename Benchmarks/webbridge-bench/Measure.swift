@@ -142,6 +142,14 @@ struct CPUShares {
         return shares
     }
 
+    /// Finds the engine's processes again now, outside any measured span: a section run before may have replaced
+    /// one (a new anchor) while the old one lives on, and a stale list would count the wrong process.
+    static func refreshProcesses() {
+        #if os(Linux)
+        engineProcesses = EngineEnvironment.processes()
+        #endif
+    }
+
     #if os(Linux)
     nonisolated(unsafe) private static var engineProcesses: [pid_t] = []
 

@@ -106,6 +106,9 @@ public final class BridgeSession: NSObject {
     /// The check's loopback proxy's origin, mapped to the origin of the page it stands in for: the frame rule judges
     /// a frame loaded through the proxy as a frame of the page's own origin.
     var originAliases: [String: String] = [:]
+    /// The page's own address when the session loads it through the check's loopback proxy: the timeline names its
+    /// host, not the proxy's.
+    var proxiedURL: URL?
     /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
     public private(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
@@ -185,7 +188,8 @@ public final class BridgeSession: NSObject {
     /// Loads a real page over the network.
     public func load(_ request: URLRequest) {
         clock = SessionClock()
-        record(.loadStarted, request.url?.host.map { "host \($0)" } ?? "")
+        let through = proxiedURL == nil ? "" : ", through the check's loopback proxy"
+        record(.loadStarted, (proxiedURL ?? request.url)?.host.map { "host \($0)\(through)" } ?? "")
         _ = webView?.load(request)
     }
 

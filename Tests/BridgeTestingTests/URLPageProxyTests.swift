@@ -49,6 +49,9 @@ final class URLPageProxyTests: XCTestCase {
         // /late-script.html falls in the same slot as the receiver's script: it is held too.
         XCTAssertEqual(report.perturbed?.last, "responses held: /late-script.html 150 ms, /late-receiver.js 150 ms")
         XCTAssertTrue(report.load.note.contains("from 127.0.0.1:\(origin.port)"), "the verdict names the origin")
+        let started = report.timeline.first { $0.event == .loadStarted }?.note ?? ""
+        XCTAssertEqual(
+            started, "host 127.0.0.1, through the check's loopback proxy", "the timeline names the page's host")
         let proxy = try XCTUnwrap(loaded, "the page never finished loading")
         XCTAssertEqual(proxy.host, "127.0.0.1")
         XCTAssertNotEqual(proxy.port, origin.port, "the page loaded from the proxy, not its origin")

@@ -71,6 +71,25 @@ final class URLPageProxyTests: XCTestCase {
         XCTAssertTrue(appHeld.passed, "\(appHeld.failures)")
     }
 
+    /// The measure of a replay: the same held response, 20 times, fails 20 times (one stall allowed).
+    func testAReplayOfAHeldURLPageResponseReproducesItsFailure() async throws {
+        let folder = try XCTUnwrap(Bundle.module.url(forResource: "Fixtures/Stress", withExtension: nil))
+        let origin = try LoopbackHTTPServer(folder: folder)
+        defer { origin.stop() }
+        var configuration = CheckConfiguration(
+            page: .url(origin.url("/late-script.html")), timeout: StressRunTests.stressTimeout,
+            play: StressRunTests.afterReady)
+        var delays = [Double](repeating: 0, count: 8)
+        delays[LoopbackServer.slot(of: "/late-receiver.js", count: 8)] = 150
+        configuration.perturbation = Perturbation(responseDelays: delays)
+        var failed = 0
+        for _ in 0..<20 where await run(configuration).0.nativeToPage.failure?.category == .pageDidNotAccept {
+            failed += 1
+        }
+        print("url-proxy replay of /late-receiver.js held 150 ms: \(failed) of 20 failed")
+        XCTAssertGreaterThanOrEqual(failed, 19, "replays of the held receiver script")
+    }
+
     /// A same-origin frame posts ready; the contract allows frames of the page's origin. Through the proxy the
     /// frame's origin is the proxy's; the check judges it as the page's own.
     func testAFrameOfThePagesOriginStillCountsAsThatOriginThroughTheProxy() async throws {

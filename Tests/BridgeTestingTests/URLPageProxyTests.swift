@@ -33,17 +33,24 @@ final class URLPageProxyTests: XCTestCase {
         return (report, loaded.url)
     }
 
-    func testAReplayedURLPageIsHeldThroughTheProxyWhichStopsWithTheSession() async throws {
+    /// The late-script race page by URL from an origin serving the race pages, its responses in `heldSlot` held
+    /// 150 ms by the check's proxy.
+    func lateScript(_ path: String, holding heldSlot: Int) throws -> (LoopbackHTTPServer, CheckConfiguration) {
         let folder = try XCTUnwrap(Bundle.module.url(forResource: "Fixtures/Stress", withExtension: nil))
         let origin = try LoopbackHTTPServer(folder: folder)
-        defer { origin.stop() }
         var configuration = CheckConfiguration(
-            page: .url(origin.url("/late-script.html?v=1")), timeout: StressRunTests.stressTimeout,
-            play: StressRunTests.afterReady)
-        // Slot 1 of 8 holds /late-receiver.js (FNV-1a of the path): the receiver arrives after ready.
+            page: .url(origin.url(path)), timeout: StressRunTests.stressTimeout, play: StressRunTests.afterReady)
         var delays = [Double](repeating: 0, count: 8)
-        delays[1] = 150
+        delays[heldSlot] = 150
         configuration.perturbation = Perturbation(responseDelays: delays)
+        return (origin, configuration)
+    }
+
+    func testAReplayedURLPageIsHeldThroughTheProxyWhichStopsWithTheSession() async throws {
+        // Slot 1 of 8 holds /late-receiver.js (FNV-1a of the path): the receiver arrives after ready.
+        let (origin, held) = try lateScript("/late-script.html?v=1", holding: 1)
+        defer { origin.stop() }
+        var configuration = held
         let (report, loaded) = await run(configuration)
         XCTAssertEqual(report.nativeToPage.failure?.category, .pageDidNotAccept, "\(report.failures)")
         // /late-script.html falls in the same slot as the receiver's script: it is held too.
@@ -64,7 +71,7 @@ final class URLPageProxyTests: XCTestCase {
         // nothing would leave the two async scripts to the order they happen to arrive in: the race itself.)
         let app = LoopbackServer.slot(of: "/late-app.js", count: 8)
         XCTAssertNotEqual(app, 1, "the app's script falls in its own slot")
-        delays = [Double](repeating: 0, count: 8)
+        var delays = [Double](repeating: 0, count: 8)
         delays[app] = 150
         configuration.perturbation = Perturbation(responseDelays: delays)
         let (appHeld, _) = await run(configuration)
@@ -73,15 +80,9 @@ final class URLPageProxyTests: XCTestCase {
 
     /// The measure of a replay: the same held response, 20 times, fails 20 times (one stall allowed).
     func testAReplayOfAHeldURLPageResponseReproducesItsFailure() async throws {
-        let folder = try XCTUnwrap(Bundle.module.url(forResource: "Fixtures/Stress", withExtension: nil))
-        let origin = try LoopbackHTTPServer(folder: folder)
+        let (origin, configuration) = try lateScript(
+            "/late-script.html", holding: LoopbackServer.slot(of: "/late-receiver.js", count: 8))
         defer { origin.stop() }
-        var configuration = CheckConfiguration(
-            page: .url(origin.url("/late-script.html")), timeout: StressRunTests.stressTimeout,
-            play: StressRunTests.afterReady)
-        var delays = [Double](repeating: 0, count: 8)
-        delays[LoopbackServer.slot(of: "/late-receiver.js", count: 8)] = 150
-        configuration.perturbation = Perturbation(responseDelays: delays)
         var failed = 0
         for _ in 0..<20 where await run(configuration).0.nativeToPage.failure?.category == .pageDidNotAccept {
             failed += 1

@@ -390,7 +390,7 @@ public final class BridgeSession: NSObject {
         guard pageDiagnostics.count < 100, !(diagnostic.isHidden && ownScriptsRunning > 0) else { return }
         pageDiagnostics.append(diagnostic)
         if pageDiagnostics.count <= PageDiagnostics.keptOnTimeline {
-            record(.pageReported, "\(diagnostic.kind.rawValue): \(diagnostic.description)")
+            record(.pageReported, diagnostic.timelineNote)
         }
     }
 

@@ -380,7 +380,7 @@ package enum HTMLReport {
                 switch entry.event {
                 case .accepted: " ok"
                 case .notAccepted, .loadFailed, .processTerminated, .messageRejected: " bad"
-                case .pageReported where !entry.note.hasPrefix("console."): " bad"
+                case .pageReported where PageDiagnostic.Kind(timelineNote: entry.note)?.isUnhandled != false: " bad"
                 default: ""
                 }
             return "<div class=\"\(classes.joined(separator: " "))\" data-lane=\"page\" \(attributes)>"

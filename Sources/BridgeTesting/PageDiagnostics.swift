@@ -19,6 +19,12 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
         case consoleLog = "console.log"
         case consoleInfo = "console.info"
         case consoleDebug = "console.debug"
+
+        /// An error the page did not handle, as opposed to a console message it chose to write.
+        var isUnhandled: Bool { self == .uncaughtError || self == .unhandledRejection }
+
+        /// The kind a `page reported` timeline note names (``PageDiagnostic/timelineNote``); nil for another text.
+        init?(timelineNote note: String) { self.init(rawValue: String(note.prefix { $0 != ":" })) }
     }
 
     public let kind: Kind
@@ -31,6 +37,9 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
         self.text = text
         self.location = location
     }
+
+    /// Its note on the session's timeline (`page reported`): the kind, then the text and where.
+    var timelineNote: String { "\(kind.rawValue): \(description)" }
 
     public var description: String {
         if isHidden { return text + " " + Self.hiddenExplanation }

@@ -64,6 +64,11 @@ final class PageDiagnosticsTests: XCTestCase {
             notes.contains { $0.hasPrefix("unhandled rejection: TypeError: no handler (page.html:5") }, "\(notes)")
         XCTAssertFalse(notes.contains { $0.contains("only with --console") }, "\(notes)")
         XCTAssertFalse(notes.joined().contains("SECRET-4242"), "a console value reached the timeline: \(notes)")
+        // The HTML report marks the page's unhandled errors, not the console messages it chose to write.
+        let html = HTMLReport.render(page: "page.html", [report])
+        let marks = html.components(separatedBy: "\n").filter { $0.contains("data-event=\"page reported\"") }
+        XCTAssertEqual(
+            marks.map { $0.contains("dot bad") }, notes.map { $0.hasPrefix("unhandled rejection") }, "\(marks)")
     }
 
     func testEveryConsoleLevelWhenAskedFor() async throws {

@@ -154,6 +154,8 @@ public enum BridgeCheck {
             await websiteDataStore.removeData(
                 ofTypes: WKWebsiteDataStore.allWebsiteDataTypes(), modifiedSince: .distantPast)
         }
+        // A perturbed session may pause its web process: the engine must see which one its view starts.
+        if configuration.perturbation != nil { WebProcessStarvation.prepare() }
         let session = BridgeSession(
             contract: configuration.contract, mode: configuration.fields,
             announcingKind: play.expectedMessages.first,

@@ -8,6 +8,8 @@ import WebKit
 enum WebProcessStarvation {
     nonisolated static let isAvailable = false
 
+    static func prepare() {}
+
     static func hold(_ webView: WKWebView?) -> [Int32]? { nil }
 
     static func release(_ held: [Int32]) {}

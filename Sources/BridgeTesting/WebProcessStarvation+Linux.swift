@@ -7,6 +7,10 @@ import WebKitGTKSupport
 enum WebProcessStarvation {
     nonisolated static let isAvailable = true
 
+    /// Has the engine record which web process runs which views from now on: call before a perturbed session's
+    /// view is made.
+    static func prepare() { WKWebView.recordWebProcessStarts() }
+
     /// Pauses the web process that runs `webView`'s page, or every web process of this check when which one is
     /// not known (a process started again after a crash); returns what to pass to ``release(_:)``, nil when there
     /// was nothing to pause.

@@ -70,11 +70,20 @@ final class SharedWebProcess {
         return storeAnchors[context]?.processes ?? []
     }
 
-    /// The web processes `start` starts: its views' anchor loads at once, which starts the process right there.
-    private func started(_ start: () -> Void) -> [pid_t] {
-        let before = Set(EngineProcesses.webProcesses())
-        start()
-        return EngineProcesses.webProcesses().filter { !before.contains($0) }
+    /// Whether anchors record the web processes they start: off until a perturbed session may pause one
+    /// (``WKWebView/recordWebProcessStarts()``), so no other check pays for the two reads of /proc.
+    var recordsStarts = false
+
+    /// A new anchor view in `context`, loaded at once (which starts its web process right there), and the web
+    /// processes that load started when ``recordsStarts`` is on.
+    private func startAnchor(manager: ManagerRef, context: UnsafeMutablePointer<WebKitWebContext>) -> (
+        view: ViewRef, processes: [pid_t]
+    ) {
+        let before = recordsStarts ? Set(EngineProcesses.webProcesses()) : nil
+        let view = cwk_web_view_new(nil, manager, context)!
+        webkit_web_view_load_html(view, "", "about:blank")
+        guard let before else { return (view, []) }
+        return (view, EngineProcesses.webProcesses().filter { !before.contains($0) })
     }
 
     /// Ends `view`'s process: at once when no other live view shares it, else when the last of them is released
@@ -112,12 +121,7 @@ final class SharedWebProcess {
     private func storeAnchor(_ context: UnsafeMutablePointer<WebKitWebContext>) -> ViewRef {
         if let existing = storeAnchors[context] { return existing.view }
         let manager = webkit_user_content_manager_new()!
-        var made: ViewRef?
-        let processes = started {
-            made = cwk_web_view_new(nil, manager, context)!
-            webkit_web_view_load_html(made, "", "about:blank")
-        }
-        let view = made!
+        let (view, processes) = startAnchor(manager: manager, context: context)
         let signal = cwk_connect_terminated(
             view,
             { _, _, data in
@@ -146,13 +150,9 @@ final class SharedWebProcess {
 
     private func makeAnchor() {
         let manager = webkit_user_content_manager_new()!
-        var made: ViewRef?
         // Start the process now, so the first session does not pay for it alone.
-        anchorProcesses = started {
-            made = cwk_web_view_new(nil, manager, sharedContext)!
-            webkit_web_view_load_html(made, "", "about:blank")
-        }
-        let view = made!
+        let (view, processes) = startAnchor(manager: manager, context: sharedContext)
+        anchorProcesses = processes
         anchorManager = manager
         anchor = view
         anchorSignal = cwk_connect_terminated(

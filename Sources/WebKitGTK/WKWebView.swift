@@ -106,11 +106,16 @@ open class WKWebView: NSObject {
     }
 
     /// The web processes that run this view's pages, as far as this process saw them start (not Apple API: the
-    /// stress run pauses them); empty when unknown.
+    /// stress run pauses them); empty when unknown, as for views whose process started before
+    /// ``recordWebProcessStarts()``.
     package var webProcessIdentifiers: [pid_t] {
         guard let view else { return [] }
         return SharedWebProcess.shared.processes(of: view, in: generation)
     }
+
+    /// From now on, records the web process each new process-sharing group of views starts, for
+    /// ``webProcessIdentifiers``.
+    package static func recordWebProcessStarts() { SharedWebProcess.shared.recordsStarts = true }
 
     // MARK: Loading
 

@@ -2,6 +2,7 @@
 import EngineTestSupport
 import Foundation
 import XCTest
+import WebKitGTK
 import WebKitGTKHost
 import WebKitGTKSupport
 
@@ -39,6 +40,7 @@ final class PausedProcessesTests: XCTestCase {
     /// Two sessions with stores of their own (a suite's lanes) run in two web processes: pausing one session's
     /// process stops its page and leaves the other's running.
     func testPausingOneViewsWebProcessLeavesAnotherStoresViewRunning() async throws {
+        WKWebView.recordWebProcessStarts()
         let paused = Session(store: .nonPersistent())
         let running = Session(store: .nonPersistent())
         defer {

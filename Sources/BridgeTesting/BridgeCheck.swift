@@ -205,7 +205,7 @@ public enum BridgeCheck {
             if let status = session.httpStatusCode {
                 return .pass("HTTP \(status) from \(host)" + BridgeSession.notHTML(session.responseMIMEType))
             }
-            guard ["http", "https"].contains(url.scheme?.lowercased()) else { return .pass("didFinish") }
+            guard LoadError.isHTTP(url) else { return .pass("didFinish") }
             // WebKitGTK finishes a load to a port it refuses (1, 25, 6000…) without a response or an error.
             return .fail(
                 BridgeFailure(

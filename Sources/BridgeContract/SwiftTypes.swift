@@ -326,13 +326,16 @@ struct SwiftTypeWriter {
         }
     }
 
+    /// The opening of a generated enum with one case per message of `all`: its doc line, declaration and cases.
+    func enumOpening(_ doc: String, _ name: String, _ all: [(MessageSpec, String, String)]) -> [String] {
+        ["/// \(doc)", "public enum \(name): Sendable, Equatable {"] + all.map { "    case \($0.2)(\($0.1))" }
+    }
+
     func pageToNative() -> [String] {
-        var lines = [
-            "/// What the page posts: decoded from the body WebKit hands over, through the contract's validation.",
-            "public enum PageToNative: Sendable, Equatable {",
-        ]
         let all = cases(.pageToNative)
-        lines += all.map { "    case \($0.2)(\($0.1))" }
+        var lines = enumOpening(
+            "What the page posts: decoded from the body WebKit hands over, through the contract's validation.",
+            "PageToNative", all)
         lines += [
             "",
             "    /// The message in `body` (a `WKScriptMessage`'s body, a prompt's JSON), or the contract's violations:",
@@ -352,12 +355,9 @@ struct SwiftTypeWriter {
     }
 
     func nativeToPage() -> [String] {
-        var lines = [
-            "/// What native sends: each encoded into a call of its page function.",
-            "public enum NativeToPage: Sendable, Equatable {",
-        ]
         let all = cases(.nativeToPage)
-        lines += all.map { "    case \($0.2)(\($0.1))" }
+        var lines = enumOpening(
+            "What native sends: each encoded into a call of its page function.", "NativeToPage", all)
         lines += [
             "",
             "    /// The script that delivers the message: checked as its message, encoded by `ReceiverCall`.",

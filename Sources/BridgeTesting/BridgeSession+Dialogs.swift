@@ -26,7 +26,8 @@ extension BridgeSession {
     /// A frame's origin as the frame rule judges it: the page's own origin for a frame of the check's proxy.
     func frameOrigin(_ frame: WKFrameInfo) -> String {
         let origin = Self.origin(of: frame)
-        return originAliases[origin] ?? origin
+        guard let proxied, origin == proxied.proxyOrigin else { return origin }
+        return FrameRule.origin(scheme: "http", host: proxied.page.host ?? "", port: proxied.page.port)
     }
 
     func opened(_ dialog: DialogKind) {

@@ -103,12 +103,10 @@ public final class BridgeSession: NSObject {
     var replyDelay: (@MainActor (ValidatedMessage) -> TimeInterval)?
     /// Whether the next commit is the check's own reload (a stressed session), not the page navigating away.
     var reloading = false
-    /// The check's loopback proxy's origin, mapped to the origin of the page it stands in for: the frame rule judges
-    /// a frame loaded through the proxy as a frame of the page's own origin.
-    var originAliases: [String: String] = [:]
-    /// The page's own address when the session loads it through the check's loopback proxy: the timeline names its
-    /// host, not the proxy's.
-    var proxiedURL: URL?
+    /// When the session loads its page through the check's loopback proxy: the proxy's origin and the page's own
+    /// address. The timeline names the page's host, and the frame rule judges a frame of the proxy's origin as a
+    /// frame of the page's own.
+    var proxied: (proxyOrigin: String, page: URL)?
     /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
     public private(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
@@ -188,8 +186,8 @@ public final class BridgeSession: NSObject {
     /// Loads a real page over the network.
     public func load(_ request: URLRequest) {
         clock = SessionClock()
-        let through = proxiedURL == nil ? "" : ", through the check's loopback proxy"
-        record(.loadStarted, (proxiedURL ?? request.url)?.host.map { "host \($0)\(through)" } ?? "")
+        let through = proxied == nil ? "" : ", through the check's loopback proxy"
+        record(.loadStarted, (proxied?.page ?? request.url)?.host.map { "host \($0)\(through)" } ?? "")
         _ = webView?.load(request)
     }
 

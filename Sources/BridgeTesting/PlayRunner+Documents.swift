@@ -22,9 +22,7 @@ extension PlayRunner {
             }
             let proxy = try LoopbackServer(forwardingTo: url, delays: delays)
             server = proxy
-            let proxied = FrameRule.origin(scheme: "http", host: "127.0.0.1", port: proxy.port)
-            session.originAliases = [proxied: FrameRule.origin(scheme: "http", host: url.host ?? "", port: url.port)]
-            session.proxiedURL = url
+            session.proxied = (FrameRule.origin(scheme: "http", host: "127.0.0.1", port: proxy.port), url)
             return .url(proxy.address(of: url))
         }
         guard case .html(let html, let base?) = configuration.page, base.isFileURL else { return configuration.page }

@@ -31,7 +31,9 @@ extension LoopbackServer {
     ///
     /// - Parameter delays: milliseconds to hold responses; a path is held `delays[slot(path)]`.
     /// - Throws: ``LoopbackServerError`` when `page` is not `http:` with a host, or a socket call fails.
-    public convenience init(forwardingTo page: URL, delays: [Double] = []) throws(LoopbackServerError) {
+    public convenience init(forwardingTo page: URL, delays: [Double] = [], timeout: TimeInterval = defaultTimeout)
+        throws(LoopbackServerError)
+    {
         guard Self.forwards(page), let named = page.host else {
             throw LoopbackServerError(
                 "the loopback proxy forwards only to an http: origin with a host",
@@ -43,7 +45,7 @@ extension LoopbackServer {
         let authority = port == 80 ? bracketed : "\(bracketed):\(port)"
         try self.init(
             source: .origin(Upstream(host: host, port: port, authority: authority, origin: "http://\(authority)")),
-            delays: delays)
+            delays: delays, timeout: timeout)
     }
 
     /// Where `page`, a page of the origin this server forwards to, loads from: the same path, query and fragment
@@ -122,7 +124,7 @@ extension LoopbackServer {
             Self.closeOnExec(fd)
             Self.suppressSIGPIPE(fd)
             // The same bound as the page's side: on Linux the send timeout also bounds connect().
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            var timeout = Self.socketTimeout(self.timeout)
             for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
                 _ = setsockopt(fd, SOL_SOCKET, option, &timeout, socklen_t(MemoryLayout<timeval>.size))
             }

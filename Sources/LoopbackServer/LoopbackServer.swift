@@ -40,6 +40,8 @@ public final class LoopbackServer: @unchecked Sendable {
 
     private let source: Source
     private let delays: [Double]
+    /// How long one socket read or write may wait: the check's step timeout, so the server keeps its clock.
+    let timeout: TimeInterval
     let lock = NSLock()
     private var served: [Served] = []
     private var connections: Set<Int32> = []
@@ -53,9 +55,13 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// Starts serving `root` on 127.0.0.1 at a port the system picks.
     ///
-    /// - Parameter delays: milliseconds to hold responses; a path is held `delays[slot(path)]` (see ``slot(of:count:)``).
+    /// - Parameters:
+    ///   - delays: milliseconds to hold responses; a path is held `delays[slot(path)]` (see ``slot(of:count:)``).
+    ///   - timeout: seconds one socket read or write may wait (the check passes its step timeout).
     /// - Throws: ``LoopbackServerError`` naming the call that failed and the remedy.
-    public convenience init(root: URL, delays: [Double] = []) throws(LoopbackServerError) {
+    public convenience init(root: URL, delays: [Double] = [], timeout: TimeInterval = defaultTimeout)
+        throws(LoopbackServerError)
+    {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
@@ -63,13 +69,24 @@ public final class LoopbackServer: @unchecked Sendable {
         }
         let folder = root.standardizedFileURL
         try self.init(
-            source: .folder(folder, path: folder.path.hasSuffix("/") ? folder.path : folder.path + "/"), delays: delays)
+            source: .folder(folder, path: folder.path.hasSuffix("/") ? folder.path : folder.path + "/"), delays: delays,
+            timeout: timeout)
+    }
+
+    /// The socket timeout when none is given.
+    public static let defaultTimeout: TimeInterval = 10
+
+    /// `seconds` as a socket option's time value.
+    static func socketTimeout(_ seconds: TimeInterval) -> timeval {
+        let whole = max(0, seconds.rounded(.down))
+        return timeval(tv_sec: .init(whole), tv_usec: .init((max(0, seconds) - whole) * 1_000_000))
     }
 
     /// Listens on 127.0.0.1 at a port the system picks and answers from `source`.
-    init(source: Source, delays: [Double]) throws(LoopbackServerError) {
+    init(source: Source, delays: [Double], timeout: TimeInterval) throws(LoopbackServerError) {
         self.source = source
         self.delays = delays
+        self.timeout = timeout
         let fd = socket(AF_INET, Self.streamType, 0)
         guard fd >= 0 else { throw .system("socket") }
         Self.closeOnExec(fd)
@@ -183,7 +200,7 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     private func handle(_ connection: Int32) {
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = Self.socketTimeout(self.timeout)
         _ = setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let response: Response
         var path = "/"

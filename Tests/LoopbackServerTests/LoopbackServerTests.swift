@@ -52,6 +52,19 @@ final class LoopbackServerTests: XCTestCase {
         try Self.exchange("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: server.port)
     }
 
+    /// A client that never finishes its request is answered when the check's step timeout ends, not after a
+    /// fixed 10 s of the server's own.
+    func testAnUnfinishedRequestWaitsTheTimeoutTheServerWasGiven() throws {
+        let server = try LoopbackServer(root: root, timeout: 0.5)
+        defer { server.stop() }
+        let started = DispatchTime.now()
+        let response = try Self.exchange("GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n", port: server.port)
+        let waited = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000_000
+        XCTAssertTrue(response.hasPrefix("HTTP/1.1 400"), response)
+        XCTAssertGreaterThanOrEqual(waited, 0.5, "the server answered before its timeout")
+        XCTAssertLessThan(waited, 5, "the server kept a timeout of its own instead of the one it was given")
+    }
+
     func testServesFilesWithTheirTypesOverHTTP11() throws {
         let server = try LoopbackServer(root: root)
         defer { server.stop() }

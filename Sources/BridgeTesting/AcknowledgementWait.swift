@@ -20,6 +20,6 @@ extension BridgeSession {
                 + others.map { "\($0.kind) (\($0.correlation.rawValue))" }.joined(separator: ", ")
         return BridgeFailure(
             .nativeDidNotReceive,
-            "no acknowledgement of the current request within \(BridgeCheck.seconds(timeout)); \(seen)")
+            "\(CheckClock.missed("no acknowledgement of the current request", within: timeout)); \(seen)")
     }
 }

@@ -154,8 +154,7 @@ public enum BridgeCheck {
             await websiteDataStore.removeData(
                 ofTypes: WKWebsiteDataStore.allWebsiteDataTypes(), modifiedSince: .distantPast)
         }
-        // A perturbed session may pause its web process: the engine must see which one its view starts.
-        if configuration.perturbation != nil { WebProcessStarvation.prepare() }
+        SessionPerturber.prepare(configuration)
         let session = BridgeSession(
             contract: configuration.contract, mode: configuration.fields,
             announcingKind: play.expectedMessages.first,
@@ -175,83 +174,8 @@ public enum BridgeCheck {
         return try CheckPlay.fixture(for: contract, value: configuration.value)
     }
 
-    /// The load's verdict; for a real page, a fetch that failed or answered >= 400 is kept apart from a broken page.
-    ///
-    /// Only the main document's status and the transport error count as "not deployed": once the deployment
-    /// answered below 400, a load that never finishes (a subresource that never arrives) is the page's own
-    /// failure, reported as "page load did not finish" like any fixture that never finishes. `redirect` is what the
-    /// server answered when asked after WebKit ended the load without a word of a redirect (see `RedirectProbe`).
-    static func loadVerdict(
-        _ session: BridgeSession, _ configuration: CheckConfiguration, redirect: RedirectProbe.Redirect? = nil
-    ) -> DirectionVerdict {
-        let within = seconds(configuration.timeout)
-        guard case .url(let url) = configuration.page else {
-            switch session.loadResult {
-            case .success: return .pass("didFinish")
-            case .failure(let failure): return .fail(failure)
-            case nil where session.webContentProcessTerminated:
-                return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))
-            case nil:
-                return .fail(
-                    BridgeFailure(.pageLoadDidNotFinish, "webView(_:didFinish:) did not come within \(within)"))
-            }
-        }
-        let host = LoadError.host(of: url)
-        if let status = session.httpStatusCode, status >= 400 {
-            return .fail(BridgeFailure(.pageUnreachable, "HTTP \(status) from \(host)"))
-        }
-        switch session.loadResult {
-        case .success:
-            if let status = session.httpStatusCode {
-                return .pass("HTTP \(status) from \(host)" + BridgeSession.notHTML(session.responseMIMEType))
-            }
-            guard LoadError.isHTTP(url) else { return .pass("didFinish") }
-            // WebKitGTK finishes a load to a port it refuses (1, 25, 6000…) without a response or an error.
-            return .fail(
-                BridgeFailure(
-                    .pageUnreachable,
-                    "no HTTP response from \(host): the engine finished the load without fetching it (WebKit refuses some ports, e.g. 1, 25, 6000)"
-                ))
-        case .failure where session.loadError.map(LoadError.cause) == .timeout:
-            // The engine's request timer ends with the load step: the same verdict as the harness's own deadline.
-            return timedOutLoad(host: host, status: session.httpStatusCode, within: within)
-        case .failure(let failure):
-            if let failure = redirect?.failure { return .fail(failure) }
-            if let error = session.loadError, LoadError.isUnreachable(error) {
-                return .fail(BridgeFailure(.pageUnreachable, "\(LoadError.describe(error)) for \(host)"))
-            }
-            // No response at all: the deployment was not fetched, whatever the network error says.
-            if let error = session.loadError, session.httpStatusCode == nil,
-                LoadError.isUnreachableBeforeAResponse(error)
-            {
-                return .fail(
-                    BridgeFailure(
-                        .pageUnreachable, "\(LoadError.describe(error)) for \(host), before any HTTP response"))
-            }
-            return .fail(BridgeFailure(failure.category, "\(failure.detail) for \(host)"))
-        case nil where session.webContentProcessTerminated:
-            if let failure = redirect?.failure { return .fail(failure) }
-            return .fail(BridgeFailure(.pageLoadDidNotFinish, BridgeSession.terminatedDetail + " during the load"))
-        case nil:
-            return timedOutLoad(host: host, status: session.httpStatusCode, within: within)
-        }
-    }
-
-    /// A real page's load that the step's deadline ended: not deployed unless the main document answered.
-    private static func timedOutLoad(host: String, status: Int?, within: String) -> DirectionVerdict {
-        guard let status else {
-            return .fail(
-                BridgeFailure(.pageUnreachable, "\(LoadError.Cause.timeout.rawValue) from \(host) (waited \(within))"))
-        }
-        return .fail(
-            BridgeFailure(
-                .pageLoadDidNotFinish,
-                "\(host) answered HTTP \(status), but webView(_:didFinish:) did not come within \(within) (a subresource may never have arrived)"
-            ))
-    }
-
     /// What the diagnostics script saw, with what WebKit does about it.
-    static func uncloneableDetail(_ messages: [UncloneableMessage]) -> String {
+    nonisolated static func uncloneableDetail(_ messages: [UncloneableMessage]) -> String {
         let which = messages.prefix(3).map(\.description).joined(separator: " | ")
         let more = messages.count > 3 ? " and \(messages.count - 3) more" : ""
         return

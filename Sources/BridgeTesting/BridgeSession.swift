@@ -7,52 +7,6 @@ import WebKit
 import WebKitGTK
 #endif
 
-/// What a session saw, in the order it happened; the hook for XCTest expectations and the CLI.
-public enum BridgeEvent {
-    case didFinish
-    case loadFailed(any Error)
-    case httpResponse(statusCode: Int)
-    /// A valid page → native message that acknowledges nothing, each time one arrives.
-    case message(ValidatedMessage)
-    case rejected(BridgeRejection)
-    /// WebKit could not clone a message the page posted and dropped it; the handler never saw it.
-    case dropped(UncloneableMessage)
-    case acknowledgement(ValidatedMessage, Correlation)
-    /// The page opened an `alert`, `confirm` or `prompt` dialog (answered at once, as WKWebView does).
-    case dialog(DialogKind)
-    case webContentProcessTerminated
-}
-
-/// A JavaScript dialog the page opened.
-public enum DialogKind: String, Sendable {
-    case alert, confirm, prompt
-}
-
-/// Native's answer to a page → native message that expects one (a reply handler's reply, a prompt's text).
-public enum BridgeReply: Sendable {
-    /// The reply value, as JSON types.
-    case value(JSONValue)
-    /// The reply handler's error: the page's promise rejects with this message.
-    case error(String)
-}
-
-/// A page → native acknowledgement and how it matched the requests: only `matched` settles the current one.
-public struct Acknowledgement: Sendable, Equatable {
-    public let kind: String
-    public let requestID: RequestID
-    public let correlation: Correlation
-}
-
-/// A page → native message the contract refused: its structure and every violation, never its values.
-public struct BridgeRejection: Sendable, Equatable, Codable, CustomStringConvertible {
-    public let structure: String
-    public let violations: [ContractViolation]
-
-    public var description: String {
-        "\(structure): " + violations.map(\.description).joined(separator: "; ")
-    }
-}
-
 /// One bridge session on a fresh web view, set up in the only order that cannot lose the page's first message.
 ///
 /// A new `WKUserContentController` gets the handler before the configuration and the web view exist, so a
@@ -64,24 +18,24 @@ public final class BridgeSession: NSObject {
     public let mode: ValidationMode
     /// The kind whose first arrival the timeline marks as `ready received`: the judge's first expected message.
     public let announcingKind: String?
-    public private(set) var webView: WKWebView?
-    public private(set) var timeline: [TimelineEntry] = []
-    public private(set) var loadResult: Result<Void, BridgeFailure>?
-    public private(set) var httpStatusCode: Int?
+    public internal(set) var webView: WKWebView?
+    public internal(set) var timeline: [TimelineEntry] = []
+    public internal(set) var loadResult: Result<Void, BridgeFailure>?
+    public internal(set) var httpStatusCode: Int?
     /// The main document's Content-Type (its MIME type), when it came over HTTP.
-    public private(set) var responseMIMEType: String?
+    public internal(set) var responseMIMEType: String?
     /// The error the load failed with, if it failed.
-    public private(set) var loadError: (any Error)?
+    public internal(set) var loadError: (any Error)?
     /// The first 100 messages the contract refused; `rejectedCount` counts them all.
-    public private(set) var rejections: [BridgeRejection] = []
-    public private(set) var rejectedCount = 0
+    public internal(set) var rejections: [BridgeRejection] = []
+    public internal(set) var rejectedCount = 0
     /// Refused messages grouped by what was wrong with them (up to 100 groups), with how often each came.
-    public private(set) var rejectionTally: [(rejection: BridgeRejection, count: Int)] = []
-    private var tallyIndex: [String: Int] = [:]
+    public internal(set) var rejectionTally: [(rejection: BridgeRejection, count: Int)] = []
+    var tallyIndex: [String: Int] = [:]
     /// Valid page → native messages in order of arrival, the first 10,000; `counts` counts them all by kind.
-    public private(set) var messages: [ValidatedMessage] = []
+    public internal(set) var messages: [ValidatedMessage] = []
     /// How many valid messages of each kind arrived.
-    public private(set) var counts: [String: Int] = [:]
+    public internal(set) var counts: [String: Int] = [:]
 
     /// The first valid message of `kind` that arrived, if one did.
     public func first(_ kind: String) -> ValidatedMessage? { messages.first { $0.kind == kind } }
@@ -89,26 +43,33 @@ public final class BridgeSession: NSObject {
     public internal(set) var dialogs: [DialogKind] = []
     /// Answers native gives to page messages that expect one (reply handlers, prompts); nil answers nothing.
     public var replyProvider: (@MainActor (ValidatedMessage) -> BridgeReply?)?
-    public private(set) var webContentProcessTerminated = false
+    public internal(set) var webContentProcessTerminated = false
     /// Messages WebKit dropped because it could not clone them (see `UncloneableMessage`), the first 100.
-    public private(set) var uncloneable: [UncloneableMessage] = []
+    public internal(set) var uncloneable: [UncloneableMessage] = []
     /// The page's uncaught errors, unhandled rejections and console messages, in order (the first 100).
-    public private(set) var pageDiagnostics: [PageDiagnostic] = []
+    public internal(set) var pageDiagnostics: [PageDiagnostic] = []
     /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
-    public private(set) var navigatedAwayTo: String?
+    public internal(set) var navigatedAwayTo: String?
     /// Documents committed so far (a reload or a navigation commits another), and didFinish callbacks so far.
-    private(set) var committedDocuments = 0
-    private(set) var finishedDocuments = 0
-    /// How long native holds its reply to a message before the page gets it (a stressed session); nil: none.
-    var replyDelay: (@MainActor (ValidatedMessage) -> TimeInterval)?
-    /// Whether the next commit is the check's own reload (a stressed session), not the page navigating away.
-    var reloading = false
+    internal(set) var committedDocuments = 0
+    internal(set) var finishedDocuments = 0
+    /// Native's answer to a message that expects one, given whenever native has it (its completion handler may
+    /// come late); nil answers at once from ``replyProvider``.
+    var answer: (@MainActor (ValidatedMessage, @escaping @MainActor (BridgeReply?) -> Void) -> Void)?
+    /// Whether the next commit is the session's own load of the page again, not the page navigating away.
+    var loadingAgain = false
     /// When the session loads its page through the check's loopback proxy: the proxy's origin and the page's own
     /// address. The timeline names the page's host, and the frame rule judges a frame of the proxy's origin as a
     /// frame of the page's own.
-    var proxied: (proxyOrigin: String, page: URL)?
+    internal(set) var proxied: (proxyOrigin: String, page: URL)?
+    /// Valid page → native messages with the channel and document each came on (the first 10,000), and all of
+    /// them counted by document and kind: the judge's record of what arrived.
+    internal(set) var arrivals: [SessionRecord.Message] = []
+    internal(set) var documentCounts: [Int: [String: Int]] = [:]
+    /// Acknowledgements that answered no request native sent.
+    internal(set) var strayAcknowledgements = 0
     /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
-    public private(set) var acknowledgements: [Acknowledgement] = []
+    public internal(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
 
     /// Every script message exactly as WebKit delivered it, before validation.
@@ -116,11 +77,14 @@ public final class BridgeSession: NSObject {
     /// Every event, after the session has recorded it.
     public var onEvent: ((BridgeEvent) -> Void)?
 
-    private let controller: WKUserContentController
+    let controller: WKUserContentController
     /// Restarted when the load starts, so the timeline reads from the load.
-    private var clock = SessionClock()
+    var clock = SessionClock()
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
+    /// The check's own evaluations under way. The Linux engine also reports an exception of one to the page as
+    /// a hidden "Script error."; that error is the evaluation's result, not the page's.
+    var ownScriptsRunning = 0
     /// Whether a wait ended by its timeout: the page may be stuck, so teardown ends its web process.
     private var waitTimedOut = false
 
@@ -185,10 +149,22 @@ public final class BridgeSession: NSObject {
 
     /// Loads a real page over the network.
     public func load(_ request: URLRequest) {
+        load(request, through: nil)
+    }
+
+    /// Loads a real page, through the check's loopback proxy when given (its origin, and the page's own address).
+    func load(_ request: URLRequest, through proxy: (proxyOrigin: String, page: URL)?) {
+        proxied = proxy
         clock = SessionClock()
         let through = proxied == nil ? "" : ", through the check's loopback proxy"
         record(.loadStarted, (proxied?.page ?? request.url)?.host.map { "host \($0)\(through)" } ?? "")
         _ = webView?.load(request)
+    }
+
+    /// Loads the page again with `load` (a stressed reload): its commit is a new document, not a navigation away.
+    func loadAgain(_ load: () -> Void) {
+        loadingAgain = true
+        load()
     }
 
     /// Removes the handler, drops the delegate and releases the view; the session stays readable.
@@ -202,6 +178,7 @@ public final class BridgeSession: NSObject {
         onScriptMessage = nil
         onEvent = nil
         replyProvider = nil
+        answer = nil
         releaseWaiters()
     }
 
@@ -242,7 +219,7 @@ public final class BridgeSession: NSObject {
     /// Re-checks the waiters after something outside the event stream changed (a script completion).
     func notify() { wakeWaiters() }
 
-    private func wakeWaiters() {
+    func wakeWaiters() {
         for (id, waiter) in waiters where waiter.condition() {
             waiters.removeValue(forKey: id)
             waiter.continuation.resume(returning: true)
@@ -255,306 +232,9 @@ public final class BridgeSession: NSObject {
         for waiter in pending { waiter.continuation.resume(returning: waiter.condition()) }
     }
 
-    // MARK: Recording
-
-    func record(_ event: TimelineEntry.Event, _ note: String = "") {
-        timeline.append(TimelineEntry(event: event, milliseconds: clock.milliseconds, note: note))
-    }
-
-    func emitDialog(_ kind: DialogKind) { emit(.dialog(kind)) }
-
-    private func emit(_ event: BridgeEvent) {
-        onEvent?(event)
-        wakeWaiters()
-    }
-
-    /// Validates a posted message and records it; returns the validated message, or nil when it was refused.
-    @discardableResult
-    fileprivate func receive(_ message: WKScriptMessage) -> ValidatedMessage? {
-        onScriptMessage?(message)
-        if let violation = contract.frameViolation(
-            isMainFrame: message.frameInfo.isMainFrame, origin: frameOrigin(message.frameInfo))
-        {
-            reject(BridgeRejection(structure: messageStructure(message.body), violations: [violation]))
-            return nil
-        }
-        return accept(
-            contract.validate(message.body, direction: .pageToNative, mode: mode, handler: message.name),
-            body: message.body)
-    }
-
-    /// Answers the page's `prompt(text)`: a contract message on the prompt channel gets native's reply text.
-    func prompt(_ text: String) -> String? {
-        guard contract.usesPromptChannel else { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else {
-            reject(
-                BridgeRejection(
-                    structure: "String (prompt text, not JSON)",
-                    violations: [
-                        ContractViolation(
-                            path: "body", rule: .bodyNotObject, expected: "JSON text of an Object", found: "String")
-                    ]))
-            return nil
-        }
-        let validation = contract.validate(
-            object, direction: .pageToNative, mode: mode, handler: nil, transport: .prompt)
-        guard let validated = accept(validation, body: object) else { return nil }
-        switch replyProvider?(validated) {
-        case .value(.string(let text))?: return text
-        case .value(let other)?: return String(decoding: (try? JSONEncoder().encode(other)) ?? Data(), as: UTF8.self)
-        case .error?, nil: return nil
-        }
-    }
-
-    private func reject(_ rejection: BridgeRejection) {
-        rejectedCount += 1
-        let key = rejection.description
-        if let index = tallyIndex[key] {
-            rejectionTally[index].count += 1
-        } else if rejectionTally.count < 100 {
-            tallyIndex[key] = rejectionTally.count
-            rejectionTally.append((rejection, 1))
-        }
-        // The first hundred are kept and the first three timed; a flood is counted, not stored.
-        if rejections.count < 100 { rejections.append(rejection) }
-        if rejectedCount <= 3 { record(.messageRejected, rejection.description) }
-        emit(.rejected(rejection))
-    }
-
-    private func accept(_ validation: Validation, body: Any?) -> ValidatedMessage? {
-        switch validation {
-        case .invalid(let violations):
-            reject(BridgeRejection(structure: messageStructure(body), violations: violations))
-            return nil
-        case .valid(let validated):
-            let count = counts.incremented(validated.kind)
-            if messages.count < 10_000 { messages.append(validated) }
-            if contract.message(validated.kind, direction: .pageToNative)?.acknowledges != nil,
-                let id = validated.requestID
-            {
-                let correlation = correlator.settle(rawID: id)
-                // Kept and timed like other messages: a page that floods acknowledgements is counted, not stored.
-                if acknowledgements.count < 10_000 {
-                    acknowledgements.append(
-                        Acknowledgement(
-                            kind: validated.kind, requestID: RequestID(rawValue: id), correlation: correlation))
-                }
-                if count <= 3 { record(.acknowledged, "\(validated.kind): \(correlation)") }
-                emit(.acknowledgement(validated, correlation))
-            } else {
-                // "ready received" only for a message named ready: another first message (Hotwire's connect) is
-                // labelled by its own kind, as every other message is.
-                if count == 1, validated.kind == announcingKind, validated.kind == "ready" {
-                    record(.readyReceived, validated.description)
-                } else if count <= 3 {
-                    record(.messageReceived, validated.description)
-                }
-                emit(.message(validated))
-            }
-            return validated
-        }
-    }
-
-    /// Replies to a reply handler's message: native's answer, or an error naming why there is none; with the
-    /// seconds native holds it first (a stressed session's late completion handler).
-    fileprivate func reply(to message: WKScriptMessage) -> (Any?, String?, TimeInterval) {
-        guard let validated = receive(message) else {
-            return (nil, "the message breaks the bridge contract (see the native log for its structure)", 0)
-        }
-        let answer = replyProvider?(validated)
-        let delay = answer == nil ? 0 : replyDelay?(validated) ?? 0
-        switch answer {
-        case .value(let value)?: return (value.foundationValue, nil, delay)
-        case .error(let text)?: return (nil, text, delay)
-        case nil: return (nil, "native has no reply for \(validated.kind)", delay)
-        }
-    }
-
-    /// WebKit dropped a message of the page's because it could not clone it; native code never got it.
-    func dropped(_ message: UncloneableMessage) {
-        guard uncloneable.count < 100 else { return }
-        uncloneable.append(message)
-        // Like duplicate readies: the first few on the timeline, the list keeps the rest.
-        if uncloneable.count <= 3 { record(.messageDropped, "\(message.description) cannot be cloned") }
-        emit(.dropped(message))
-    }
-
-    /// The check's own evaluations under way. The Linux engine also reports an exception of one to the page as
-    /// a hidden "Script error."; that error is the evaluation's result, not the page's.
-    var ownScriptsRunning = 0
-
-    /// The page reported an error or a console message of its own: on the timeline, in order.
-    func reported(_ diagnostic: PageDiagnostic) {
-        guard pageDiagnostics.count < 100, !(diagnostic.isHidden && ownScriptsRunning > 0) else { return }
-        pageDiagnostics.append(diagnostic)
-        if pageDiagnostics.count <= PageDiagnostics.keptOnTimeline {
-            record(.pageReported, diagnostic.timelineNote)
-        }
-    }
-
-    private func failLoad(_ error: any Error) {
-        guard loadResult == nil else { return }
-        loadError = error
-        finishLoad(.failure(BridgeFailure(.pageLoadDidNotFinish, LoadError.describe(error))))
-        emit(.loadFailed(error))
-    }
-
-    fileprivate func finishLoad(_ result: Result<Void, BridgeFailure>) {
-        guard loadResult == nil else { return }
-        loadResult = result
-        switch result {
-        case .success:
-            record(.didFinish)
-            emit(.didFinish)
-        case .failure(let failure):
-            record(.loadFailed, failure.detail)
-        }
-    }
-}
-
-// The delegate methods are nonisolated and hop onto the main actor they are called on: that conformance
-// compiles against both SDK shapes, the Xcode 16 one whose protocols are @MainActor and the Xcode 15 one
-// whose protocols are not (WebKit calls them on the main thread in both).
-extension BridgeSession: WKNavigationDelegate {
-    nonisolated public func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {
-        MainActor.assumeIsolated { committed(webView.url) }
-    }
-
-    nonisolated public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
-        MainActor.assumeIsolated {
-            finishedDocuments += 1
-            // A later document's didFinish (a reload) is no new load verdict: it only wakes the play's wait.
-            if loadResult == nil { finishLoad(.success(())) } else { wakeWaiters() }
-        }
-    }
-
-    nonisolated public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error)
-    {
-        MainActor.assumeIsolated { failLoad(error) }
-    }
-
-    nonisolated public func webView(
-        _ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error
-    ) {
-        MainActor.assumeIsolated { failLoad(error) }
-    }
-
-    nonisolated public func webView(
-        _ webView: WKWebView, decidePolicyFor navigationResponse: WKNavigationResponse,
-        decisionHandler: @escaping @MainActor @Sendable (WKNavigationResponsePolicy) -> Void
-    ) {
-        MainActor.assumeIsolated {
-            if navigationResponse.isForMainFrame, let http = navigationResponse.response as? HTTPURLResponse {
-                responseMIMEType = http.mimeType
-                responded(statusCode: http.statusCode)
-            }
-            decisionHandler(.allow)
-        }
-    }
-
-    /// ", served as TYPE, not HTML …" for a main document of another Content-Type (shown as text: its scripts
-    /// never run), else "".
-    nonisolated static func notHTML(_ mimeType: String?) -> String {
-        guard let type = mimeType?.lowercased(), !["text/html", "application/xhtml+xml"].contains(type) else {
-            return ""
-        }
-        return ", served as \(TerminalText.escape(type)), not HTML (its scripts do not run)"
-    }
-
-    /// How verdicts name a terminated web process.
-    nonisolated static let terminatedDetail = "the web content process terminated"
-
-    nonisolated public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
-        MainActor.assumeIsolated { processTerminated() }
-    }
-
-    private func committed(_ url: URL?) {
-        committedDocuments += 1
-        // The first commit is the page the session loaded; any later one replaced it (and its bridge code).
-        guard committedDocuments > 1 else { return }
-        if reloading {
-            // The check loaded the page again itself, and said so: a new document, not the page going elsewhere.
-            reloading = false
-            return wakeWaiters()
-        }
-        // A URL may carry tokens in its path or query: keep the scheme and host.
-        let place: String
-        switch url {
-        case let url? where url.scheme == "about": place = url.absoluteString
-        case let url?: place = url.host.map { "\(url.scheme ?? "")://\($0)" } ?? url.scheme.map { "\($0):" } ?? ""
-        case nil: place = ""
-        }
-        navigatedAwayTo = place
-        record(.navigated, place)
-        // A wait may be for the document to change (a stressed reload): it has.
-        wakeWaiters()
-    }
-
-    /// " (the page navigated away to PLACE)" once a document replaced the loaded one, else "".
-    var navigationNote: String {
-        navigatedAwayTo.map { " (the page navigated away to \($0.isEmpty ? "another document" : $0))" } ?? ""
-    }
-
-    private func responded(statusCode: Int) {
-        httpStatusCode = statusCode
-        record(.httpResponse, "HTTP \(statusCode)" + BridgeSession.notHTML(responseMIMEType))
-        emit(.httpResponse(statusCode: statusCode))
-    }
-
-    private func processTerminated() {
-        webContentProcessTerminated = true
-        record(.processTerminated)
-        emit(.webContentProcessTerminated)
-    }
 }
 
 private struct Waiter {
     let condition: @MainActor () -> Bool
     let continuation: CheckedContinuation<Bool, Never>
-}
-
-/// Answers a reply handler's messages through the session, without the controller retaining it.
-@MainActor
-private final class WeakReplyHandler: NSObject, WKScriptMessageHandlerWithReply {
-    weak var session: BridgeSession?
-
-    init(_ session: BridgeSession) { self.session = session }
-
-    nonisolated func userContentController(
-        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage,
-        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
-    ) {
-        MainActor.assumeIsolated {
-            guard let session else { return replyHandler(nil, "the bridge session has ended") }
-            let (value, error, delay) = session.reply(to: message)
-            guard delay > 0 else { return replyHandler(value, error) }
-            nonisolated(unsafe) let held = value
-            DispatchQueue.main.asyncAfter(deadline: .now() + delay) { replyHandler(held, error) }
-        }
-    }
-}
-
-/// Keeps the controller's strong reference from retaining the session (the controller lives in the view).
-@MainActor
-private final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandler {
-    weak var session: BridgeSession?
-
-    init(_ session: BridgeSession) { self.session = session }
-
-    nonisolated func userContentController(
-        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
-    ) {
-        MainActor.assumeIsolated { _ = session?.receive(message) }
-    }
-}
-
-extension Dictionary where Value == Int {
-    /// Adds one to the count of `key` and returns the new count, with one lookup (the subscript's modify).
-    fileprivate mutating func incremented(_ key: Key) -> Int {
-        func addOne(_ count: inout Int) -> Int {
-            count += 1
-            return count
-        }
-        return addOne(&self[key, default: 0])
-    }
 }

@@ -33,7 +33,10 @@ struct CheckClock: Sendable {
     }
 
     /// The one text for a step the page did not complete in time: what did not happen, and the limit.
-    func missed(_ what: String) -> String {
+    func missed(_ what: String) -> String { Self.missed(what, within: timeout) }
+
+    /// The one "did not happen within N s" text: what did not happen (or all that did), then the limit.
+    static func missed(_ what: String, within timeout: TimeInterval) -> String {
         "\(what) within \(BridgeCheck.seconds(timeout))"
     }
 }

@@ -16,6 +16,13 @@ final class SessionPerturber {
     private var nextPause = 0
     private(set) var applied: [String] = []
     private var ended = false
+    /// The stressed reload: whether it is due, the committed document it starts, and how many documents had
+    /// finished loading when it began.
+    private(set) var reloadDue = false
+    private(set) var reloadDocument: Int?
+    private var finishedAtReload = 0
+    /// Whether the reloaded document finished and its didFinish steps were queued.
+    var secondDocumentStarted = false
 
     init(_ perturbation: Perturbation, session: BridgeSession) {
         self.perturbation = perturbation
@@ -44,6 +51,16 @@ final class SessionPerturber {
         let delay = index < perturbation.nativeDelays.count ? perturbation.nativeDelays[index] : 0
         note("reply to \(kind) held \(Perturbation.ms(delay))")
         return delay / 1000
+    }
+
+    /// Holds each of native's replies its seeded delay before the page gets it (a late completion handler).
+    func holdReplies(of session: BridgeSession) {
+        session.answer = { [unowned self, unowned session] message, send in
+            let reply = session.replyProvider?(message)
+            let delay = reply == nil ? 0 : replyDelay(message.kind)
+            guard delay > 0 else { return send(reply) }
+            DispatchQueue.main.asyncAfter(deadline: .now() + delay) { MainActor.assumeIsolated { send(reply) } }
+        }
     }
 
     /// Native learns late that its call completed.
@@ -96,6 +113,50 @@ final class SessionPerturber {
                         separator: ", "))
         }
     }
+
+    /// A perturbed session may pause its web process: the engine must see which one its view starts.
+    static func prepare(_ configuration: CheckConfiguration) {
+        if configuration.perturbation != nil { WebProcessStarvation.prepare() }
+    }
+
+    // MARK: The stressed reload
+
+    /// Schedules the reload the perturbation asks for, counted from didFinish.
+    func scheduleReload() {
+        guard let after = perturbation.reloadAfter else { return }
+        DispatchQueue.main.asyncAfter(deadline: .now() + after / 1000) { [weak self] in
+            MainActor.assumeIsolated {
+                self?.reloadDue = true
+                self?.session.notify()
+            }
+        }
+    }
+
+    /// Whether to reload now: it is due, and the first document said its first expected message (`said`). A
+    /// document replaced before it could say ready proves nothing about the page.
+    func reloadReady(said: Bool) -> Bool { reloadDue && reloadDocument == nil && said }
+
+    /// Loads the page again between two steps (`load` issues it), so no native call is cut in half: a second
+    /// document, whose first message must come again (once) and whose didFinish steps run again.
+    func reload(_ load: () -> Void) {
+        reloadDocument = session.committedDocuments + 1
+        finishedAtReload = session.finishedDocuments
+        note("the page loaded again \(Perturbation.ms(perturbation.reloadAfter ?? 0)) after didFinish")
+        session.loadAgain(load)
+    }
+
+    /// Whether the reloaded document has finished loading and its steps are still to queue.
+    var secondDocumentFinished: Bool {
+        reloadDocument != nil && !secondDocumentStarted && session.finishedDocuments > finishedAtReload
+    }
+
+    /// Whether the reload is still to happen or its document still to finish loading.
+    var reloadPending: Bool {
+        perturbation.reloadAfter != nil && (reloadDocument == nil || !secondDocumentStarted)
+    }
+
+    /// Whether the reload has replaced the first document.
+    var reloaded: Bool { reloadDocument.map { session.committedDocuments >= $0 } ?? false }
 
     /// Waits until `deadline` (a perturbation's delay, not a wait for an event).
     static func hold(until deadline: DispatchTime) async {

@@ -99,7 +99,7 @@ final class ConsequenceTests: XCTestCase {
     func testAStepThePageNeverFinishesIsOneCauseDecidedAtItsDeadline() async throws {
         let timeout: TimeInterval = 4
         let (report, after) = try await check(
-            "window.bridgeReceive = function (message) { return new Promise(() => {}).then(() => post({kind: \"done\"})); };",
+            "window.bridgeReceive = function (message) { return new Promise((resume) => { window.resume = resume; }).then(() => post({kind: \"done\"})); };",
             accepted: "\"settles\"", timeout: timeout)
         assertOneCause(report)
         XCTAssertEqual(

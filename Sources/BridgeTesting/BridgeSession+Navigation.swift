@@ -85,11 +85,6 @@ extension BridgeSession: WKNavigationDelegate {
         wakeWaiters()
     }
 
-    /// " (the page navigated away to PLACE)" once a document replaced the loaded one, else "".
-    var navigationNote: String {
-        navigatedAwayTo.map { " (the page navigated away to \($0.isEmpty ? "another document" : $0))" } ?? ""
-    }
-
     private func responded(statusCode: Int) {
         httpStatusCode = statusCode
         record(.httpResponse, "HTTP \(statusCode)" + BridgeSession.notHTML(responseMIMEType))

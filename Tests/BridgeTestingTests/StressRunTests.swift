@@ -39,6 +39,9 @@ final class StressRunTests: XCTestCase {
         let category: FailureCategory
         let cause: String
         let twin: () throws -> CheckConfiguration
+        /// Whether its failure is a message that never comes (the session waits out its step); otherwise the
+        /// verdict is decided when it happens and the session keeps the default deadline.
+        var waitsOut = false
     }
 
     static var races: [Race] {
@@ -55,19 +58,22 @@ final class StressRunTests: XCTestCase {
                 cause: "sync held", twin: { try page("page-no-deadline") }),
             Race(
                 name: "ready-once-per-window", configuration: { try page("ready-once-per-window") },
-                category: .nativeDidNotReceive, cause: "loaded again", twin: { try page("ready-per-document") }),
+                category: .nativeDidNotReceive, cause: "loaded again", twin: { try page("ready-per-document") },
+                waitsOut: true),
             Race(
                 name: "ack-after-timeout",
                 configuration: { try page("ack-after-timeout", play: pingPlay, contract: pingContract) },
                 category: .nativeDidNotReceive, cause: "loaded again",
-                twin: { try page("ack-at-once", play: pingPlay, contract: pingContract) }),
+                twin: { try page("ack-at-once", play: pingPlay, contract: pingContract) }, waitsOut: true),
         ]
     }
 
-    /// Stressed sessions wait for what never comes (a ready the second document does not send) this long: ample
-    /// for a local page, short enough for 50 sessions. 1 s was too short: after a session that timed out, the
-    /// next one starts a new web process, and on 2 busy cores its load once took over a second.
-    static let stressTimeout: TimeInterval = 2
+    /// Stressed sessions of a race that waits for what never comes (a ready the second document does not send)
+    /// have this step deadline: short enough for 50 sessions, long enough for the load a busy machine gives it.
+    /// 2 s was too short: after a session that timed out the next one starts a new web process, and with other
+    /// builds on the 2 cores its load took over 2 s ("page load did not finish" among the race's failures). Every
+    /// other race keeps the default deadline: its verdict is decided when it happens.
+    static let stressTimeout: TimeInterval = 5
 
     func testEachRacePagePassesOnThisMachinesOwnTiming() async throws {
         for race in Self.races {
@@ -80,7 +86,7 @@ final class StressRunTests: XCTestCase {
     func testEachRaceFailsUnderStressWithItsCategoryAndPerturbationAndReplaysReproduce() async throws {
         for race in Self.races {
             var configuration = try race.configuration()
-            configuration.timeout = Self.stressTimeout
+            if race.waitsOut { configuration.timeout = Self.stressTimeout }
             configuration.stress = StressOptions(sessions: 50)
             let report = await verifyBridge(configuration, page: race.name)
             let verdict = try XCTUnwrap(report.stress, race.name)

@@ -58,7 +58,7 @@ final class HTMLReportCommandTests: XCTestCase {
     }
 
     func testTheHeaderCarriesTheRunsContractTimeoutAndEngineAndTheTitleNamesThePage() throws {
-        let single = try CLI.run(["check", "--format", "html", "--timeout", "7"])
+        let single = try CLI.run(["check", "--format", "html"])
         XCTAssertEqual(single.status, 0, single.stderr)
         XCTAssertTrue(
             single.stdout.contains("<title>BridgeFixture.html (bundled) — webbridge check report</title>"),

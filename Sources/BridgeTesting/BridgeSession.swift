@@ -119,6 +119,8 @@ public final class BridgeSession: NSObject {
     private let controller: WKUserContentController
     /// Restarted when the load starts, so the timeline reads from the load.
     private var clock = SessionClock()
+    /// The time a stressed session's web process has been paused: its waits' deadlines move later by it.
+    var pausedTime: PausedTime?
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
     /// Whether a wait ended by its timeout: the page may be stuck, so teardown ends its web process.
@@ -227,14 +229,12 @@ public final class BridgeSession: NSObject {
             let id = nextWaiter
             nextWaiter += 1
             waiters[id] = Waiter(condition: condition, continuation: continuation)
-            DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
-                MainActor.assumeIsolated {
-                    // Whoever removes the waiter resumes it, so it is resumed exactly once.
-                    guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
-                    let held = waiter.condition()
-                    if !held && !pausing { self?.waitTimedOut = true }
-                    waiter.continuation.resume(returning: held)
-                }
+            PausedTime.at(deadline, counting: pausedTime) { [weak self] in
+                // Whoever removes the waiter resumes it, so it is resumed exactly once.
+                guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
+                let held = waiter.condition()
+                if !held && !pausing { self?.waitTimedOut = true }
+                waiter.continuation.resume(returning: held)
             }
         }
     }

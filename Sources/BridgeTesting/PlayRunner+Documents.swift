@@ -54,7 +54,7 @@ extension PlayRunner {
         case .url(let url):
             // The engine's request timer ends with the load step; either way the verdict's text is the same.
             let request = URLRequest(
-                url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: clock.remaining)
+                url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: clock.requestTimeout)
             if first { session.load(request) } else { _ = session.webView?.load(request) }
         }
     }

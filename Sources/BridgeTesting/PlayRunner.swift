@@ -62,7 +62,7 @@ final class PlayRunner {
         expected = play.expectedMessages
         pageErrorKinds = configuration.contract.messages.filter { $0.direction == .pageToNative && $0.pageError }
             .map(\.kind)
-        clock = CheckClock(timeout: configuration.timeout, bound: configuration.bound)
+        clock = CheckClock(timeout: configuration.timeout, bound: configuration.bound, paused: perturber?.pausedTime)
     }
 
     func run() async -> SessionReport {

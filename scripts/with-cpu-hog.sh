@@ -30,11 +30,12 @@ stop_hog() {
     wait "$hog" 2>/dev/null
     echo "with-cpu-hog: stress-ng stopped" >&2
 }
-# The command runs as a child this script waits for, so a signal to this script alone stops the hog at once; the
-# signal is passed on to the command.
+# The command runs in a process group of its own that this script waits for, so a signal to this script alone
+# stops the hog at once; the signal is passed on to the command's whole group (`swift test` does not pass it on to
+# the test process it runs).
 command_pid=
 on_signal() {
-    [ -n "$command_pid" ] && kill "-$1" "$command_pid" 2>/dev/null
+    [ -n "$command_pid" ] && kill "-$1" "-$command_pid" 2>/dev/null
     stop_hog
     exit "$2"
 }
@@ -44,7 +45,7 @@ trap 'stop_hog' EXIT
 
 echo "with-cpu-hog: stress-ng holds $(nproc) cores (pid $hog) while: $*" >&2
 started=$(date +%s)
-"$@" <&0 &
+setsid "$@" <&0 &
 command_pid=$!
 wait "$command_pid"
 status=$?

@@ -48,7 +48,7 @@ final class StressCommandTests: XCTestCase {
             replayed.stdout.contains("FAIL: page did not accept the native message (3 of 3 sessions failed)"),
             replayed.stdout)
         XCTAssertTrue(replayed.stdout.contains("perturbation: sync held"), replayed.stdout)
-        XCTAssertTrue(replayed.stdout.contains("40 ms deadline"), replayed.stdout)
+        XCTAssertTrue(replayed.stdout.contains("150 ms deadline"), replayed.stdout)
         let twin = try CLI.run(["check", "--page", page("page-no-deadline"), "--replay", token])
         XCTAssertEqual(twin.status, 0, twin.stdout + twin.stderr)
         let unstressed = try CLI.run(["check", "--page", page("page-deadline"), "--repeat", "3"])

@@ -80,6 +80,8 @@ public final class BridgeSession: NSObject {
     let controller: WKUserContentController
     /// Restarted when the load starts, so the timeline reads from the load.
     var clock = SessionClock()
+    /// The time a stressed session's web process has been paused: its waits' deadlines move later by it.
+    var pausedTime: PausedTime?
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
     /// The check's own evaluations under way. The Linux engine also reports an exception of one to the page as
@@ -204,14 +206,12 @@ public final class BridgeSession: NSObject {
             let id = nextWaiter
             nextWaiter += 1
             waiters[id] = Waiter(condition: condition, continuation: continuation)
-            DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
-                MainActor.assumeIsolated {
-                    // Whoever removes the waiter resumes it, so it is resumed exactly once.
-                    guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
-                    let held = waiter.condition()
-                    if !held && !pausing { self?.waitTimedOut = true }
-                    waiter.continuation.resume(returning: held)
-                }
+            PausedTime.at(deadline, counting: pausedTime) { [weak self] in
+                // Whoever removes the waiter resumes it, so it is resumed exactly once.
+                guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
+                let held = waiter.condition()
+                if !held && !pausing { self?.waitTimedOut = true }
+                waiter.continuation.resume(returning: held)
             }
         }
     }

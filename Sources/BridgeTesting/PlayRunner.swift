@@ -48,7 +48,7 @@ final class PlayRunner {
         self.session = session
         perturber = configuration.perturbation.map { SessionPerturber($0, session: session) }
         served = ServedPage(page: configuration.page)
-        clock = CheckClock(timeout: configuration.timeout, bound: configuration.bound)
+        clock = CheckClock(timeout: configuration.timeout, bound: configuration.bound, paused: perturber?.pausedTime)
     }
 
     func run() async -> SessionReport {

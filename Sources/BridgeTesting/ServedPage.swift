@@ -62,7 +62,7 @@ struct ServedPage {
         case .url(let url):
             // The engine's request timer ends with the load step; either way the verdict's text is the same.
             let request = URLRequest(
-                url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: clock.remaining)
+                url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: clock.requestTimeout)
             if first { session.load(request, through: proxied) } else { _ = session.webView?.load(request) }
         }
     }

@@ -23,10 +23,15 @@ final class SessionPerturber {
     private var finishedAtReload = 0
     /// Whether the reloaded document finished and its didFinish steps were queued.
     var secondDocumentStarted = false
+    /// The time the web process has been paused so far, which the session's deadlines do not count.
+    let pausedTime: PausedTime
 
     init(_ perturbation: Perturbation, session: BridgeSession) {
         self.perturbation = perturbation
         self.session = session
+        let budget = perturbation.pauses.map(\.milliseconds).reduce(perturbation.pauseAtFinish ?? 0, +)
+        pausedTime = PausedTime(budget: budget / 1000)
+        session.pausedTime = pausedTime
     }
 
     /// Records a change in words, on the timeline and in the report.
@@ -90,6 +95,7 @@ final class SessionPerturber {
         let id = nextPause
         nextPause += 1
         heldPauses[id] = held
+        pausedTime.began()
         note("web process paused \(Perturbation.ms(milliseconds)) \(when)")
         DispatchQueue.main.asyncAfter(deadline: .now() + milliseconds / 1000) { [weak self] in
             MainActor.assumeIsolated { self?.resume(id) }
@@ -99,6 +105,7 @@ final class SessionPerturber {
     private func resume(_ id: Int) {
         guard let held = heldPauses.removeValue(forKey: id) else { return }
         WebProcessStarvation.release(held)
+        pausedTime.ended()
     }
 
     /// Ends the session's perturbation: every pause still held is released, the served responses are described.

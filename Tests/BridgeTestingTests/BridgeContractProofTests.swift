@@ -5,13 +5,16 @@ import XCTest
 /// The contract test can fail: each way of breaking the fixture makes it fail with its own category.
 @MainActor
 final class BridgeContractProofTests: XCTestCase {
-    /// Short: a broken fixture may wait out a step (a page that never posts).
-    static let timeout: TimeInterval = 2
+    /// The default deadline: a verdict comes as soon as it is decided, so only a page that never posts waits it out.
+    static let timeout = CheckConfiguration.defaultTimeout
+    /// For a load that never ends (a request the server never answers): nothing a busy machine could still finish.
+    static let neverLoads: TimeInterval = 2
 
     func assertContractTestFails(
-        on html: String, with category: FailureCategory, file: StaticString = #filePath, line: UInt = #line
+        on html: String, with category: FailureCategory, timeout: TimeInterval = BridgeContractProofTests.timeout,
+        file: StaticString = #filePath, line: UInt = #line
     ) async {
-        let report = await BridgeContractTests.verifyBridge(html: html, timeout: Self.timeout)
+        let report = await BridgeContractTests.verifyBridge(html: html, timeout: timeout)
         XCTAssertEqual(
             report.failures.map(\.category), [category], "expected only '\(category.rawValue)', got \(report.failures)",
             file: file, line: line)
@@ -36,7 +39,7 @@ final class BridgeContractProofTests: XCTestCase {
         defer { server.stop() }
         let html = try FixtureVariant.fixture().replacingOccurrences(
             of: "<body>", with: "<body><img src=\"\(server.url("/never"))\">")
-        await assertContractTestFails(on: html, with: .pageLoadDidNotFinish)
+        await assertContractTestFails(on: html, with: .pageLoadDidNotFinish, timeout: Self.neverLoads)
     }
 
     func testTheUnbrokenFixturePasses() async throws {

@@ -13,7 +13,8 @@ import WebKitGTK
 /// names its own category, and leaves the next session working.
 @MainActor
 final class FaultCorpusTests: XCTestCase {
-    /// For faults whose only end is a timeout: short, so the suite stays fast.
+    /// For a wait whose only end is a timeout, once the page has loaded (an acknowledgement that never comes):
+    /// short, so the suite stays fast. A check whose load must finish first uses `timeout`.
     let shortTimeout: TimeInterval = 3
     /// For faults that end on an event: long, so a loaded machine never makes them flaky.
     let timeout: TimeInterval = 10
@@ -110,7 +111,7 @@ final class FaultCorpusTests: XCTestCase {
         let page = try FixtureVariant.replacingReady(with: #"window.location.href = "about:blank";"#)
         let (report, seconds) = await check(
             CheckConfiguration(
-                page: .html(page, baseURL: URL(string: "https://app.example/start?token=secret")), timeout: shortTimeout
+                page: .html(page, baseURL: URL(string: "https://app.example/start?token=secret")), timeout: timeout
             ))
         XCTAssertFalse(report.timeline.map(\.note).joined().contains("secret"), "the timeline shows a URL's query")
         XCTAssertEqual(report.load.status, .pass, "\(report.failures)")
@@ -118,7 +119,7 @@ final class FaultCorpusTests: XCTestCase {
         XCTAssertEqual(failure.category, .nativeDidNotReceive)
         XCTAssertTrue(
             failure.detail.hasSuffix(
-                "nothing arrived on 'bridge' within \(BridgeCheck.seconds(shortTimeout)) (the page navigated away to about:blank)"
+                "nothing arrived on 'bridge' within \(BridgeCheck.seconds(timeout)) (the page navigated away to about:blank)"
             ),
             failure.detail)
         XCTAssertEqual(report.timeline.filter { $0.event == .navigated }.map(\.note), ["about:blank"])
@@ -134,7 +135,7 @@ final class FaultCorpusTests: XCTestCase {
         } else {
             XCTAssertEqual(report.nativeToPage.status, .pass, "\(report.failures)")
         }
-        XCTAssertLessThan(seconds, 4 * shortTimeout, "the check hung")
+        XCTAssertLessThan(seconds, 4 * timeout, "the check hung")
         try await assertNextSessionPasses()
     }
 
@@ -224,7 +225,7 @@ final class FaultCorpusTests: XCTestCase {
         var removed = false
         let started = DispatchTime.now()
         let report = await BridgeCheck.run(
-            CheckConfiguration(page: .html(try burstPage(1000), baseURL: nil), timeout: shortTimeout)
+            CheckConfiguration(page: .html(try burstPage(1000), baseURL: nil), timeout: timeout)
         ) { session in
             session.onScriptMessage = { [unowned session] _ in
                 delivered += 1
@@ -238,7 +239,7 @@ final class FaultCorpusTests: XCTestCase {
         let failure = try XCTUnwrap(report.pageToNative.failure, "the ready arrived through a removed handler")
         XCTAssertEqual(failure.category, .nativeDidNotReceive)
         XCTAssertTrue(failure.detail.contains("what arrived instead: {kind: String, n: Number}"), failure.detail)
-        XCTAssertLessThan(secondsSince(started), 4 * shortTimeout, "the check hung")
+        XCTAssertLessThan(secondsSince(started), 4 * timeout, "the check hung")
         try await assertNextSessionPasses()
     }
 

@@ -149,8 +149,8 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testRejectedReadyIsTheFailingStepWithItsCategoryAndRemedy() async throws {
-        // The check waits its whole timeout for a valid ready that never comes.
-        let report = await check(try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#), timeout: 5)
+        // A strict rejection decides page → native at once.
+        let report = await check(try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#))
         let failure = try XCTUnwrap(report.pageToNative.failure, "the broken ready must fail page → native")
         let diagram = try await diagram(of: HTMLReport.render(page: "broken.html", [report]))
         assertSelfContained(diagram)
@@ -174,7 +174,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testAMessageThatNeverArrivedGetsAMissingStepAfterTheTimeline() async throws {
-        let report = await check(try FixtureVariant.replacingReady(with: ""), timeout: 5)
+        let report = await check(try FixtureVariant.replacingReady(with: ""))
         XCTAssertNotNil(report.pageToNative.failure, "a page without a ready must fail page → native")
         let diagram = try await diagram(of: HTMLReport.render(page: "silent.html", [report]))
         assertArrowsFollowTheTimeline(diagram, report)
@@ -186,7 +186,7 @@ final class HTMLReportTests: XCTestCase {
     func testARefusedConnectionMarksTheLoadFailure() async throws {
         let refused = try LoopbackHTTPServer.refusedPort()
         let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(refused.port)/"))
-        let report = await BridgeCheck.run(CheckConfiguration(page: .url(url), timeout: 5))
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(url)))
         XCTAssertEqual(report.load.failure?.category, .pageUnreachable, "\(report.failures)")
         let diagram = try await diagram(of: HTMLReport.render(page: "page at 127.0.0.1", [report]))
         assertSelfContained(diagram)
@@ -336,7 +336,7 @@ final class HTMLReportTests: XCTestCase {
     func testA404IsDrawnAsTheResponseThatFailedNotAMissingDidFinish() async throws {
         let server = try LoopbackHTTPServer(routes: [:])
         defer { server.stop() }
-        let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/missing")), timeout: 5))
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/missing"))))
         XCTAssertEqual(report.load.failure?.category, .pageUnreachable, "\(report.failures)")
         let rendered = HTMLReport.render(page: "page at 127.0.0.1", [report])
         let diagram = try await diagram(of: rendered)
@@ -365,7 +365,7 @@ final class HTMLReportTests: XCTestCase {
         let broken = await check(try FixtureVariant.throwingReceiver())
         let server = try LoopbackHTTPServer(routes: [:])
         defer { server.stop() }
-        let missing = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/missing")), timeout: 5))
+        let missing = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/missing"))))
         let read = try await query(
             HTMLReport.render([
                 HTMLReport.Page(name: "broken.html", sessions: [broken]),

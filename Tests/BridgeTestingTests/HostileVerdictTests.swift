@@ -5,7 +5,8 @@ import XCTest
 /// Pages that once passed the check while the app would have failed, or hung it: each gets the app's verdict.
 @MainActor
 final class HostileVerdictTests: XCTestCase {
-    static let timeout: TimeInterval = 3
+    /// The default deadline: a verdict comes as soon as it is decided, so only a page that never answers waits it out.
+    static let timeout = CheckConfiguration.defaultTimeout
 
     func check(_ html: String) async -> SessionReport {
         await BridgeCheck.run(CheckConfiguration(page: .html(html, baseURL: nil), timeout: Self.timeout))

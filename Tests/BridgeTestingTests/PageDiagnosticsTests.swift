@@ -17,7 +17,7 @@ final class PageDiagnosticsTests: XCTestCase {
         if let appScript { routes["/app.js"] = .file(contentType: "text/javascript", body: appScript) }
         let server = try LoopbackHTTPServer(routes: routes)
         defer { server.stop() }
-        var configuration = CheckConfiguration(page: .url(server.url("/page.html")), timeout: 3)
+        var configuration = CheckConfiguration(page: .url(server.url("/page.html")))
         configuration.console = console
         return await BridgeCheck.run(configuration)
     }
@@ -31,7 +31,7 @@ final class PageDiagnosticsTests: XCTestCase {
         let external = appScript == nil ? "" : #"<script src="app.js"></script>"#
         let html = "<!doctype html><html><body>\(external)<script>\n\(inline)\n</script></body></html>"
         return await BridgeCheck.run(
-            CheckConfiguration(page: .html(html, baseURL: folder.appendingPathComponent("page.html")), timeout: 3))
+            CheckConfiguration(page: .html(html, baseURL: folder.appendingPathComponent("page.html"))))
     }
 
     func reported(_ report: SessionReport) -> [String] {
@@ -119,7 +119,7 @@ final class PageDiagnosticsTests: XCTestCase {
             UserScriptSpec(source: "function ( {"),
         ]
         let report = await BridgeCheck.run(
-            CheckConfiguration(page: .html(try FixtureVariant.fixture(), baseURL: nil), timeout: 3, play: play))
+            CheckConfiguration(page: .html(try FixtureVariant.fixture(), baseURL: nil), play: play))
         XCTAssertTrue(report.passed, "\(report.failures)")
         let notes = reported(report)
         XCTAssertEqual(notes.count, 2, "\(notes)")

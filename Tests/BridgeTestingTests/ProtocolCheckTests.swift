@@ -10,7 +10,8 @@ import XCTest
 /// Every page's expected outcome, and a word its failure must mention, come from `Protocols/protocols.json`.
 @MainActor
 final class ProtocolCheckTests: XCTestCase {
-    static let timeout: TimeInterval = 3
+    /// The default deadline: a verdict comes as soon as it is decided, so only a page that never answers waits it out.
+    static let timeout = CheckConfiguration.defaultTimeout
     static let folder = Bundle.module.url(forResource: "Protocols", withExtension: nil, subdirectory: "Fixtures")!
 
     struct Page: Decodable {

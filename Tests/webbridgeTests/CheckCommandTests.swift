@@ -46,7 +46,7 @@ final class CheckCommandTests: XCTestCase {
 
     func testVersionAsStringExitsOneAsNativeDidNotReceive() throws {
         let page = try brokenFixture("version: 1", #"version: "1""#)
-        let result = try CLI.run(["check", "--page", page, "--timeout", "2"])
+        let result = try CLI.run(["check", "--page", page])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("native did not receive the page's message"), result.stdout)
         XCTAssertTrue(result.stdout.contains("version: expected Number 1, found String"), result.stdout)
@@ -58,7 +58,7 @@ final class CheckCommandTests: XCTestCase {
         let page = try brokenFixture(
             "window.bridgeReceive = function (message) {",
             "window.bridgeReceive = function (message) {\n  throw new Error(\"Receiver refused\");")
-        let result = try CLI.run(["check", "--page", page, "--timeout", "2"])
+        let result = try CLI.run(["check", "--page", page])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(
             result.stdout.contains("page did not accept the native message: Error: Receiver refused"), result.stdout)
@@ -67,7 +67,7 @@ final class CheckCommandTests: XCTestCase {
 
     func testPageWithoutPostMessageExitsOneAsNativeDidNotReceive() throws {
         let page = try brokenFixture("window.webkit.messageHandlers.bridge.postMessage(", "void(")
-        let result = try CLI.run(["check", "--page", page, "--timeout", "1"])
+        let result = try CLI.run(["check", "--page", page])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(
             result.stdout.contains("native did not receive the page's message: no valid 'ready'; nothing arrived"),
@@ -76,7 +76,7 @@ final class CheckCommandTests: XCTestCase {
 
     func testJUnitHasOneTestCasePerDirection() throws {
         let page = try brokenFixture("version: 1", "version: true")
-        let result = try CLI.run(["check", "--page", page, "--timeout", "1", "--format", "junit"])
+        let result = try CLI.run(["check", "--page", page, "--format", "junit"])
         XCTAssertEqual(result.status, 1)
         let cases = try JUnitCases(xml: Data(result.stdout.utf8))
         XCTAssertEqual(cases.names, ["session 1: page → native", "session 1: native → page"])
@@ -277,7 +277,7 @@ final class CheckCommandStrictnessTests: XCTestCase {
 
     func testAnUnknownMessageBeforeTheReadyExitsOne() throws {
         let page = try page(posting: [#"{kind: "hello"}"#, #"{kind: "ready", version: 1}"#])
-        let result = try CLI.run(["check", "--page", page, "--timeout", "3"])
+        let result = try CLI.run(["check", "--page", page])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("FAIL: native did not receive the page's message"), result.stdout)
         XCTAssertTrue(result.stdout.contains("{kind: String}: kind: expected one of: ready"), result.stdout)
@@ -286,14 +286,14 @@ final class CheckCommandStrictnessTests: XCTestCase {
 
     func testADoubleReadyExitsOne() throws {
         let page = try page(posting: [#"{kind: "ready", version: 1}"#, #"{kind: "ready", version: 1}"#])
-        let result = try CLI.run(["check", "--page", page, "--timeout", "3"])
+        let result = try CLI.run(["check", "--page", page])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("duplicate 'ready': it arrived 2 times"), result.stdout)
     }
 
     func testLenientListsTheDoubleReadyAndPasses() throws {
         let page = try page(posting: [#"{kind: "ready", version: 1}"#, #"{kind: "ready", version: 1}"#])
-        let result = try CLI.run(["check", "--page", page, "--timeout", "3", "--lenient"])
+        let result = try CLI.run(["check", "--page", page, "--lenient"])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("also seen: duplicate ready × 1"), result.stdout)
     }

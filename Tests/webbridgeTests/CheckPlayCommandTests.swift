@@ -34,11 +34,11 @@ final class CheckPlayCommandTests: XCTestCase {
         )
         let script = try write(
             "native.js", #"window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});"#)
-        let without = try CLI.run(["check", "--page", page, "--timeout", "2"])
+        let without = try CLI.run(["check", "--page", page])
         XCTAssertEqual(without.status, 1, without.stdout + without.stderr)
         XCTAssertTrue(without.stdout.contains("nothing arrived on 'bridge'"), without.stdout)
         for spec in [script, "end:" + script, "start,all-frames:" + script] {
-            let with = try CLI.run(["check", "--page", page, "--timeout", "5", "--user-script", spec])
+            let with = try CLI.run(["check", "--page", page, "--user-script", spec])
             XCTAssertEqual(with.status, 0, "\(spec): " + with.stdout + with.stderr)
         }
     }
@@ -57,7 +57,6 @@ final class CheckPlayCommandTests: XCTestCase {
         let unhandled = try CLI.run(
             [
                 "check", "--page", replyHandler("error-unhandled.html"), "--contract", contract, "--play", errorPlay,
-                "--timeout", "3",
             ])
         XCTAssertEqual(unhandled.status, 1, unhandled.stdout + unhandled.stderr)
         XCTAssertTrue(unhandled.stdout.contains("FAIL: page did not accept the native message"), unhandled.stdout)

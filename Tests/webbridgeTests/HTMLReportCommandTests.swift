@@ -58,13 +58,13 @@ final class HTMLReportCommandTests: XCTestCase {
     }
 
     func testTheHeaderCarriesTheRunsContractTimeoutAndEngineAndTheTitleNamesThePage() throws {
-        let single = try CLI.run(["check", "--format", "html", "--timeout", "7"])
+        let single = try CLI.run(["check", "--format", "html", "--timeout", "12"])
         XCTAssertEqual(single.status, 0, single.stderr)
         XCTAssertTrue(
             single.stdout.contains("<title>BridgeFixture.html (bundled) — webbridge check report</title>"),
             single.stdout)
         XCTAssertTrue(single.stdout.contains(#"<dd data-meta="contract">&#39;bridge&#39; v1</dd>"#), single.stdout)
-        XCTAssertTrue(single.stdout.contains(#"<dd data-meta="timeout">7 s</dd>"#), single.stdout)
+        XCTAssertTrue(single.stdout.contains(#"<dd data-meta="timeout">12 s</dd>"#), single.stdout)
         XCTAssertTrue(single.stdout.contains(#"<dd data-meta="engine">WebKitGTK 2."#), single.stdout)
         XCTAssertTrue(
             single.stdout.range(

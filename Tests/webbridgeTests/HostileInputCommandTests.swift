@@ -108,7 +108,7 @@ final class HostileInputCommandTests: XCTestCase {
 
     func testThePageErrorReachesTheTerminalEscaped() throws {
         let page = try throwingPage(#""\x1b[2J\x1b[31mforged\rok fake\x07""#)
-        let result = try CLI.run(["check", "--page", page, "--timeout", "5"])
+        let result = try CLI.run(["check", "--page", page])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         assertNoRawControlCharacters(result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains(#"\u{1B}[2J\u{1B}[31mforged\rok fake\u{7}"#), result.stdout)
@@ -116,7 +116,7 @@ final class HostileInputCommandTests: XCTestCase {
 
     func testJSONAndJUnitStillCarryThePageErrorExactly() throws {
         let page = try throwingPage(#""\x1b[31m<b>&\"\r\x07""#)
-        let json = try CLI.run(["check", "--page", page, "--timeout", "5", "--format", "json"])
+        let json = try CLI.run(["check", "--page", page, "--format", "json"])
         XCTAssertEqual(json.status, 1, json.stderr)
         let document = try SchemaCheck.validReport(json.stdout)
         let sessions = try XCTUnwrap(try SchemaCheck.onlyPage(document)["sessions"] as? [[String: Any]])
@@ -124,7 +124,7 @@ final class HostileInputCommandTests: XCTestCase {
         let failure = try XCTUnwrap(verdict["failure"] as? [String: Any])
         XCTAssertTrue((failure["detail"] as? String)?.contains("\u{1B}[31m<b>&\"\r\u{07}") == true, json.stdout)
 
-        let junit = try CLI.run(["check", "--page", page, "--timeout", "5", "--format", "junit"])
+        let junit = try CLI.run(["check", "--page", page, "--format", "junit"])
         XCTAssertEqual(junit.status, 1, junit.stderr)
         let cases = try JUnitCases(xml: Data(junit.stdout.utf8))
         XCTAssertEqual(cases.failureTypes, ["page did not accept the native message"])

@@ -22,7 +22,7 @@ final class PageDiagnosticsCommandTests: XCTestCase {
             "/app.js": .file(contentType: "text/javascript", body: Self.script),
         ])
         defer { server.stop() }
-        return try CLI.run(["check", "--url", server.url("/page.html").absoluteString, "--timeout", "3"] + extra)
+        return try CLI.run(["check", "--url", server.url("/page.html").absoluteString] + extra)
     }
 
     func testTheUncaughtErrorIsOnTheTimelineAndInTheVerdict() throws {

@@ -46,7 +46,7 @@ final class ReportCommandTests: XCTestCase {
 
     func testTheShardsOfAMatrixMergeIntoTheReportOfTheWholeList() throws {
         let folder = try pages()
-        let whole = try CLI.run(["check", "--page", folder, "--format", "json", "--timeout", "5"])
+        let whole = try CLI.run(["check", "--page", folder, "--format", "json"])
         XCTAssertEqual(whole.status, 1, whole.stderr)
         let expected = outline(try SchemaCheck.validReport(whole.stdout))
         for count in [2, 3] {
@@ -55,7 +55,6 @@ final class ReportCommandTests: XCTestCase {
                 let file = path("shard-\(index)-of-\(count).json")
                 let run = try CLI.run([
                     "check", "--page", folder, "--shard", "\(index)/\(count)", "--report", "json=\(file)",
-                    "--timeout", "5",
                 ])
                 XCTAssertTrue([0, 1].contains(run.status), run.stdout + run.stderr)
                 files.append(file)
@@ -112,7 +111,7 @@ final class ReportCommandTests: XCTestCase {
     func testAMissingShardIsNamedOnStderrAndInTheHTMLReport() throws {
         let folder = try pages()
         let file = path("shard-3.json")
-        _ = try CLI.run(["check", "--page", folder, "--shard", "3/3", "--report", "json=\(file)", "--timeout", "5"])
+        _ = try CLI.run(["check", "--page", folder, "--shard", "3/3", "--report", "json=\(file)"])
         let merged = try CLI.run(["report", "merge", "--format", "html", file])
         XCTAssertEqual(merged.status, 1, "shard 3/3 holds the broken page\n\(merged.stderr)")
         XCTAssertTrue(

@@ -54,7 +54,7 @@ final class ReportFilesCommandTests: XCTestCase {
         try html.replacingOccurrences(of: "version: 1", with: "version: true")
             .write(toFile: page, atomically: true, encoding: .utf8)
         // stdout is JSON here: --format stays for stdout, the files are what --report names.
-        let result = try CLI.run(["check", "--page", page, "--timeout", "2", "--format", "json"] + allReports("fail"))
+        let result = try CLI.run(["check", "--page", page, "--format", "json"] + allReports("fail"))
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertEqual(result.stdout, try read("fail.json"), "stdout and the file differ")
         let junit = try JUnitCases(xml: Data(try read("fail.xml").utf8))
@@ -68,7 +68,7 @@ final class ReportFilesCommandTests: XCTestCase {
         let page = path("copy.html")
         try FileManager.default.copyItem(atPath: CheckCommandTests.fixture.path, toPath: page)
         let result = try CLI.run(
-            ["check", "--page", CheckCommandTests.fixture.path, "--page", page, "--timeout", "5"] + allReports("suite"))
+            ["check", "--page", CheckCommandTests.fixture.path, "--page", page] + allReports("suite"))
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("PASS: both directions of the bridge hold on every page (2 pages)"))
         XCTAssertEqual(try JUnitCases(xml: Data(try read("suite.xml").utf8)).names.count, 4)
@@ -148,7 +148,7 @@ final class ReportFilesCommandTests: XCTestCase {
         let good = CheckCommandTests.fixture.path
         let report = path("bridge.xml")
         let run = try CLI.run([
-            "check", "--page", good, "--page", broken, "--timeout", "5", "--report", "junit=\(report)",
+            "check", "--page", good, "--page", broken, "--report", "junit=\(report)",
         ])
         XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
         let script = """

@@ -34,7 +34,7 @@ final class ReportSchemaTests: XCTestCase {
         try fixture.replacingOccurrences(of: "version: 1", with: "version: true")
             .write(to: page, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: page) }
-        let result = try CLI.run(["check", "--page", page.path, "--format", "json", "--timeout", "5"])
+        let result = try CLI.run(["check", "--page", page.path, "--format", "json"])
         XCTAssertEqual(result.status, 1, result.stderr)
         let document = try SchemaCheck.validReport(result.stdout)
         let session = try XCTUnwrap((try SchemaCheck.onlyPage(document)["sessions"] as? [[String: Any]])?.first)

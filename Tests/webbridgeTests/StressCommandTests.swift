@@ -35,7 +35,7 @@ final class StressCommandTests: XCTestCase {
     }
 
     func testStressNamesTheRaceAndItsReplayFailsAgainWhileTheTwinPasses() throws {
-        let stressed = try CLI.run(["check", "--page", page("page-deadline"), "--stress", "20", "--timeout", "2"])
+        let stressed = try CLI.run(["check", "--page", page("page-deadline"), "--stress", "20"])
         XCTAssertEqual(stressed.status, 1, stressed.stdout + stressed.stderr)
         XCTAssertTrue(stressed.stdout.contains("of 20 stressed sessions failed (seed "), stressed.stdout)
         XCTAssertTrue(stressed.stdout.contains("smallest that still fails: sync held"), stressed.stdout)
@@ -48,7 +48,7 @@ final class StressCommandTests: XCTestCase {
             replayed.stdout.contains("FAIL: page did not accept the native message (3 of 3 sessions failed)"),
             replayed.stdout)
         XCTAssertTrue(replayed.stdout.contains("perturbation: sync held"), replayed.stdout)
-        XCTAssertTrue(replayed.stdout.contains("40 ms deadline"), replayed.stdout)
+        XCTAssertTrue(replayed.stdout.contains("150 ms deadline"), replayed.stdout)
         let twin = try CLI.run(["check", "--page", page("page-no-deadline"), "--replay", token])
         XCTAssertEqual(twin.status, 0, twin.stdout + twin.stderr)
         let unstressed = try CLI.run(["check", "--page", page("page-deadline"), "--repeat", "3"])
@@ -60,7 +60,7 @@ final class StressCommandTests: XCTestCase {
         let html = scratch.appendingPathComponent("report.html").path
         let result = try CLI.run(
             [
-                "check", "--page", page("receiver-after-load"), "--stress", "20", "--timeout", "2", "--format", "json",
+                "check", "--page", page("receiver-after-load"), "--stress", "20", "--format", "json",
                 "--report", "junit=\(junit)", "--report", "html=\(html)",
             ])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
@@ -88,7 +88,7 @@ final class StressCommandTests: XCTestCase {
         let result = try CLI.run(
             [
                 "check", "--page", page("ready-once-per-window"), "--page", page("ready-per-document"), "--stress",
-                "15", "--jobs", "2", "--timeout", "2",
+                "15", "--jobs", "2", "--timeout", "5",
             ])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("2 pages"), result.stdout)
@@ -140,16 +140,16 @@ final class StressCommandTests: XCTestCase {
             #"{"steps": [{"after": "ready", "send": "sync", "value": {"value": "ok"}, "accepted": {"expression": "document.body.dataset.received", "equals": "ok"}}]}"#
         )
         let site = scratch.appendingPathComponent("site").path
-        let served = try CLI.run(["check", "--page", index, "--play", play, "--serve", site, "--timeout", "5"])
+        let served = try CLI.run(["check", "--page", index, "--play", play, "--serve", site])
         XCTAssertEqual(served.status, 0, served.stdout + served.stderr)
         XCTAssertTrue(served.stdout.contains("ready received"), served.stdout)
         // From the file system the engine refuses the module: no ready, no receiver.
-        let unserved = try CLI.run(["check", "--page", index, "--play", play, "--timeout", "2"])
+        let unserved = try CLI.run(["check", "--page", index, "--play", play])
         XCTAssertEqual(unserved.status, 1, unserved.stdout + unserved.stderr)
         XCTAssertTrue(unserved.stdout.contains("no valid 'ready'"), unserved.stdout)
         // A stressed run serves it too, holding responses.
         let stressed = try CLI.run(
-            ["check", "--page", index, "--play", play, "--serve", site, "--stress", "10", "--timeout", "5"])
+            ["check", "--page", index, "--play", play, "--serve", site, "--stress", "10"])
         XCTAssertEqual(stressed.status, 0, stressed.stdout + stressed.stderr)
         XCTAssertTrue(stressed.stdout.contains("stress: 0 of 10 stressed sessions failed"), stressed.stdout)
     }

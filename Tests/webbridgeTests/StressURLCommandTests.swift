@@ -34,7 +34,7 @@ final class StressURLCommandTests: XCTestCase {
         let unstressed = try CLI.run(["check", "--url", url("late-script"), "--play", play, "--repeat", "3"])
         XCTAssertEqual(unstressed.status, 0, unstressed.stdout + unstressed.stderr)
         let stressed = try CLI.run(
-            ["check", "--url", url("late-script"), "--play", play, "--stress", "12", "--timeout", "2"])
+            ["check", "--url", url("late-script"), "--play", play, "--stress", "12"])
         XCTAssertEqual(stressed.status, 1, stressed.stdout + stressed.stderr)
         XCTAssertTrue(
             stressed.stdout.contains("stress: ") && stressed.stdout.contains("page did not accept the native message"),
@@ -64,7 +64,7 @@ final class StressURLCommandTests: XCTestCase {
     func testTheRobustTwinByURLPassesUnderStressWithItsResponsesHeld() throws {
         let result = try CLI.run(
             [
-                "check", "--url", url("late-script-robust"), "--play", play, "--stress", "20", "--timeout", "2",
+                "check", "--url", url("late-script-robust"), "--play", play, "--stress", "20",
                 "--format", "json",
             ])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
@@ -87,7 +87,7 @@ final class StressURLCommandTests: XCTestCase {
             routes: ["/page.html": .page(status: 200, html: "<p>page</p>")], untrustedHTTPS: true)
         defer { server.stop() }
         let result = try CLI.run(
-            ["check", "--url", server.url("/page.html").absoluteString, "--stress", "1", "--timeout", "2"])
+            ["check", "--url", server.url("/page.html").absoluteString, "--stress", "1"])
         XCTAssertEqual(result.status, 4, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("TLS error"), "fetched directly, not through a proxy: \(result.stdout)")
         XCTAssertTrue(result.stdout.contains("responses not held: an https: page loads directly"), result.stdout)

@@ -70,7 +70,7 @@ final class SuiteCommandTests: XCTestCase {
         let good = try page("good.html")
         let broken = try page("broken.html", brokenHTML)
         let result = try CLI.run([
-            "check", "--page", good, "--page", broken, "--page", good, "--jobs", "2", "--timeout", "2",
+            "check", "--page", good, "--page", broken, "--page", good, "--jobs", "2",
         ])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("== page 2 of 3: \(broken)"), result.stdout)
@@ -89,14 +89,14 @@ final class SuiteCommandTests: XCTestCase {
         let good = try page("good.html")
         let broken = try page("broken.html", brokenHTML)
 
-        let onlyUnreachable = try CLI.run(["check", "--page", good, "--url", unreachable, "--timeout", "5"])
+        let onlyUnreachable = try CLI.run(["check", "--page", good, "--url", unreachable])
         XCTAssertEqual(onlyUnreachable.status, 4, onlyUnreachable.stdout + onlyUnreachable.stderr)
         XCTAssertTrue(
             onlyUnreachable.stdout.contains(
                 "  page not deployed / request failed: 1 page (127.0.0.1:\(refused.port)/index.html)"),
             onlyUnreachable.stdout)
 
-        let both = try CLI.run(["check", "--url", unreachable, "--page", broken, "--page", good, "--timeout", "2"])
+        let both = try CLI.run(["check", "--url", unreachable, "--page", broken, "--page", good])
         XCTAssertEqual(both.status, 1, both.stdout + both.stderr)
         XCTAssertTrue(both.stdout.contains("pages: 1 passed, 2 failed (of 3)"), both.stdout)
         XCTAssertTrue(
@@ -139,7 +139,7 @@ final class SuiteCommandTests: XCTestCase {
         """.write(to: list, atomically: true, encoding: .utf8)
         // From another directory: the list's own folder anchors its relative paths.
         let result = try CLI.run(
-            ["check", "--pages", list.path, "--format", "json", "--timeout", "2"],
+            ["check", "--pages", list.path, "--format", "json"],
             currentDirectory: URL(fileURLWithPath: "/"))
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let folder = list.deletingLastPathComponent().path
@@ -208,7 +208,7 @@ final class SuiteCommandTests: XCTestCase {
         defer { server.stop() }
         let urls = paths.flatMap { ["--url", server.url($0).absoluteString] }
         for jobs in ["1", "2"] {
-            let result = try CLI.run(["check"] + urls + ["--jobs", jobs, "--timeout", "5"])
+            let result = try CLI.run(["check"] + urls + ["--jobs", jobs])
             XCTAssertEqual(
                 result.status, 0, "--jobs \(jobs): a page saw another's data:\n\(result.stdout + result.stderr)")
             XCTAssertTrue(result.stdout.contains("pages: 4 passed, 0 failed (of 4)"), result.stdout)
@@ -221,7 +221,7 @@ final class SuiteCommandTests: XCTestCase {
         let good = try page("good.html")
         let broken = try page("broken.html", brokenHTML)
         let result = try CLI.run([
-            "check", "--page", good, "--page", broken, "--repeat", "2", "--format", "json", "--timeout", "2",
+            "check", "--page", good, "--page", broken, "--repeat", "2", "--format", "json",
         ])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let document = try SchemaCheck.validReport(result.stdout)
@@ -246,7 +246,7 @@ final class SuiteCommandTests: XCTestCase {
     func testJUnitHasOneTestSuitePerPage() throws {
         let good = try page("good.html")
         let broken = try page("broken & <odd>.html", brokenHTML)
-        let result = try CLI.run(["check", "--page", good, "--page", broken, "--format", "junit", "--timeout", "2"])
+        let result = try CLI.run(["check", "--page", good, "--page", broken, "--format", "junit"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let document = try XMLDocument(data: Data(result.stdout.utf8))
         let suites = try document.nodes(forXPath: "/testsuites/testsuite").compactMap { $0 as? XMLElement }
@@ -266,7 +266,7 @@ final class SuiteCommandTests: XCTestCase {
         defer { server.stop() }
         let later = try page("later.html", brokenHTML)
         let run = try RunningCLI([
-            "check", "--url", server.url("/stall").absoluteString, "--page", later, "--jobs", "1", "--timeout", "2",
+            "check", "--url", server.url("/stall").absoluteString, "--page", later, "--jobs", "1",
         ])
         XCTAssertTrue(server.waitForRequest("/stall", timeout: 30), "the first page was never requested")
         try page("later.html")

@@ -73,6 +73,11 @@ struct ReportTarget: Equatable {
     }
 
     private func validate() throws(UsageError) {
+        if path.hasSuffix("/") {
+            throw UsageError(
+                "\(spelling): the path ends in '/', which names a folder; a report is written to a file. Remedy: name a file, e.g. \(format.rawValue)=\(TerminalText.escape(path + suggestedName))"
+            )
+        }
         var info = stat()
         if lstat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -93,7 +98,7 @@ struct ReportTarget: Equatable {
             }
             return
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.folder(of: path)
         let parent = folder.isEmpty ? "." : folder
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {

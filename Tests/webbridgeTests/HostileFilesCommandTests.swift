@@ -64,4 +64,93 @@ final class HostileFilesCommandTests: XCTestCase {
         XCTAssertEqual(lock.status, 0, lock.stdout + lock.stderr)
     }
 
+    /// Every file the check reads, reached by any name (the same path, a relative one, a hard link, the script a
+    /// contract or a play names, a page a list names, a file of the served folder): a report never replaces it.
+    func testAReportNeverReplacesAFileTheCheckReads() throws {
+        let page = try fixture(as: "page.html")
+        let script = try write("script.js", "window.fromScript = 1;\n")
+        let named = try write("named.js", "window.fromContract = 1;\n")
+        let played = try write("played.js", "window.fromPlay = 1;\n")
+        let steps =
+            #""steps": [{"after": "ready", "send": "sync", "value": {"value": "ok"}, "accepted": {"expression": "document.body.dataset.received", "equals": "ok"}}]"#
+        var contract = try String(contentsOf: Self.defaultContract, encoding: .utf8)
+        let brace = try XCTUnwrap(contract.lastIndex(of: "}"))
+        contract.replaceSubrange(
+            brace...brace, with: #", "check": {"userScripts": [{"file": "named.js"}], \#(steps)}}"#)
+        let contractPath = try write("contract.json", contract)
+        let play = try write("play.json", #"{"userScripts": [{"file": "played.js"}], \#(steps)}"#)
+        let list = try write("list.txt", "page.html\n")
+        try FileManager.default.createDirectory(
+            at: scratch.appendingPathComponent("site"), withIntermediateDirectories: true)
+        let module = try write("site/module.js", "export const a = 1;\n")
+        let servedPage = try fixture(as: "site/index.html")
+        let linked = scratch.appendingPathComponent("hard-link.html").path
+        XCTAssertEqual(link(page, linked), 0, String(cString: strerror(errno)))
+        let cases: [(arguments: [String], report: String, option: String)] = [
+            (["--page", page, "--user-script", script], script, "--user-script"),
+            (["--page", page, "--user-script", "end,all-frames:\(script)"], script, "--user-script"),
+            (["--page", page, "--contract", contractPath], named, "userScripts"),
+            (["--page", page, "--play", play], played, "userScripts"),
+            (["--pages", list], page, "--page"),
+            (["--page", page], linked, "--page"),
+            (["--page", linked], "./" + (page as NSString).lastPathComponent, "--page"),
+            (["--serve", scratch.appendingPathComponent("site").path, "--page", servedPage], module, "--serve"),
+        ]
+        for (arguments, report, option) in cases {
+            let before = try XCTUnwrap(FileManager.default.contents(atPath: report.hasPrefix("./") ? page : report))
+            let run = try CLI.run(
+                ["check"] + arguments + ["--report", "junit=\(report)"], currentDirectory: scratch)
+            let output = run.stdout + run.stderr
+            XCTAssertEqual(run.status, 2, "\(arguments) --report junit=\(report): \(output)")
+            XCTAssertTrue(output.contains("a report never replaces a file the command reads"), output)
+            XCTAssertTrue(output.contains(option), "\(option) not named: \(output)")
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: report.hasPrefix("./") ? page : report), before,
+                "\(report) was changed")
+        }
+    }
+
+    /// A FIFO with no reader: the report is not written (exit 3, saying why) and nothing blocks; with a reader,
+    /// the reader gets the whole report.
+    func testAReportToAFIFOWithNoReaderFailsAtOnceAndOneWithAReaderGetsIt() throws {
+        let fifo = scratch.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let run = try RunningCLI(["check", "--report", "junit=\(fifo)"])
+        let result = try run.wait(timeout: 60)
+        XCTAssertFalse(result.signalled, "the check hung on the FIFO and had to be killed")
+        XCTAssertEqual(result.status, 3, result.stdout + result.stderr)
+        XCTAssertTrue(result.stderr.contains("no process reads the FIFO"), result.stderr)
+        // A reader (this test, holding the FIFO open): the report goes through it whole.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        let fed = try CLI.run(["check", "--report", "junit=\(fifo)"])
+        XCTAssertEqual(fed.status, 0, fed.stdout + fed.stderr)
+        var bytes = [UInt8](repeating: 0, count: 65_536)
+        let count = Foundation.read(reader, &bytes, bytes.count)
+        let report = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+        XCTAssertTrue(report.contains("</testsuites>"), report)
+    }
+
+    /// SIGTERM while the report is being written to a FIFO whose reader never reads: the check ends (143), it
+    /// does not wait for the reader.
+    func testSIGTERMEndsACheckWritingToAFIFOThatIsNeverRead() throws {
+        let fifo = scratch.appendingPathComponent("stalled").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        // A reader that holds the FIFO open and never reads, its buffer one page: any report fills it.
+        let holder = open(fifo, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(holder, 0)
+        defer { close(holder) }
+        let pipeSize: Int32 = 1031  // F_SETPIPE_SZ
+        XCTAssertEqual(fcntl(holder, pipeSize, 4096), 4096)
+        let run = try RunningCLI(["check", "--report", "html=\(fifo)"])
+        // The first byte of the report: the check is writing it, and blocks once the page is full.
+        var ready = pollfd(fd: holder, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&ready, 1, 120_000), 1, "the check never wrote to the FIFO: \(run.stdout)")
+        run.signal(SIGTERM)
+        let result = try run.wait(timeout: 60)
+        XCTAssertFalse(result.signalled, "SIGTERM did not end the check: \(result.stdout)")
+        XCTAssertEqual(result.status, 143, result.stdout + result.stderr)
+    }
+
 }

@@ -153,4 +153,18 @@ final class HostileFilesCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 143, result.stdout + result.stderr)
     }
 
+    /// A page that fails without any perturbation: the stress verdict says so, and never blames a timing.
+    func testAPageThatFailsUnperturbedIsNotBlamedOnATiming() throws {
+        let html = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+        XCTAssertTrue(html.contains("window.bridgeReceive"), "the fixture changed: update this test")
+        let broken = try write(
+            "broken.html", html.replacingOccurrences(of: "window.bridgeReceive", with: "window.bridgeReceived"))
+        let run = try CLI.run(["check", "--page", broken, "--stress", "4"])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertFalse(run.stdout.contains("smallest that still fails"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("fails without any perturbation"), run.stdout)
+        let json = try CLI.run(["check", "--page", broken, "--stress", "2", "--format", "json"])
+        XCTAssertTrue(json.stdout.contains("\"failsUnperturbed\" : true"), json.stdout)
+    }
+
 }

@@ -375,8 +375,12 @@ final class PlayRunner {
         } else {
             nativeToPage = .notRun("the play sends nothing to the page")
         }
+        // The check's own server's refusals (a module's typo) go with the first direction that failed.
+        let refusals = ServedRefusals.note(server)
         return SessionReport(
-            load: load, pageToNative: pageToNative, nativeToPage: nativeToPage, timeline: session.timeline,
+            load: load, pageToNative: pageToNative.noting(refusals),
+            nativeToPage: pageToNative.failure == nil ? nativeToPage.noting(refusals) : nativeToPage,
+            timeline: session.timeline,
             extraMessages: extras(), rejections: Array(session.rejections.prefix(SessionReport.keptRejections)),
             perturbation: perturber?.perturbation, perturbed: perturber?.applied)
     }

@@ -283,26 +283,7 @@ struct CheckOptions {
                 throw UsageError("--replay: \(error)")
             }
         }
-        var serve: URL?
-        if let folder = parsed.value("--serve") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
-                throw UsageError(
-                    "--serve \(TerminalText.escape(folder)): not a folder; give the folder that holds the pages and what they load"
-                )
-            }
-            serve = URL(fileURLWithPath: folder).standardizedFileURL
-            for page in parsed.values("--page") {
-                let path = URL(fileURLWithPath: page).standardizedFileURL.path
-                guard path == serve!.path || path.hasPrefix(serve!.path + "/") else {
-                    throw UsageError(
-                        "--page \(TerminalText.escape(page)) is outside --serve \(TerminalText.escape(folder)): the server serves only that folder; give pages under it, or serve a folder that holds them"
-                    )
-                }
-            }
-        }
-        return (stress, replay, serve)
+        return (stress, replay, try servedFolder(parsed))
     }
 
     /// The single page of a one-page check.

@@ -167,4 +167,20 @@ final class HostileFilesCommandTests: XCTestCase {
         XCTAssertTrue(json.stdout.contains("\"failsUnperturbed\" : true"), json.stdout)
     }
 
+    /// `webbridge <subcommand> [--version]`, as the usage line shows it: `webbridge check --version` prints the
+    /// version, for every subcommand and nested one.
+    func testEveryCommandTakesVersionAsTheUsageShows() throws {
+        let top = try CLI.run(["--version"])
+        XCTAssertEqual(top.status, 0, top.stderr)
+        let usage = try CLI.run(["--help"])
+        XCTAssertTrue(usage.stdout.contains("webbridge <subcommand> [--version]"), usage.stdout)
+        let commands = [
+            ["check"], ["contract"], ["doctor"], ["report"], ["xcode"], ["xcode", "test"], ["report", "merge"],
+        ]
+        for command in commands {
+            let run = try CLI.run(command + ["--version"])
+            XCTAssertEqual(run.status, 0, "\(command) --version: \(run.stdout + run.stderr)")
+            XCTAssertEqual(run.stdout, top.stdout, "\(command) --version")
+        }
+    }
 }

@@ -166,7 +166,9 @@ let package = Package(
         ),
         .testTarget(
             name: "webbridgeTests",
-            dependencies: ["webbridge", "BridgeContract", "BridgeTesting", "EngineTestSupport", "LoopbackServer"]
+            dependencies: [
+                "webbridge", "BridgeContract", "BridgeTesting", "EngineTestSupport", "LoopbackServer", "SeededRandom",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -229,10 +229,8 @@ final class PlayRunner {
     }
 
     func endPerturbation() {
-        guard let server = served.server else { return perturber?.end(served: []) ?? () }
-        perturber?.end(served: server.log)
-        server.stop()
-        served.server = nil
+        let log = served.stop()
+        perturber?.end(served: log)
     }
 
     // MARK: The record
@@ -270,6 +268,7 @@ final class PlayRunner {
         if timeline { record.timeline = session.timeline }
         record.perturbation = perturber?.perturbation
         record.perturbed = perturber?.applied
+        record.servedRefusals = served.refusals
         return record
     }
 }

@@ -16,10 +16,21 @@ struct ServedPage {
     var page: CheckConfiguration.Page
     /// The loopback server the page is served from, while it runs.
     var server: LoopbackServer?
+    /// What the server refused the page when it stopped (``ServedRefusals``): named in the verdict.
+    private(set) var refusals = ""
     /// The proxy's origin and the page's own address, when the page is loaded through the forwarding proxy.
     private var proxied: (proxyOrigin: String, page: URL)?
 
     init(page: CheckConfiguration.Page) { self.page = page }
+
+    /// Stops the server, keeping what it refused the page; returns what it served, for the perturbation's words.
+    mutating func stop() -> [LoopbackServer.Served] {
+        guard let server else { return [] }
+        refusals = ServedRefusals.note(server)
+        server.stop()
+        self.server = nil
+        return server.log
+    }
 
     /// Starts the server the configuration asks for, if any, and takes the page's address on it; its sockets wait
     /// at most a step of `clock`.

@@ -11,9 +11,14 @@ enum SessionJudge {
     static func report(_ record: SessionRecord) -> SessionReport {
         let load = self.load(record)
         let loaded = load.status == .pass
+        let pageToNative = pageToNative(record, loaded: loaded)
+        let nativeToPage = nativeToPage(record, loaded: loaded)
+        // The check's own server's refusals (a module's typo) go with the first direction that failed.
+        let refusals = record.servedRefusals
         return SessionReport(
-            load: load, pageToNative: pageToNative(record, loaded: loaded),
-            nativeToPage: nativeToPage(record, loaded: loaded), timeline: record.timeline,
+            load: load, pageToNative: pageToNative.noting(refusals),
+            nativeToPage: pageToNative.failure == nil ? nativeToPage.noting(refusals) : nativeToPage,
+            timeline: record.timeline,
             extraMessages: extras(record), rejections: Array(record.rejections.prefix(SessionReport.keptRejections)),
             perturbation: record.perturbation, perturbed: record.perturbed)
     }

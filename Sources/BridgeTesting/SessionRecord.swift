@@ -41,6 +41,8 @@ struct SessionRecord: Sendable, Equatable {
     var timeline: [TimelineEntry] = []
     var perturbation: Perturbation?
     var perturbed: [String]?
+    /// What the check's own server refused the page (a module's typo), as ``ServedRefusals`` words it; "" when none.
+    var servedRefusals = ""
 
     /// A valid page → native message: its kind, its structure, the channel it came on, and its document.
     struct Message: Sendable, Equatable {

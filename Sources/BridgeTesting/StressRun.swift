@@ -53,6 +53,9 @@ public struct StressVerdict: Sendable, Equatable, Codable {
         public var shrunk: Perturbation?
         public var shrunkWords: String?
         public var shrunkReplay: String?
+        /// True when an unperturbed session of the page failed in this category too: the page is broken, and no
+        /// timing is to blame (nothing is shrunk then); nil when not found.
+        public var failsUnperturbed: Bool?
     }
 
     public let seed: UInt64
@@ -80,6 +83,11 @@ public struct StressVerdict: Sendable, Equatable, Codable {
             )
             lines.append("    perturbation: \(failure.words)")
             lines.append("    replay: --replay \(failure.replay)")
+            if failure.failsUnperturbed == true {
+                lines.append(
+                    "    fails without any perturbation: an unperturbed session of the page fails this way too, so no timing is to blame; fix the page first"
+                )
+            }
             if let shrunk = failure.shrunkWords, let replay = failure.shrunkReplay {
                 lines.append("    smallest that still fails: \(shrunk)")
                 lines.append("    replay: --replay \(replay)")
@@ -136,8 +144,20 @@ public enum StressRun {
                     category: first.category, detail: first.detail, sessions: 1, firstSession: index,
                     perturbation: perturbation, words: words(report, perturbation), replay: perturbation.token))
         }
+        // One session without any perturbation first: a category it fails in is the page's own, and shrinking a
+        // perturbation towards nothing would only blame the last timing left (`sync held 0 ms`).
+        var unperturbed: Set<FailureCategory> = []
+        if !failures.isEmpty, options.shrinkBudget > 0, !shouldStop() {
+            var plain = configuration
+            plain.perturbation = nil
+            unperturbed = Set(await session(plain).failures.map(\.category))
+        }
         for index in failures.indices.prefix(options.shrunkFailures) where options.shrinkBudget > 0 && !shouldStop() {
             let failure = failures[index]
+            if unperturbed.contains(failure.category) {
+                failures[index].failsUnperturbed = true
+                continue
+            }
             guard
                 let smaller = await shrink(
                     failure.perturbation, failing: failure.category, configuration: configuration,

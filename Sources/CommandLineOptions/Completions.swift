@@ -49,7 +49,9 @@ public enum Completions {
                     case .words(let words): "-W \(quoted(words.joined(separator: " ")))"
                     }
                 guard let compgen else { continue }
-                let reply = compgen.isEmpty ? "COMPREPLY=()" : "COMPREPLY=($(compgen \(compgen) -- \"$cur\"))"
+                // One word per line, never split at spaces or globbed: a file name is offered whole.
+                let reply =
+                    compgen.isEmpty ? "COMPREPLY=()" : "mapfile -t COMPREPLY < <(compgen \(compgen) -- \"$cur\")"
                 lines.append("    \(quoted(key(path) + ":" + option.name))) \(reply); return ;;")
             }
         }
@@ -63,10 +65,10 @@ public enum Completions {
         lines += [
             "    esac",
             "    if [[ \"$cur\" == -* ]]; then",
-            "        COMPREPLY=($(compgen -W \"$options\" -- \"$cur\"))",
+            "        mapfile -t COMPREPLY < <(compgen -W \"$options\" -- \"$cur\")",
             "    else",
-            "        COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))",
-            "        [[ -n \"$paths\" ]] && COMPREPLY+=($(compgen -f -- \"$cur\"))",
+            "        mapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")",
+            "        [[ -n \"$paths\" ]] && mapfile -t -O \"${#COMPREPLY[@]}\" COMPREPLY < <(compgen -f -- \"$cur\")",
             "    fi",
             "}",
             "complete -o filenames -F \(function) \(tree.name)",

@@ -162,16 +162,21 @@ extension LoopbackServer {
             status = code
         } while (100..<200).contains(status) && status != 101
         var kept: [String] = []
-        var length: Int?
+        var lengths: Set<String> = []
         var chunked = false
         for line in String(decoding: bytes[..<(headEnd - 4)], as: UTF8.self).components(separatedBy: "\r\n") {
             let name = line.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
             let value = line.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
             if name == "connection" || name == "keep-alive" { continue }
-            if name == "content-length" { length = Int(value) }
+            if name == "content-length" { lengths.insert(value) }
             if name == "transfer-encoding" { chunked = value.lowercased().contains("chunked") }
             kept.append(line)
         }
+        // Every number the origin sends is checked before it is used: a Content-Length that is not one run of
+        // digits within Int (`-1`, `1e3`, 20 digits), or two that differ, frames nothing, and the body is then
+        // relayed as it comes until the origin closes: the engine gets the origin's bytes as they are and judges
+        // them as it does without the proxy.
+        let length = lengths.count == 1 ? lengths.first.flatMap(Self.decimal) : nil
         var end: Int?
         if method == "HEAD" || status == 204 || status == 304 {
             end = headEnd
@@ -183,7 +188,7 @@ extension LoopbackServer {
             }
         } else if let length {
             while bytes.count - headEnd < length, receive(fd, into: &bytes) {}
-            end = min(bytes.count, headEnd + length)
+            end = bytes.count - headEnd > length ? headEnd + length : bytes.count
         } else {
             while receive(fd, into: &bytes) {}
         }
@@ -191,6 +196,12 @@ extension LoopbackServer {
         let body = bytes[headEnd..<(end ?? bytes.count)]
         let head = (kept + ["Connection: close", "", ""]).joined(separator: "\r\n")
         return Response(status: status, bytes: Data(head.utf8) + Data(body))
+    }
+
+    /// A header's decimal number: digits only (no sign, no space, no exponent), within Int; nil otherwise.
+    static func decimal(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return Int(text)
     }
 
     /// Appends what one `recv` read; false at the end of the stream, an error or the timeout.
@@ -222,9 +233,12 @@ struct ChunkedBody {
     mutating func end(in bytes: [UInt8]) -> Int? {
         while let lineEnd = LoopbackServer.find([13, 10], in: bytes, from: next) {
             let sizeText = String(decoding: bytes[next..<lineEnd], as: UTF8.self).prefix { $0 != ";" }
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
-                return nil
-            }
+                .trimmingCharacters(in: .whitespaces)
+            // A chunk size is hex digits only, within Int (`7fffffffffffffff` is one, so every sum below is
+            // compared, never added past the bytes at hand).
+            guard !sizeText.isEmpty, sizeText.utf8.allSatisfy({ $0 < 128 && Character(UnicodeScalar($0)).isHexDigit }),
+                let size = Int(sizeText, radix: 16)
+            else { return nil }
             if size == 0 {
                 // The last chunk, then trailer lines up to an empty one.
                 var line = lineEnd + 2
@@ -234,7 +248,9 @@ struct ChunkedBody {
                 }
                 return nil
             }
-            guard bytes.count >= lineEnd + 2 + size + 2 else { return nil }
+            // The chunk's data and its CRLF, once they are all in: `size` may be as large as Int allows.
+            let after = bytes.count - (lineEnd + 2)
+            guard after >= 2, size <= after - 2 else { return nil }
             next = lineEnd + 2 + size + 2
         }
         return nil

@@ -195,7 +195,11 @@ public final class LoopbackServer: @unchecked Sendable {
                 close(connection)
                 return
             }
-            queue.async { [self] in handle(connection) }
+            // A thread of its own, not the dispatch pool's: a connection that sends nothing holds its thread
+            // until the read times out, and the pool's few threads would let idle connections stall real ones.
+            let thread = Thread { [self] in handle(connection) }
+            thread.name = "LoopbackServer connection"
+            thread.start()
         }
     }
 
@@ -221,7 +225,7 @@ public final class LoopbackServer: @unchecked Sendable {
         let send: @Sendable () -> Void = { [self] in
             let stillOpen = lock.withLock { connections.remove(connection) != nil }
             guard stillOpen else { return }
-            writeAll(connection, response.bytes)
+            self.send(response, to: connection)
             _ = shutdown(connection, Int32(SHUT_RDWR))
             close(connection)
         }
@@ -248,36 +252,18 @@ public final class LoopbackServer: @unchecked Sendable {
         return nil
     }
 
-    private func respond(to request: Request, root: URL, rootPath: String) -> Response {
-        guard request.method == "GET" || request.method == "HEAD" else { return .plain(405, "only GET and HEAD") }
-        let relative = String(request.path.drop { $0 == "/" })
-        var file = URL(fileURLWithPath: rootPath + relative).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        // Nothing outside the folder is served, whatever the path says (`..`, symbolic links).
-        let resolved = file.resolvingSymlinksInPath().path
-        let rootResolved = root.resolvingSymlinksInPath().path
-        guard resolved == rootResolved || resolved.hasPrefix(rootResolved + "/") else {
-            return .plain(404, "not found")
-        }
-        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            file = file.appendingPathComponent("index.html")
-        }
-        guard let body = FileManager.default.contents(atPath: file.path) else {
-            return .plain(404, "not found")
-        }
-        let type = Self.contentTypes[file.pathExtension.lowercased()] ?? "application/octet-stream"
-        return Response(status: 200, type: type, body: request.method == "HEAD" ? Data() : body, length: body.count)
-    }
-
-    func writeAll(_ connection: Int32, _ bytes: Data) {
+    /// Sends all of `bytes`; false when the peer went away first.
+    @discardableResult
+    func writeAll(_ connection: Int32, _ bytes: Data) -> Bool {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let sent = Glue.send(connection, raw.baseAddress! + offset, raw.count - offset)
                 if sent < 0 && errno == EINTR { continue }
-                guard sent > 0 else { return }
+                guard sent > 0 else { return false }
                 offset += sent
             }
+            return true
         }
     }
 
@@ -323,6 +309,8 @@ public final class LoopbackServer: @unchecked Sendable {
 struct Request {
     let method: String
     let path: String
+    /// The `Range` header's value, when the request has one.
+    var range: String?
 
     init?(_ head: Data) {
         guard let text = String(data: head, encoding: .utf8) ?? String(data: head, encoding: .isoLatin1),
@@ -334,6 +322,10 @@ struct Request {
         let target = parts[1].split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         guard let decoded = target.removingPercentEncoding, !decoded.contains("\0") else { return nil }
         path = decoded
+        for header in text.components(separatedBy: "\r\n").dropFirst() {
+            guard header.prefix(6).lowercased() == "range:" else { continue }
+            range = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        }
     }
 }
 
@@ -341,14 +333,17 @@ struct Request {
 struct Response: Sendable {
     let status: Int
     let bytes: Data
+    /// The body, when it is a file's bytes: sent from the file after `bytes` (the head), never read whole.
+    var file: FileBody?
 
-    init(status: Int, type: String, body: Data, length: Int? = nil) {
+    init(status: Int, type: String, body: Data, length: Int? = nil, headers: [String] = []) {
         self.status = status
         let reasons = [
-            200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 411: "Length Required",
-            502: "Bad Gateway",
+            200: "OK", 206: "Partial Content", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
+            405: "Method Not Allowed", 411: "Length Required", 416: "Range Not Satisfiable", 502: "Bad Gateway",
         ]
         var head = "HTTP/1.1 \(status) \(reasons[status] ?? "Error")\r\nContent-Type: \(type)\r\n"
+        head += headers.map { "\($0)\r\n" }.joined()
         head += "Content-Length: \(length ?? body.count)\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n"
         bytes = Data(head.utf8) + body
     }

@@ -5,10 +5,11 @@ import Glibc
 /// The engine's web processes paused with SIGSTOP (a stressed session's starved web process), always resumed.
 ///
 /// Pauses are counted holds per process: a process gets SIGCONT when the last hold on it is released, so two
-/// sessions that pause it at once never resume each other early. Whatever is still paused is resumed at exit (the CLI's SIGINT and
-/// SIGTERM handlers exit through it), so a paused process is resumed or ended, never left stopped. A check killed
-/// outright (SIGKILL, a crash) runs no exit handler; its web processes end with it all the same, stopped or not:
-/// WebKit starts them with a parent-death SIGKILL.
+/// sessions that pause it at once never resume each other early. Whatever is still paused is resumed at exit (the
+/// CLI's stop-signal handlers exit through it). A check killed outright (SIGKILL, a crash, the OOM killer) runs no
+/// exit handler, and a stopped process never runs to notice its UI process is gone: for that, ``PauseWatchdog``
+/// is told of each process before it is stopped and ends what is still stopped once the check is gone. A process
+/// the watchdog cannot cover is not paused. So a paused process is resumed or ended, never left stopped.
 package enum PausedProcesses {
     private static let lock = NSLock()
     /// How many holds each paused process has.
@@ -30,7 +31,11 @@ package enum PausedProcesses {
                     holds[pid] = count + 1
                     return true
                 }
-                guard kill(pid, SIGSTOP) == 0 else { return false }
+                guard PauseWatchdog.willStop(pid) else { return false }
+                guard kill(pid, SIGSTOP) == 0 else {
+                    PauseWatchdog.resumed(pid)
+                    return false
+                }
                 holds[pid] = 1
                 return true
             }
@@ -47,6 +52,7 @@ package enum PausedProcesses {
                 } else {
                     holds[pid] = nil
                     kill(pid, SIGCONT)
+                    PauseWatchdog.resumed(pid)
                 }
             }
         }
@@ -55,7 +61,10 @@ package enum PausedProcesses {
     /// Resumes every paused process now, whatever holds remain (exit, a failed session).
     package static func resumeAll() {
         lock.withLock {
-            for pid in holds.keys { kill(pid, SIGCONT) }
+            for pid in holds.keys {
+                kill(pid, SIGCONT)
+                PauseWatchdog.resumed(pid)
+            }
             holds.removeAll()
         }
     }

@@ -32,12 +32,13 @@ struct ProcessGroup {
         if status == 0 { status = posix_spawn_file_actions_adddup2(actions, errorOutput ?? output, 2) }
         if status == 0 { status = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0) }
         if status == 0, let folder { status = addChdir(actions, folder.path) }
-        // Its own group (pgid = its pid); default SIGINT/SIGTERM/SIGPIPE and no blocked signals, whatever ours are.
+        // Its own group (pgid = its pid); the default action for every signal webbridge stops on (and SIGPIPE),
+        // and no blocked signals, whatever ours are.
         let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
         if status == 0 { status = posix_spawnattr_setflags(attributes, Int16(flags)) }
         if status == 0 { status = posix_spawnattr_setpgroup(attributes, 0) }
         sigemptyset(signals)
-        for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(signals, number) }
+        for number in SignalRelay.caught + [SIGPIPE] { sigaddset(signals, number) }
         if status == 0 { status = posix_spawnattr_setsigdefault(attributes, signals) }
         sigemptyset(signals)
         if status == 0 { status = posix_spawnattr_setsigmask(attributes, signals) }
@@ -91,19 +92,29 @@ public enum SignalName {
         case SIGHUP: return "SIGHUP"
         case SIGQUIT: return "SIGQUIT"
         case SIGKILL: return "SIGKILL"
+        case SIGUSR1: return "SIGUSR1"
+        case SIGUSR2: return "SIGUSR2"
+        case SIGALRM: return "SIGALRM"
         default: return "signal \(number)"
         }
     }
 }
 
-/// SIGINT and SIGTERM, caught while a tool runs and written as one byte each to a pipe the run loop polls.
+/// The signals that would end webbridge while a tool runs, caught and written as one byte each to a pipe the run
+/// loop polls: SIGINT and SIGTERM (Ctrl-C, a cancelled CI job), SIGHUP (a dropped ssh session to the cloud Mac),
+/// SIGQUIT (Ctrl-\, which would otherwise print a crash backtrace), SIGUSR1, SIGUSR2 and SIGALRM (whose default
+/// action ends a process). Each stops the tool's group, so none leaves xcodebuild running without its manifest.
 ///
 /// A C signal handler can only do async-signal-safe work, so it writes the signal number to `wakeFD` and the
 /// run loop decides what to do. Only one streamed run exists at a time (runs are sequential).
 enum SignalRelay {
     nonisolated(unsafe) static var wakeFD: Int32 = -1
 
-    static let caught: [Int32] = [SIGINT, SIGTERM]
+    static let caught: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
+
+    /// What the tool's group is sent for `received`: SIGINT as itself (xcodebuild cancels on it), every other
+    /// stop signal as SIGTERM (xcodebuild cancels and writes what it has; SIGQUIT would make it dump core).
+    static func forwarded(_ received: Int32) -> Int32 { received == SIGINT ? SIGINT : SIGTERM }
 
     /// Installs the handlers; the returned closure puts the previous ones back.
     static func install(wakeFD fd: Int32) -> () -> Void {

@@ -133,7 +133,7 @@ public struct ToolRunner: Sendable {
         public let status: Int32
         /// Whether the run was stopped because it outlived its time limit.
         public let timedOut: Bool
-        /// The signal (SIGINT or SIGTERM) webbridge received during the run and forwarded to the tool's group.
+        /// The signal (see `SignalRelay`) webbridge received during the run and forwarded to the tool's group.
         public let interruptedBy: Int32?
 
         public init(status: Int32, timedOut: Bool, interruptedBy: Int32? = nil) {
@@ -150,8 +150,9 @@ public struct ToolRunner: Sendable {
     ///
     /// The tool leads its own process group. With a `timeout`, a run still going after that many seconds is
     /// sent SIGTERM (xcodebuild then cancels and writes what it has), and SIGKILL if it is still there `stopGrace`
-    /// seconds later; both go to the whole group. SIGINT or SIGTERM received meanwhile is forwarded to the group
-    /// the same way (a second one sends SIGKILL at once). Once the tool has exited, its output is read for at most
+    /// seconds later; both go to the whole group. A stop signal received meanwhile (see ``SignalRelay``) is
+    /// forwarded to the group the same way, SIGINT as itself and the others as SIGTERM (a second one sends SIGKILL
+    /// at once). Once the tool has exited, its output is read for at most
     /// `drainGrace` seconds more (a child may hold the pipe), and whatever is left of its group is killed.
     public func stream(
         _ tool: String, _ arguments: [String], in folder: URL? = nil, timeout: TimeInterval? = nil,
@@ -234,7 +235,7 @@ public struct ToolRunner: Sendable {
                     let number = Int32(byte)
                     if interruptedBy == nil && !timedOut {
                         interruptedBy = number
-                        stop(number)
+                        stop(SignalRelay.forwarded(number))
                     } else {
                         // A second signal (or one during a timeout's grace): stop now.
                         if interruptedBy == nil { interruptedBy = number }

@@ -243,13 +243,12 @@ struct CheckOptions {
         let named = try PageList.entries(parsed)
         entries = named.isEmpty ? [.bundled] : named
         // A report never replaces a file the check reads.
-        var inputs: [(option: String, path: String)] = named.compactMap {
+        let pages: [(option: String, path: String)] = named.compactMap {
             if case .file(let path) = $0 { return ("--page", path) }
             return nil
         }
-        inputs += ["--contract", "--play"].compactMap { name in parsed.value(name).map { (name, $0) } }
-        inputs += parsed.values("--pages").map { ("--pages", $0) }
-        try ReportTarget.refuseInputs(reports, inputs)
+        try ReportTarget.refuseInputs(
+            reports, pages + ReportTarget.checkInputs(parsed), served: parsed.value("--serve"))
         let given = parsed.values(inOrder: ["--page", "--url", "--pages"])
         let folderGiven = given.contains { name, value in
             var isDirectory: ObjCBool = false
@@ -284,26 +283,7 @@ struct CheckOptions {
                 throw UsageError("--replay: \(error)")
             }
         }
-        var serve: URL?
-        if let folder = parsed.value("--serve") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
-                throw UsageError(
-                    "--serve \(TerminalText.escape(folder)): not a folder; give the folder that holds the pages and what they load"
-                )
-            }
-            serve = URL(fileURLWithPath: folder).standardizedFileURL
-            for page in parsed.values("--page") {
-                let path = URL(fileURLWithPath: page).standardizedFileURL.path
-                guard path == serve!.path || path.hasPrefix(serve!.path + "/") else {
-                    throw UsageError(
-                        "--page \(TerminalText.escape(page)) is outside --serve \(TerminalText.escape(folder)): the server serves only that folder; give pages under it, or serve a folder that holds them"
-                    )
-                }
-            }
-        }
-        return (stress, replay, serve)
+        return (stress, replay, try servedFolder(parsed))
     }
 
     /// The single page of a one-page check.
@@ -392,17 +372,10 @@ struct CheckOptions {
 
     /// `FILE`, or `WHEN[,FRAMES]:FILE` with WHEN `start`/`end` and FRAMES `main-frame`/`all-frames`.
     static func userScript(_ spec: String) throws -> UserScriptSpec {
-        var path = spec
+        let (path, words) = userScriptFile(spec)
         var script = UserScriptSpec()
-        if let colon = spec.firstIndex(of: ":") {
-            let words = spec[..<colon].split(separator: ",").map(String.init)
-            let known = ["start", "end", "main-frame", "all-frames"]
-            if !words.isEmpty, words.allSatisfy(known.contains) {
-                path = String(spec[spec.index(after: colon)...])
-                if words.contains("end") { script.injectionTime = .documentEnd }
-                if words.contains("all-frames") { script.forMainFrameOnly = false }
-            }
-        }
+        if words.contains("end") { script.injectionTime = .documentEnd }
+        if words.contains("all-frames") { script.forMainFrameOnly = false }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(
                 "--user-script \(TerminalText.escape(path)): the script file can't be read; give FILE or start|end[,all-frames]:FILE"

@@ -260,7 +260,7 @@ struct LockTarget {
             path =
                 destination.hasPrefix("/")
                 ? destination
-                : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+                : PathName.joined(PathName.folder(of: path), destination)
         }
         file = URL(fileURLWithPath: path)
         note = hops > 0 ? " (written through the symlink to \(TerminalText.escape(path)); the link is kept)" : ""

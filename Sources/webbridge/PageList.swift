@@ -88,7 +88,7 @@ enum PageList {
         } catch {
             throw UsageError("--pages \(shown): the list file \(error); give a file with one path or URL per line")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.folder(of: path)
         var entries: [PageEntry] = []
         // A UTF-8 byte-order mark is no part of line 1; "\r\n" is one Character, so lines split on both ends.
         let text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, as: UTF8.self)

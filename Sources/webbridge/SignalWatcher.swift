@@ -54,6 +54,9 @@ enum SignalWatcher {
         self.source = source
     }
 
+    /// Whether a stop signal has arrived (read from any thread; set once by the handler).
+    nonisolated static var stopRequested: Bool { received != 0 }
+
     /// Stops the run here when a signal has arrived: reports what was done, then exits. Called where a result is
     /// about to be counted, so none that the signal cut short is taken for a verdict.
     static func checkpoint() {

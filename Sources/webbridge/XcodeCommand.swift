@@ -69,8 +69,9 @@ enum XcodeCommand {
     static let testAbout = """
         Preflight, then 'xcodebuild test' as an argv in its own process group; keeps .xcresult, build log
         and manifest.json. Exits with xcodebuild's exit code; 1 when the compared runs' outcomes differ;
-        3 when refused. SIGINT or SIGTERM is forwarded to xcodebuild's process group (a second one kills
-        it); the evidence is kept and the exit is 130 or 143.
+        3 when refused. SIGINT is forwarded to xcodebuild's process group, SIGTERM, SIGHUP, SIGQUIT,
+        SIGUSR1, SIGUSR2 and SIGALRM as SIGTERM (a second one kills it); the evidence is kept and the exit
+        is 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
         """
     static let rerunAbout = """
         Repeats the 'xcodebuild test' run recorded in MANIFEST (nothing else) into a new result bundle;
@@ -80,7 +81,8 @@ enum XcodeCommand {
     static let exitCodes = """
         EXIT CODES: 0 pass, 1 outcomes differ, 2 usage (the command line itself), 3 environment or preflight
         failure (including a missing or unreadable config, manifest or --simctl-json file); 124 for
-        --timeout; 130/143 after SIGINT/SIGTERM; 'test' and 'rerun' otherwise exit with xcodebuild's code.
+        --timeout; 128 + the signal after a stop signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP); 'test' and
+        'rerun' otherwise exit with xcodebuild's code.
         """
 
     /// Each subcommand: its name, its options and what it does.

@@ -57,8 +57,9 @@ let usage = """
 /// Runs the subcommand named in `argv`: its first word, the rest being that subcommand's command line.
 @MainActor
 func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
-    // `--version` before any subcommand, as swift-format and swift-argument-parser tools take it; on stdout, exit 0.
-    if argv.first == "--version" {
+    // `--version` before any subcommand, as swift-format and swift-argument-parser tools take it, or as the only
+    // option after one (`webbridge check --version`, `webbridge xcode test --version`); on stdout, exit 0.
+    if argv.last == "--version", argv.dropLast().allSatisfy({ !$0.hasPrefix("-") }) {
         Output.out(WebBridgeVersion.tool)
         return .pass
     }

@@ -88,6 +88,37 @@ final class LoopbackServerForwardingTests: XCTestCase {
         }
     }
 
+    /// Framing numbers an origin may send that no Int holds, or that are negative, signed or not numbers: the
+    /// proxy checks each before use (no overflow, no reversed range), relays the origin's bytes as they came, and
+    /// lets the engine judge them as it does without the proxy.
+    func testHostileFramingNumbersFromTheOriginAreRelayedAsSent() throws {
+        let heads = [
+            "Transfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nabc",
+            "Transfer-Encoding: chunked\r\n\r\n7ffffffffffffffe\r\nabc\r\n",
+            "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nffffffffffffffffff\r\nabc",
+            "Transfer-Encoding: chunked\r\n\r\n-3\r\nabc\r\n0\r\n\r\n",
+            "Transfer-Encoding: chunked\r\n\r\n+3\r\nabc\r\n0\r\n\r\n",
+            "Content-Length: -1\r\n\r\nabc",
+            "Content-Length: -9223372036854775808\r\n\r\nabc",
+            "Content-Length: 9223372036854775807\r\n\r\nabc",
+            "Content-Length: 99999999999999999999\r\n\r\nabc",
+            "Content-Length: 1e3\r\n\r\nabc",
+            "Content-Length: 3\r\nContent-Length: 1\r\n\r\nabc",
+        ]
+        for head in heads {
+            let reply = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + head
+            let origin = try RawOrigin(reply: reply, closesAfterReply: true)
+            defer { origin.stop() }
+            let proxy = try LoopbackServer(forwardingTo: URL(string: "http://127.0.0.1:\(origin.port)/")!)
+            defer { proxy.stop() }
+            let response = try exchange("GET / HTTP/1.1\r\n\r\n", proxy)
+            XCTAssertTrue(response.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(head): \(response)")
+            let body = try XCTUnwrap(reply.range(of: "\r\n\r\n")).upperBound
+            XCTAssertTrue(response.hasSuffix("\r\n\r\n" + reply[body...]), "\(head): \(response)")
+            XCTAssertEqual(proxy.log.map(\.status), [200], head)
+        }
+    }
+
     func testHoldsAForwardedResponseByItsPathAndStopClosesThePort() throws {
         let origin = try LoopbackServer(root: scratch)
         defer { origin.stop() }
@@ -122,17 +153,19 @@ final class LoopbackServerForwardingTests: XCTestCase {
 }
 
 /// An HTTP origin on 127.0.0.1 that answers every request with fixed bytes and then keeps the connection open
-/// (as a keep-alive server does), and remembers each request it read.
+/// (as a keep-alive server does) or closes it, and remembers each request it read.
 final class RawOrigin: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     private let reply: [UInt8]
+    private let closes: Bool
     private let lock = NSLock()
     private var requests: [String] = []
     private var open: [Int32] = []
 
-    init(reply: String) throws {
+    init(reply: String, closesAfterReply: Bool = false) throws {
         self.reply = Array(reply.utf8)
+        closes = closesAfterReply
         (listener, port) = try LoopbackPort.listen(backlog: 8)
         Thread.detachNewThread { [self] in serve() }
     }
@@ -160,6 +193,7 @@ final class RawOrigin: @unchecked Sendable {
             }
             lock.withLock { requests.append(String(decoding: request, as: UTF8.self)) }
             _ = reply.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+            if closes { _ = shutdown(connection, Int32(SHUT_WR)) }
         }
         close(listener)
     }

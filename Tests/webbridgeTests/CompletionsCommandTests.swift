@@ -73,6 +73,18 @@ final class CompletionsCommandTests: XCTestCase {
         XCTAssertEqual(try bash(["check", "--timeout", ""]), [])
     }
 
+    /// A file name with spaces (and a glob character) is offered whole, one word, as bash offers it itself.
+    func testBashOffersFileNamesWithSpacesWhole() throws {
+        for name in ["my notes.txt", "a  b [c].json", "tab\there.html"] {
+            try Data().write(to: scratch.appendingPathComponent(name))
+        }
+        XCTAssertEqual(try bash(["check", "--page", "my"]), ["my notes.txt"])
+        XCTAssertEqual(try bash(["report", "merge", "a"]), ["a  b [c].json"])
+        XCTAssertEqual(try bash(["check", "--pages", "ta"]), ["tab\there.html"])
+        // Words that are not files still split as before.
+        XCTAssertEqual(try bash(["check", "--format", "j"]), ["json", "junit"])
+    }
+
     /// Every option each command's parser takes is offered after `--`, and nothing else: one source.
     func testBashOffersExactlyTheOptionsOfEveryCommand() throws {
         for command in Self.commands {

@@ -110,7 +110,7 @@ final class ReportFilesCommandTests: XCTestCase {
             ),
             (
                 ["--page", target, "--report", "html=\(target)"],
-                "the path is the file --page \(target) reads; a report never replaces a file the command reads"
+                "the path is \(target), read as --page; a report never replaces a file the command reads"
             ),
             (["--report", "text=\(path("a.txt"))"], "--report must be KIND=FILE, with KIND junit, html or json"),
             (["--report", "junit="], "--report must be KIND=FILE, with KIND junit, html or json"),

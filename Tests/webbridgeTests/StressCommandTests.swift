@@ -174,8 +174,8 @@ final class StressCommandTests: XCTestCase {
     }
 
     /// SIGKILL while the web process is paused: no exit handler of the check runs, and a stopped process cannot
-    /// notice its UI process is gone; it ends all the same (WebKit starts its processes with a parent-death
-    /// SIGKILL, which ends a stopped process too), so nothing is left stopped.
+    /// notice its UI process is gone; it ends all the same (the pause watchdog ends what the check paused), so
+    /// nothing is left stopped.
     func testAWebProcessPausedWhenTheCheckIsKilledEndsWithIt() throws {
         let marker = UUID().uuidString
         var environment = ProcessInfo.processInfo.environment

@@ -139,6 +139,18 @@ enum PageDiagnostics {
                   return "a value whose text cannot be read";
                 }
               };
+              // A console message's other arguments: their JS type only, never their value (a string too:
+              // `console.error("token:", token)`).
+              const typeOf = (value) => {
+                try {
+                  if (value === null) return "null";
+                  if (Array.isArray(value)) return "Array";
+                  if (value instanceof ErrorType) return "Error";
+                  return typeof value === "object" ? "Object" : typeof value;
+                } catch (e) {
+                  return "a value whose type cannot be read";
+                }
+              };
               // "name@url:line:column" of the first frame outside this script, from JavaScriptCore's stack.
               const caller = (stack, skip) => {
                 try {
@@ -176,8 +188,8 @@ enum PageDiagnostics {
                 if (typeof original !== "function") continue;
                 console[level] = function (...values) {
                   const where = caller(new ErrorType().stack, 1);
-                  let text = "";
-                  for (const value of values) text += (text === "" ? "" : " ") + describe(value);
+                  let text = values.length === 0 ? "" : describe(values[0]);
+                  for (let index = 1; index < values.length; index += 1) text += " " + typeOf(values[index]);
                   send("console." + level, text, where[0], where[1], where[2]);
                   return apply(original, this, values);
                 };

@@ -92,7 +92,8 @@ public final class BridgeSession: NSObject {
     public private(set) var webContentProcessTerminated = false
     /// Messages WebKit dropped because it could not clone them (see `UncloneableMessage`), the first 100.
     public private(set) var uncloneable: [UncloneableMessage] = []
-    /// The page's uncaught errors, unhandled rejections and console messages, in order (the first 100).
+    /// The page's uncaught errors, unhandled rejections and console messages, in order: the first 100, the first
+    /// unhandled error always, and how many console calls were left off (`PageDiagnostics.keep`).
     public private(set) var pageDiagnostics: [PageDiagnostic] = []
     /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
     public private(set) var navigatedAwayTo: String?
@@ -385,11 +386,10 @@ public final class BridgeSession: NSObject {
 
     /// The page reported an error or a console message of its own: on the timeline, in order.
     func reported(_ diagnostic: PageDiagnostic) {
-        guard pageDiagnostics.count < 100, !(diagnostic.isHidden && ownScriptsRunning > 0) else { return }
-        pageDiagnostics.append(diagnostic)
-        if pageDiagnostics.count <= PageDiagnostics.keptOnTimeline {
-            record(.pageReported, diagnostic.timelineNote)
-        }
+        guard !(diagnostic.isHidden && ownScriptsRunning > 0),
+            let note = PageDiagnostics.keep(diagnostic, in: &pageDiagnostics)
+        else { return }
+        record(.pageReported, note)
     }
 
     private func failLoad(_ error: any Error) {

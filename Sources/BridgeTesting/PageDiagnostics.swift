@@ -46,8 +46,12 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
     public var description: String {
         if isHidden { return text + " " + Self.hiddenExplanation }
         if kind == .consoleLeftOff {
-            return "\(text) console messages after the first \(PageDiagnostics.consoleBudget) of a document, "
-                + "counted only (no text, no place, so logging costs the page what the engine's console does)"
+            // "99900" or "99900 console.error: line number": the count, then the last call left off.
+            let count = text.prefix { $0.isNumber }
+            let last = text.dropFirst(count.count).drop { $0 == " " }
+            return "\(count) console messages after the first \(PageDiagnostics.consoleBudget) of a document, "
+                + "counted only (no place, so logging costs the page what the engine's console does)"
+                + (last.isEmpty ? "" : "; the last: \(last)")
         }
         return location.isEmpty ? text : "\(text) (\(location))"
     }
@@ -101,17 +105,18 @@ enum PageDiagnostics {
     static let consoleBudget = 100
 
     /// Keeps `diagnostic` in `kept`: the first `kept` of them, then the first unhandled error (the one a verdict
-    /// names) whatever came before it, and the latest count of console calls left off. Returns the note to put
+    /// names) whatever came before it, and the latest count of console calls left off with the last of them. Returns the note to put
     /// on the timeline, or nil: past `keptOnTimeline`, only the first unhandled error and each doubling of the
     /// count left off are noted.
     static func keep(_ diagnostic: PageDiagnostic, in kept: inout [PageDiagnostic]) -> String? {
         if diagnostic.kind == .consoleLeftOff {
-            let count = Int(diagnostic.text) ?? 0
+            let counted = { (text: String) in Int(text.prefix { $0.isNumber }) ?? 0 }
+            let count = counted(diagnostic.text)
             guard let index = kept.firstIndex(where: { $0.kind == .consoleLeftOff }) else {
                 kept.append(diagnostic)
                 return diagnostic.timelineNote
             }
-            let previous = Int(kept[index].text) ?? 0
+            let previous = counted(kept[index].text)
             guard count > previous else { return nil }
             kept[index] = diagnostic
             return count >= 2 * previous ? diagnostic.timelineNote : nil
@@ -219,14 +224,22 @@ enum PageDiagnostics {
               if (!console) return;
               // Past the budget a call is only counted; the count goes once the page's task ends.
               const later = window.setTimeout;
-              let written = 0, leftOff = 0, flushing = false;
-              const flush = () => { flushing = false; send("console left off", String(leftOff), "", 0, 0); };
+              // The last call counted is kept as is (its values, no text, no stack) and described once, here.
+              let written = 0, leftOff = 0, flushing = false, lastLevel = "", lastValues = [];
+              const flush = () => {
+                flushing = false;
+                let text = lastValues.length === 0 ? "" : describe(lastValues[0]);
+                for (let index = 1; index < lastValues.length; index += 1) text += " " + typeOf(lastValues[index]);
+                send("console left off", String(leftOff) + " console." + lastLevel + ": " + text, "", 0, 0);
+              };
               for (const level of [\(levelList)]) {
                 const original = console[level];
                 if (typeof original !== "function") continue;
                 console[level] = function (...values) {
                   if (written >= \(consoleBudget)) {
                     leftOff += 1;
+                    lastLevel = level;
+                    lastValues = values;
                     if (!flushing) {
                       flushing = true;
                       try { apply(later, window, [flush, 0]); } catch (e) { flushing = false; }

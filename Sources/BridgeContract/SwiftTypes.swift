@@ -72,6 +72,10 @@ struct SwiftTypeWriter {
         return lines
     }
 
+    /// The names a struct's members start with taken: the namespace, which its members call (a field of that
+    /// name is numbered).
+    var taken: Set<String> { [namespace] }
+
     func indent(_ lines: [String], by levels: Int) -> [String] {
         let prefix = String(repeating: "    ", count: levels)
         return lines.map { $0.isEmpty ? $0 : prefix + $0 }
@@ -100,7 +104,7 @@ struct SwiftTypeWriter {
     }
 
     func message(_ spec: MessageSpec, _ type: String) -> [String] {
-        var taken = Set<String>()
+        var taken = self.taken
         var nested: [String] = []
         var properties: [Property] = []
         var constants: [(String, ConstantValue)] = []
@@ -159,17 +163,20 @@ struct SwiftTypeWriter {
             let requestField = requestSpec.requestIDField
         {
             let others = properties.filter { $0.name != idProperty.name }
+            // The request's parameter name, unless a field already has it.
+            var named = Set(others.map(\.name))
+            let request = TypedNames.unique("request", &named)
             let parameters =
-                (["answering request: \(requestType)"]
+                (["answering \(request): \(requestType)"]
                 + others.map { "\(TypedNames.swiftIdentifier($0.name)): \($0.type)" }).joined(separator: ", ")
             let requestProperty = TypedNames.swiftIdentifier(TypedNames.property(requestField))
             let arguments =
-                (["\(TypedNames.swiftIdentifier(idProperty.name)): request.\(requestProperty)"]
+                (["\(TypedNames.swiftIdentifier(idProperty.name)): \(request).\(requestProperty)"]
                 + others.map { "\(TypedNames.swiftIdentifier($0.name)): \(TypedNames.swiftIdentifier($0.name))" })
                 .joined(separator: ", ")
             lines += indent(
                 [
-                    "", "/// The answer to `request`, carrying its id.", "public init(\(parameters)) {",
+                    "", "/// The answer to `\(request)`, carrying its id.", "public init(\(parameters)) {",
                     "    self.init(\(arguments))", "}",
                 ], by: 1)
         }
@@ -228,7 +235,7 @@ struct SwiftTypeWriter {
 
     /// A nested object's struct: a `ContractValue`.
     func object(_ name: String, _ fields: [String: FieldSpec]) -> [String] {
-        var taken = Set<String>()
+        var taken = self.taken
         let (properties, constants, nested) = fieldProperties(fields, taken: &taken)
         var lines = ["public struct \(name): ContractValue, Equatable {"]
         lines += indent(memberwise(properties), by: 1)
@@ -262,9 +269,14 @@ struct SwiftTypeWriter {
         return lines
     }
 
+    /// The names the generated initializers bind (`init(validated message:)`, `let fields`,
+    /// `init(contractValue:path:)`): a property of one of these names is assigned through `self.`.
+    static let initializerLocals: Set<String> = ["message", "fields", "path", "contractValue"]
+
     func reads(_ properties: [Property]) -> [String] {
         properties.map { property in
-            let name = TypedNames.swiftIdentifier(property.name)
+            let identifier = TypedNames.swiftIdentifier(property.name)
+            let name = Self.initializerLocals.contains(property.name) ? "self." + identifier : identifier
             switch property.role {
             case .body: return "\(name) = try fields.body()"
             case .requestID: return "\(name) = try fields.requestID()"
@@ -321,8 +333,7 @@ struct SwiftTypeWriter {
     func cases(_ direction: Direction) -> [(MessageSpec, String, String)] {
         zip(contract.messages, names.messageTypes).filter { $0.0.direction == direction }.map { spec, type in
             let base = String(type.dropLast("Message".count))
-            let name = base.prefix(1).lowercased() + base.dropFirst()
-            return (spec, type, TypedNames.swiftIdentifier(name))
+            return (spec, type, TypedNames.swiftIdentifier(TypedNames.caseName(base)))
         }
     }
 
@@ -367,7 +378,7 @@ struct SwiftTypeWriter {
             "        switch self {",
         ]
         for (spec, type, name) in all {
-            var taken = Set<String>()
+            var taken = self.taken
             let id =
                 spec.requestIDField.map {
                     "message.\(TypedNames.swiftIdentifier(TypedNames.unique(TypedNames.property($0), &taken)))"

@@ -12,7 +12,9 @@ struct TypedNames: Sendable {
     let namespace: String
 
     init(_ contract: BridgeContract) {
-        var taken = Set<String>()
+        // A message type must not shadow a type the generated code names (`ValidatedMessage` for the kind
+        // "validated"): it is numbered instead (`Validated2Message`).
+        var taken = TypedNames.reservedTypes
         messageTypes = contract.messages.map {
             TypedNames.unique(TypedNames.upperCamel($0.kind), suffix: "Message", &taken)
         }
@@ -61,12 +63,31 @@ struct TypedNames: Sendable {
             candidate = "field"
         }
         if let scalar = candidate.unicodeScalars.first, ("0"..."9").contains(scalar) { candidate = "_" + candidate }
-        // What backticks can't rescue, or what the generated members use.
-        if ["self", "Self", "Type", "Protocol", "init", "contractJSON", "_"].contains(candidate) {
-            candidate += "_"
-        }
+        if reservedMembers.contains(candidate) { candidate += "_" }
         return candidate
     }
+
+    /// The enum case of a message type's base name (`CartReady` → `cartReady`); a name backticks can't rescue, or
+    /// one the enum declares itself, gets `_` (`init_`, `self_`).
+    static func caseName(_ base: String) -> String {
+        let name = base.prefix(1).lowercased() + base.dropFirst()
+        return reservedMembers.contains(name) || ["receiverCall"].contains(name) ? name + "_" : name
+    }
+
+    /// Names a generated member can't have: what backticks can't rescue (`self`, `init`), what the generated
+    /// structs declare themselves (`contractJSON`, the typealiases `Reply` and `Answer`), and the library type the
+    /// generated initializers call (a property `ContractFields` would hide it). The namespace, which the members
+    /// also call, is reserved per contract (`SwiftTypeWriter.taken`).
+    static let reservedMembers: Set<String> = [
+        "self", "Self", "Type", "Protocol", "init", "_", "contractJSON", "Reply", "Answer", "ContractFields",
+    ]
+
+    /// The types the generated code names, which no generated type may shadow.
+    static let reservedTypes: Set<String> = [
+        "BridgeContract", "ContractFields", "ContractValue", "FieldValue", "JSONValue", "MessageSpec", "ReceiverCall",
+        "ReceiverCallError", "TypedMessageError", "ValidatedMessage", "ValidationMode", "Direction", "PageToNative",
+        "NativeToPage", "String", "Double", "Int", "Bool", "Any", "Sendable", "Equatable",
+    ]
 
     /// `name` as Swift code: in backticks when it is a keyword.
     static func swiftIdentifier(_ name: String) -> String {

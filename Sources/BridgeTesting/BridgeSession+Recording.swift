@@ -143,11 +143,10 @@ extension BridgeSession {
 
     /// The page reported an error or a console message of its own: on the timeline, in order.
     func reported(_ diagnostic: PageDiagnostic) {
-        guard pageDiagnostics.count < 100, !(diagnostic.isHidden && ownScriptsRunning > 0) else { return }
-        pageDiagnostics.append(diagnostic)
-        if pageDiagnostics.count <= PageDiagnostics.keptOnTimeline {
-            record(.pageReported, diagnostic.timelineNote)
-        }
+        guard !(diagnostic.isHidden && ownScriptsRunning > 0),
+            let note = PageDiagnostics.keep(diagnostic, in: &pageDiagnostics)
+        else { return }
+        record(.pageReported, note)
     }
 
     func failLoad(_ error: any Error) {

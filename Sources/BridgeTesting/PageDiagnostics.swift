@@ -19,6 +19,8 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
         case consoleLog = "console.log"
         case consoleInfo = "console.info"
         case consoleDebug = "console.debug"
+        /// How many console calls the script only counted, past its budget (`PageDiagnostics.consoleBudget`).
+        case consoleLeftOff = "console left off"
 
         /// An error the page did not handle, as opposed to a console message it chose to write.
         var isUnhandled: Bool { self == .uncaughtError || self == .unhandledRejection }
@@ -43,6 +45,14 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
 
     public var description: String {
         if isHidden { return text + " " + Self.hiddenExplanation }
+        if kind == .consoleLeftOff {
+            // "99900" or "99900 console.error: line number": the count, then the last call left off.
+            let count = text.prefix { $0.isNumber }
+            let last = text.dropFirst(count.count).drop { $0 == " " }
+            return "\(count) console messages after the first \(PageDiagnostics.consoleBudget) of a document, "
+                + "counted only (no place, so logging costs the page what the engine's console does)"
+                + (last.isEmpty ? "" : "; the last: \(last)")
+        }
         return location.isEmpty ? text : "\(text) (\(location))"
     }
 
@@ -87,6 +97,35 @@ enum PageDiagnostics {
 
     /// At most this many diagnostics a session reach the timeline; the rest are counted.
     static let keptOnTimeline = 20
+    /// At most this many diagnostics a session keeps; past them only its first unhandled error is kept.
+    static let kept = 100
+    /// Console calls per document the script reports with their text and place (a stack each, about 350 µs);
+    /// past it, it only counts them (the engine's own console costs about 1.4 µs a call) and reports the count
+    /// once the page's task ends.
+    static let consoleBudget = 100
+
+    /// Keeps `diagnostic` in `kept`: the first `kept` of them, then the first unhandled error (the one a verdict
+    /// names) whatever came before it, and the latest count of console calls left off with the last of them. Returns the note to put
+    /// on the timeline, or nil: past `keptOnTimeline`, only the first unhandled error and each doubling of the
+    /// count left off are noted.
+    static func keep(_ diagnostic: PageDiagnostic, in kept: inout [PageDiagnostic]) -> String? {
+        if diagnostic.kind == .consoleLeftOff {
+            let counted = { (text: String) in Int(text.prefix { $0.isNumber }) ?? 0 }
+            let count = counted(diagnostic.text)
+            guard let index = kept.firstIndex(where: { $0.kind == .consoleLeftOff }) else {
+                kept.append(diagnostic)
+                return diagnostic.timelineNote
+            }
+            let previous = counted(kept[index].text)
+            guard count > previous else { return nil }
+            kept[index] = diagnostic
+            return count >= 2 * previous ? diagnostic.timelineNote : nil
+        }
+        let firstUnhandled = diagnostic.kind.isUnhandled && !kept.contains { $0.kind.isUnhandled }
+        guard kept.count < Self.kept || firstUnhandled else { return nil }
+        kept.append(diagnostic)
+        return kept.count <= keptOnTimeline || firstUnhandled ? diagnostic.timelineNote : nil
+    }
 
     /// The main frame's script: made once per set of levels, as every session of a run uses the same one.
     @MainActor
@@ -139,6 +178,18 @@ enum PageDiagnostics {
                   return "a value whose text cannot be read";
                 }
               };
+              // A console message's other arguments: their JS type only, never their value (a string too:
+              // `console.error("token:", token)`).
+              const typeOf = (value) => {
+                try {
+                  if (value === null) return "null";
+                  if (Array.isArray(value)) return "Array";
+                  if (value instanceof ErrorType) return "Error";
+                  return typeof value === "object" ? "Object" : typeof value;
+                } catch (e) {
+                  return "a value whose type cannot be read";
+                }
+              };
               // "name@url:line:column" of the first frame outside this script, from JavaScriptCore's stack.
               const caller = (stack, skip) => {
                 try {
@@ -171,13 +222,34 @@ enum PageDiagnostics {
               }]);
               const console = window.console;
               if (!console) return;
+              // Past the budget a call is only counted; the count goes once the page's task ends.
+              const later = window.setTimeout;
+              // The last call counted is kept as is (its values, no text, no stack) and described once, here.
+              let written = 0, leftOff = 0, flushing = false, lastLevel = "", lastValues = [];
+              const flush = () => {
+                flushing = false;
+                let text = lastValues.length === 0 ? "" : describe(lastValues[0]);
+                for (let index = 1; index < lastValues.length; index += 1) text += " " + typeOf(lastValues[index]);
+                send("console left off", String(leftOff) + " console." + lastLevel + ": " + text, "", 0, 0);
+              };
               for (const level of [\(levelList)]) {
                 const original = console[level];
                 if (typeof original !== "function") continue;
                 console[level] = function (...values) {
+                  if (written >= \(consoleBudget)) {
+                    leftOff += 1;
+                    lastLevel = level;
+                    lastValues = values;
+                    if (!flushing) {
+                      flushing = true;
+                      try { apply(later, window, [flush, 0]); } catch (e) { flushing = false; }
+                    }
+                    return apply(original, this, values);
+                  }
+                  written += 1;
                   const where = caller(new ErrorType().stack, 1);
-                  let text = "";
-                  for (const value of values) text += (text === "" ? "" : " ") + describe(value);
+                  let text = values.length === 0 ? "" : describe(values[0]);
+                  for (let index = 1; index < values.length; index += 1) text += " " + typeOf(values[index]);
                   send("console." + level, text, where[0], where[1], where[2]);
                   return apply(original, this, values);
                 };

@@ -20,6 +20,7 @@ do {
 } catch {
     fail(error.description)
 }
+if let problem = SwiftTypes.unsupported(contract) { fail("\(contractPath): \(problem)") }
 let source = Data(SwiftTypes(contract: contract).source.utf8)
 let output = URL(fileURLWithPath: outputPath)
 if FileManager.default.contents(atPath: output.path) != source {

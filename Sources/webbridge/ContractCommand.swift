@@ -66,7 +66,11 @@ enum ContractCommand {
         case "lock": return lock(contractURL, lockURL, force: parsed.has("--force"), wait: parsed.seconds("--wait")!)
         case "diff": return diff(contractURL, lockURL, json: parsed.value("--format") == "json")
         case "ts": return generated(contractURL) { TypeScriptDeclarations(contract: $0).source }
-        case "swift": return generated(contractURL) { SwiftTypes(contract: $0).source }
+        case "swift":
+            if case .success(let (_, contract)) = load(contractURL), let problem = SwiftTypes.unsupported(contract) {
+                return Failure(.contractFailure, problem).report()
+            }
+            return generated(contractURL) { SwiftTypes(contract: $0).source }
         default: return generated(contractURL) { ContractModule(contract: $0).source }
         }
     }

@@ -9,17 +9,29 @@ enum PageEntry: Equatable {
     case url(URL)
     case bundled
 
-    /// How the page is named in the report: the path as given, or the URL's host and path.
+    /// How the page is named in every report and format: the path as given, or the URL's host and path. A query
+    /// can carry tokens, so it is never shown: `?…` says there is one (`PageEntry.names` tells apart two pages
+    /// that differ only in it).
     var name: String {
         switch self {
         case .file(let path): TerminalText.escape(path)
         case .url(let url):
-            // The query too: /ok?a and /ok?b are two pages.
             TerminalText.escape(
                 LoadError.host(of: url)
                     + (url.path(percentEncoded: true).isEmpty ? "/" : url.path(percentEncoded: true))
-                    + (url.query(percentEncoded: true).map { "?\($0)" } ?? ""))
+                    + (url.query(percentEncoded: true) == nil ? "" : "?…"))
         case .bundled: "BridgeFixture.html (bundled)"
+        }
+    }
+
+    /// The names of `entries`, in order: each `name`, with ` #2`, ` #3`… on a name given before (`/ok?a` and
+    /// `/ok?b` are two pages, `…/ok?…` and `…/ok?… #2`).
+    static func names(_ entries: [PageEntry]) -> [String] {
+        var seen: [String: Int] = [:]
+        return entries.map { entry in
+            let name = entry.name
+            seen[name, default: 0] += 1
+            return seen[name]! == 1 ? name : "\(name) #\(seen[name]!)"
         }
     }
 }

@@ -41,9 +41,9 @@ final class SuiteRun {
         self.options = options
         self.base = base
         let selected = options.selectedEntries
-        pages = try selected.map { entry in
+        pages = try zip(selected, PageEntry.names(selected)).map { entry, name in
             _ = try options.pageSource(entry)
-            return Page(name: entry.name, entry: entry)
+            return Page(name: name, entry: entry)
         }
         listed = options.entries.count
         jobs = max(1, min(options.jobs ?? SuiteRun.defaultJobs, selected.count))

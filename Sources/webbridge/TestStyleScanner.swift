@@ -156,25 +156,4 @@ enum TestStyleScanner {
         }
         return (files, unreadable)
     }
-
-    /// `text` with the lines of `#if false` (and `#if 0`) branches blanked, line numbers kept: code the compiler
-    /// never sees runs no test.
-    static func blankingInactiveBranches(_ text: String) -> String {
-        guard text.contains("#if") else { return text }
-        // One entry per open #if: whether its current branch is known inactive.
-        var inactive: [Bool] = []
-        var lines: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let directive = line.drop { $0 == " " || $0 == "\t" }
-            let words = directive.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            switch words.first {
-            case "#if": inactive.append(words.count == 2 && (words[1] == "false" || words[1] == "0"))
-            case "#elseif", "#else": if !inactive.isEmpty { inactive[inactive.count - 1] = false }
-            case "#endif": _ = inactive.popLast()
-            default: if inactive.contains(true) { lines.append(""); continue }
-            }
-            lines.append(line)
-        }
-        return lines.joined(separator: "\n")
-    }
 }

@@ -254,4 +254,34 @@ struct TypeScriptDeclarationsTests {
         #expect(source.contains("export declare const CONTRACT_VERSION: 2;"))
         #expect(source.contains("version 2"))
     }
+
+    @Test("a contract of 120 messages: a correct page compiles; a misspelt kind and a wrong field type do not")
+    func manyMessages() throws {
+        // Real bridges have 50 and more messages; a union of them once made tsc 4.8 refuse every call (TS2590).
+        var messages = (0..<120).map { index in
+            #"{"kind": "event\#(index)", "direction": "page-to-native", "fields": {"count": {"type": "integer"}, "#
+                + #""label": {"type": "string"}, "meta": {"type": "object", "fields": {"flag": {"type": "boolean"}}}}}"#
+        }
+        messages.append(#"{"kind": "ask", "direction": "page-to-native", "fields": {}, "reply": {"type": "string"}}"#)
+        let contract = try BridgeContract(
+            jsonData: Data(
+                #"{"version": 1, "handler": "h", "receiver": "window.r", "discriminator": "kind", "messages": [\#(messages.joined(separator: ", "))]}"#
+                    .utf8))
+        let page = """
+            import { postToNative } from "./bridge-contract.mjs";
+            postToNative({ kind: "event7", count: 1, label: "a", meta: { flag: true } });
+            postToNative({ kind: "evnt7", count: 1, label: "a", meta: { flag: true } });
+            postToNative({ kind: "event119", count: "1", label: "a", meta: { flag: true } });
+            postToNative({ kind: "event0", count: 1, label: "a", meta: { flag: 1 } });
+            postToNative({ kind: "event1", count: 1, label: "a", meta: { flag: true }, extra: 1 });
+            const reply: string = await postToNative({ kind: "ask" });
+            export { reply };
+
+            """
+        let errors = try TypeScript.errors(contract, page: page)
+        #expect(!errors.contains { $0.message.contains("TS2590") }, "\(errors)")
+        // One error on each broken line, at the field: line 3 `kind`, 4 `count`, 5 `flag`, 6 `extra`.
+        #expect(errors.map(\.line) == [3, 4, 5, 6], "\(errors)")
+        #expect(errors.map(\.column) == [16, 34, 62, 76], "\(errors)")
+    }
 }

@@ -47,6 +47,37 @@ final class PageDiagnosticsTests: XCTestCase {
             failure.detail.contains("the page reported an uncaught error first: " + error), failure.detail)
     }
 
+    func testAHundredThousandConsoleLinesDuringLoadDoNotStopTheLoadAndAreCounted() async throws {
+        let html = """
+            <!doctype html><html><body><script>
+            for (let line = 0; line < 100000; line += 1) console.error("line", line);
+            window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});
+            </script></body></html>
+            """
+        let server = try LoopbackHTTPServer(routes: ["/page.html": .page(status: 200, html: html)])
+        defer { server.stop() }
+        // The default deadline: the page is good, and logging must not make it look otherwise.
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/page.html"))))
+        XCTAssertNil(report.load.failure, "\(report.load)")
+        XCTAssertNil(report.pageToNative.failure, "\(String(describing: report.pageToNative.failure))")
+        let notes = reported(report)
+        XCTAssertEqual(notes.filter { $0.hasPrefix("console.error: line number") }.count, 20, "\(notes)")
+        let budget = 100
+        let leftOff = try XCTUnwrap(notes.first { $0.hasPrefix("console left off: ") }, "\(notes)")
+        XCTAssertTrue(leftOff.hasPrefix("console left off: \(100_000 - budget) console messages after the first"))
+        XCTAssertTrue(leftOff.hasSuffix("; the last: console.error: line number"), leftOff)
+    }
+
+    func testTheUncaughtErrorAfterAHundredConsoleMessagesIsStillInTheVerdict() async throws {
+        let report = try await check(
+            inline: "for (let line = 0; line < 150; line += 1) console.warn(\"starting\");\nstartBridge();")
+        let failure = try XCTUnwrap(report.pageToNative.failure)
+        let error = "ReferenceError: Can't find variable: startBridge"
+        XCTAssertTrue(failure.detail.contains("the page reported an uncaught error first: " + error), failure.detail)
+        let notes = reported(report)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("uncaught error: " + error) }, "\(notes)")
+    }
+
     func testAnUnhandledRejectionAndConsoleErrorsAreRecordedWithoutTheirValues() async throws {
         let report = try await check(
             inline: """

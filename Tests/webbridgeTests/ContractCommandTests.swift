@@ -94,6 +94,22 @@ struct ContractCommandTests {
         #expect(swift.stdout.contains("public enum DefaultContract {"))
     }
 
+    @Test("swift refuses arrays nested past the limit typed Swift compiles in good time, naming the field")
+    func swiftRefusesDeepNesting() throws {
+        let scratch = try Scratch()
+        let contract = scratch.file("deep.json")
+        var type = #"{"type": "integer"}"#
+        for _ in 0...SwiftTypes.maxArrayNesting { type = #"{"type": "array", "items": \#(type)}"# }
+        try Data(
+            #"{"version": 1, "handler": "h", "receiver": "window.r", "discriminator": "type", "messages": [{"kind": "k", "direction": "page-to-native", "fields": {"a": \#(type)}}]}"#
+                .utf8
+        ).write(to: contract)
+        let result = try CLI.run(["contract", "swift", "--contract", contract.path])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("messages[0].fields.a: arrays nest 17 levels deep"), "\(result.stderr)")
+    }
+
     @Test("diff of the bundled default contract against its committed lock passes")
     func diffDefault() throws {
         let result = try CLI.run(["contract", "diff"])

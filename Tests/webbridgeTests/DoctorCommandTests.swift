@@ -309,6 +309,62 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertTrue(findings(result).first?.contains("LinuxTests.testLinux") == true, result.stdout)
     }
 
+    func testTestsInBranchesLinuxNeverCompilesAreNotFlagged() throws {
+        // Each class is a sync @MainActor test: `On…` in a branch Linux compiles (or one doctor can't decide),
+        // `Off…` in one it never compiles.
+        func test(_ name: String) -> String { "@MainActor final class \(name): XCTestCase { func testIt() {} }" }
+        let folder = try package([
+            "Tests/BridgeTests/Platforms.swift": """
+            import XCTest
+            #if os(iOS)
+            \(test("OffIOS"))
+            #endif
+            #if canImport(UIKit)
+            \(test("OffUIKit"))
+            #elseif canImport(AppKit)
+            \(test("OffAppKit"))
+            #else
+            \(test("OnNoUIKit"))
+            #endif
+            #if !os(Linux)
+            \(test("OffNotLinux"))
+            #else
+            \(test("OnLinuxElse"))
+            #endif
+            #if canImport(Darwin) // Apple only
+            \(test("OffDarwin"))
+            #elseif os(Linux)
+            \(test("OnLinuxElseif"))
+            #else
+            \(test("OffAfterTaken"))
+            #endif
+            #if os(Linux)
+              #if targetEnvironment(simulator)
+            \(test("OffNested"))
+              #endif
+            #endif
+            #if (os(macOS) || os(watchOS)) && DEBUG
+            \(test("OffAnd"))
+            #endif
+            #if os(iOS) || DEBUG
+            \(test("OnCustomFlag"))
+            #endif
+            #if !(os(iOS) || canImport(UIKit))
+            \(test("OnNegated"))
+            #endif
+            """
+        ])
+        let result = try doctor(folder)
+        let flagged = findings(result).compactMap { line in
+            line.split(separator: " ").first { $0.hasSuffix(".testIt()") }.map {
+                String($0.dropLast(".testIt()".count))
+            }
+        }
+        XCTAssertEqual(
+            flagged.sorted(), ["OnCustomFlag", "OnLinuxElse", "OnLinuxElseif", "OnNegated", "OnNoUIKit"],
+            result.stdout)
+    }
+
     func testABaseClassThatIsATypealiasOfXCTestCaseIsFollowed() throws {
         let folder = try package([
             "Tests/BridgeTests/Alias.swift": """

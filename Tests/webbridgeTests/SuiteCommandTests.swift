@@ -277,14 +277,29 @@ final class SuiteCommandTests: XCTestCase {
         XCTAssertTrue(second.contains("page → native  PASS"), "the page was read before its turn:\n\(result.stdout)")
     }
 
-    func testURLsThatDifferInTheirQueryGetTheirOwnNames() throws {
+    func testURLsThatDifferInTheirQueryGetTheirOwnNamesWithoutIt() throws {
         let server = try LoopbackHTTPServer(routes: ["/ok": .page(status: 200, html: fixture)])
         defer { server.stop() }
-        let urls = ["?a", "?b"].flatMap { ["--url", server.url("/ok").absoluteString + $0] }
-        let result = try CLI.run(["check", "--format", "json"] + urls)
+        let urls = ["?token=QUERY-SECRET-1", "?token=QUERY-SECRET-2"].flatMap {
+            ["--url", server.url("/ok").absoluteString + $0]
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("query-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reports = ["junit", "html"].flatMap { ["--report", "\($0)=" + folder.appendingPathComponent($0).path] }
+        let result = try CLI.run(["check", "--format", "json"] + reports + urls)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertEqual(
-            try pageNames(result.stdout), ["127.0.0.1:\(server.port)/ok?a", "127.0.0.1:\(server.port)/ok?b"])
+            try pageNames(result.stdout), ["127.0.0.1:\(server.port)/ok?…", "127.0.0.1:\(server.port)/ok?… #2"])
+        let text = try CLI.run(["check"] + urls)
+        XCTAssertEqual(text.status, 0, text.stdout + text.stderr)
+        let written = try ["junit", "html"].map {
+            try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
+        }
+        for output in [result.stdout, result.stderr, text.stdout, text.stderr] + written {
+            XCTAssertFalse(output.contains("QUERY-SECRET"), "the query was shown:\n\(output)")
+        }
+        XCTAssertTrue(text.stdout.contains("/ok?… #2"), text.stdout)
     }
 
     // MARK: Signals

@@ -31,7 +31,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// Which frames may post messages: the main frame only unless origins are declared.
     public var frames: FrameRule?
     /// How the check plays the native side for this contract (not part of the protocol: never locked).
-    public var check: CheckPlay?
+    package var check: CheckPlay?
     /// The file the contract was read from, if any: where a contract without a name gets one.
     private var source = Source()
 
@@ -41,7 +41,17 @@ public struct BridgeContract: Codable, Sendable, Equatable {
 
     public init(
         version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil,
-        discriminator: [String] = ["kind"], frames: FrameRule? = nil, check: CheckPlay? = nil, name: String? = nil
+        discriminator: [String] = ["kind"], frames: FrameRule? = nil, name: String? = nil
+    ) {
+        self.init(
+            version: version, handler: handler, receiver: receiver, messages: messages, requestID: requestID,
+            discriminator: discriminator, frames: frames, check: nil, name: name)
+    }
+
+    /// A contract with the play the check runs for it (the tool's own contracts and tests).
+    package init(
+        version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil,
+        discriminator: [String] = ["kind"], frames: FrameRule? = nil, check: CheckPlay?, name: String? = nil
     ) {
         self.name = name
         self.version = version

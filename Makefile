@@ -52,5 +52,7 @@ bench: setup
 bench-peer:
 	@scripts/setup-peer.sh
 
+# The format, and the public API: exactly what Docs/API.md lists, within its bound.
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Plugins Examples/Client/ClientTests
+	scripts/check-public-api.sh

@@ -35,13 +35,13 @@ public func assertBridge(
 @MainActor
 @discardableResult
 public func assertBridge(
-    html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay? = nil,
+    html: String, baseURL: URL? = nil, contract: BridgeContract = .default,
     strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {
     let report = await verifyBridge(
-        html: html, baseURL: baseURL, contract: contract, play: play, strictness: strictness, fields: fields,
+        html: html, baseURL: baseURL, contract: contract, strictness: strictness, fields: fields,
         timeout: timeout, sessions: sessions)
     record(report, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     return report
@@ -65,13 +65,13 @@ public func expectBridge(
 @MainActor
 @discardableResult
 public func expectBridge(
-    html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay? = nil,
+    html: String, baseURL: URL? = nil, contract: BridgeContract = .default,
     strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {
     await assertBridge(
-        html: html, baseURL: baseURL, contract: contract, play: play, strictness: strictness, fields: fields,
+        html: html, baseURL: baseURL, contract: contract, strictness: strictness, fields: fields,
         timeout: timeout,
         sessions: sessions, fileID: fileID, filePath: filePath, line: line, column: column)
 }

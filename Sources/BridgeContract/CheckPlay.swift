@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It lives in the contract file's `check` section or in a check file of its own; it is test data, so the
 /// lock never records it.
-public struct CheckPlay: Codable, Sendable, Equatable {
+package struct CheckPlay: Codable, Sendable, Equatable {
     /// The app's native-side scripts, injected as `WKUserScript`s before the page loads.
     public var userScripts: [UserScriptSpec]
     /// What native does, in order, each on its trigger.
@@ -265,8 +265,8 @@ public struct CheckPlay: Codable, Sendable, Equatable {
 }
 
 /// One native-side script of the app, injected as a `WKUserScript`.
-public struct UserScriptSpec: Codable, Sendable, Equatable {
-    public enum InjectionTime: String, Codable, Sendable { case documentStart, documentEnd }
+package struct UserScriptSpec: Codable, Sendable, Equatable {
+    package enum InjectionTime: String, Codable, Sendable { case documentStart, documentEnd }
 
     /// The script's path, relative to the file that names it (read before the check runs).
     public var file: String?
@@ -298,7 +298,7 @@ public struct UserScriptSpec: Codable, Sendable, Equatable {
 }
 
 /// One thing native does when its trigger happens: send a message or call, and/or answer the trigger.
-public struct PlayStep: Codable, Sendable, Equatable {
+package struct PlayStep: Codable, Sendable, Equatable {
     /// `didFinish`, or the name of a page → native message (the step runs each time it arrives).
     public var after: String
     /// The native → page message to send.
@@ -345,7 +345,7 @@ public struct PlayStep: Codable, Sendable, Equatable {
 }
 
 /// How the check sees that the page accepted a native → page call.
-public enum Acceptance: Codable, Sendable, Equatable {
+package enum Acceptance: Codable, Sendable, Equatable {
     /// The call returned without throwing.
     case returns
     /// The call's result (a promise) fulfilled; a rejection is the page refusing.

@@ -1,7 +1,7 @@
 /// One difference between a locked contract and the current one, classified.
-public struct ContractChange: Sendable, Equatable, CustomStringConvertible {
+package struct ContractChange: Sendable, Equatable, CustomStringConvertible {
     /// Whether both sides built against the lock keep working.
-    public enum Compatibility: String, Sendable, Equatable {
+    package enum Compatibility: String, Sendable, Equatable {
         /// A new optional field or a new message kind.
         case compatible
         /// Anything that breaks a side built against the lock: a field removed, a type or constant changed, …
@@ -27,7 +27,7 @@ public struct ContractChange: Sendable, Equatable, CustomStringConvertible {
 ///
 /// An incompatible change passes only with a version bump; then the fixture and the production code
 /// must follow, and the lock is refreshed with `webbridge contract lock`.
-public struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
+package struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
     public let locked: BridgeContract
     public let current: BridgeContract
     /// Every difference, in a stable order.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A committed snapshot of a contract, against which `ContractDiff` classifies later edits.
-public struct ContractLock: Codable, Sendable, Equatable {
+package struct ContractLock: Codable, Sendable, Equatable {
     /// The lock file format this library writes.
     public static let currentFormat = 1
 

@@ -7,7 +7,7 @@ import Foundation
 /// values `MessageSpec` resolves (route, page function, discriminator values, request-id field), which the Swift
 /// validator reads too. So the validator applies the same rules, paths and rule names as `BridgeContract.validate`,
 /// and a violation reads the same in the browser console and in a native test.
-public struct ContractModule: Sendable, Equatable {
+package struct ContractModule: Sendable, Equatable {
     /// The module's JavaScript source.
     public let source: String
 

@@ -6,7 +6,7 @@ private func utf16(_ units: [UInt16]) -> String { String(decoding: units, as: UT
 /// Strings that break scripts built by concatenation: quotes, escapes, line terminators, markup, sizes.
 ///
 /// The package's tests send each through the encoder and the real engine; use them on your own page too.
-public enum HostileStrings {
+package enum HostileStrings {
     /// Every string here must reach the page unchanged through ``ReceiverCall``.
     public static let corpus: [String] = [
         "",

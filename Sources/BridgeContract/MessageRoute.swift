@@ -3,7 +3,7 @@
 /// A page → native body is matched only among the messages of its route: the handler it was posted to and its
 /// transport. A native → page body is matched among every native → page message, whichever page function each
 /// calls, so their route is the direction alone.
-public enum MessageRoute: Sendable, Hashable, CustomStringConvertible {
+package enum MessageRoute: Sendable, Hashable, CustomStringConvertible {
     /// Posted by the page to `handler` through `transport`.
     case pageToNative(handler: String, transport: MessageSpec.Transport)
     /// Sent by native to the page (to the contract's receiver or to the message's own `call`).

@@ -57,7 +57,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
 
     /// How it travels: page → native on its handler through its transport, or native → page. The validators'
     /// candidates, the handlers the native side registers and the definition check's uniqueness all read it.
-    public var route: MessageRoute { resolved.route }
+    package var route: MessageRoute { resolved.route }
 
     /// The one discriminator field whose value is the kind, when that names the message (no `match` of its own and
     /// a contract with one discriminator field): the validator compares it in place, without `match`'s dictionary.

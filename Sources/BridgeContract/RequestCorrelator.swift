@@ -1,14 +1,14 @@
 import Foundation
 
 /// The id of one request, unique across page loads, sessions and processes.
-public struct RequestID: Hashable, Sendable, CustomStringConvertible {
+package struct RequestID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 }
 
 /// How an acknowledgement's id relates to the requests a correlator issued.
-public enum Correlation: String, Sendable, Equatable {
+package enum Correlation: String, Sendable, Equatable {
     /// It acknowledges the current request, which is now settled.
     case matched
     /// It acknowledges an earlier request that was abandoned or superseded before it was acknowledged.
@@ -23,7 +23,7 @@ public enum Correlation: String, Sendable, Equatable {
 ///
 /// Ids are `<process prefix>-<counter>`: the prefix is random per process and the counter is shared by
 /// every correlator of the process, so ids never restart at 1 on a new page load or session.
-public struct RequestCorrelator: Sendable {
+package struct RequestCorrelator: Sendable {
     /// The request awaiting its acknowledgement, if any.
     public private(set) var current: RequestID?
     private var currentNumber: UInt64 = 0

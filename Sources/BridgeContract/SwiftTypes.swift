@@ -7,7 +7,7 @@
 /// through `ReceiverCall`, checked as its message. The contract itself is in the file as Swift values, so the
 /// types never read a file or parse at run time. Names and values of the contract are written only as string
 /// literals (every scalar outside printable ASCII escaped) and as `TypedNames` identifiers, never as code.
-public struct SwiftTypes: Sendable, Equatable {
+package struct SwiftTypes: Sendable, Equatable {
     /// The Swift source.
     public let source: String
     /// The namespace the types live in, e.g. `CheckoutContract`.

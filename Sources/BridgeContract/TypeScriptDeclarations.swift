@@ -7,7 +7,7 @@
 /// contract declares (no field it doesn't declare, at the top level) and returns its typed reply.
 ///
 /// Every name and value of the contract is written as a string literal or a name from `TypedNames`, never as code.
-public struct TypeScriptDeclarations: Sendable, Equatable {
+package struct TypeScriptDeclarations: Sendable, Equatable {
     /// The declarations, for a file beside the module: `bridge-contract.d.mts` beside `bridge-contract.mjs`.
     public let source: String
 

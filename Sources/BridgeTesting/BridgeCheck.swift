@@ -30,13 +30,13 @@ public struct CheckConfiguration: Sendable {
     /// Whether fields the contract does not declare are violations (strict, the default) or ignored.
     public var fields: ValidationMode
     /// How native is played; nil takes the contract's `check` section, or the fixture style (ready, then sync).
-    public var play: CheckPlay?
+    package var play: CheckPlay?
     /// Whether every console level of the page reaches the timeline; otherwise `console.error`/`console.warn` only.
     public var console = false
     /// Runs each page under seeded timing perturbations (`--stress N`) and adds a stress verdict; nil: no stress.
-    public var stress: StressOptions?
+    package var stress: StressOptions?
     /// The one perturbation a session runs under (`--replay TOKEN`, or set by a stress run); nil: none.
-    public var perturbation: Perturbation?
+    package var perturbation: Perturbation?
     /// A folder the check serves on its own loopback HTTP server for each session (`--serve DIR`): an HTML page
     /// whose base URL lies in it loads with the server's address as its base, so ES modules and fetch work.
     public var servedFolder: URL?
@@ -48,7 +48,18 @@ public struct CheckConfiguration: Sendable {
     public init(
         page: Page, contract: BridgeContract = .default, value: String = "ok",
         timeout: TimeInterval = defaultTimeout, bound: TimeInterval? = nil,
-        strictness: CheckStrictness = .strict, fields: ValidationMode = .strict, play: CheckPlay? = nil
+        strictness: CheckStrictness = .strict, fields: ValidationMode = .strict
+    ) {
+        self.init(
+            page: page, contract: contract, value: value, timeout: timeout, bound: bound, strictness: strictness,
+            fields: fields, play: nil)
+    }
+
+    /// A configuration with a play of its own, rather than the contract's (the tool's own checks and tests).
+    package init(
+        page: Page, contract: BridgeContract = .default, value: String = "ok",
+        timeout: TimeInterval = defaultTimeout, bound: TimeInterval? = nil,
+        strictness: CheckStrictness = .strict, fields: ValidationMode = .strict, play: CheckPlay?
     ) {
         self.page = page
         self.contract = contract
@@ -98,7 +109,7 @@ public struct SessionReport: Sendable, Equatable, Codable {
     /// The first page messages the contract refused, each violation as a value (path, rule, expected, found).
     public var rejections: [BridgeRejection] = []
     /// The perturbation a stressed (or replayed) session ran under; nil on this machine's own timing.
-    public var perturbation: Perturbation?
+    package var perturbation: Perturbation?
     /// What the perturbation changed, in words, in the order it happened (native held, pauses, responses held).
     public var perturbed: [String]?
 
@@ -117,7 +128,7 @@ public struct SessionReport: Sendable, Equatable, Codable {
 ///
 /// Lanes run side by side and share nothing: no cookie, storage or cache, and on Linux not the web process either.
 @MainActor
-public final class CheckLane {
+package final class CheckLane {
     private let store = WKWebsiteDataStore.nonPersistent()
 
     public init() {}
@@ -130,7 +141,7 @@ public final class CheckLane {
 
 /// Runs both directions of the bridge on the real engine and names what broke.
 @MainActor
-public enum BridgeCheck {
+package enum BridgeCheck {
     /// Loads the page in a fresh session, plays native's side, and names what broke.
     ///
     /// - Parameters:
@@ -195,20 +206,22 @@ extension BridgeSession {
     /// The comparison reads the text back percent-encoded, so NUL, U+2028 and lone surrogates survive the trip
     /// and a mismatch is reported without the value.
     public func deliver(
-        _ call: ReceiverCall, expecting expected: String?, at expression: String = CheckPlay.fixtureObservationPoint,
+        _ call: ReceiverCall, expecting expected: String?, at expression: String? = nil,
         timeout: TimeInterval
     ) async -> BridgeFailure? {
         await deliver(
-            script: call.script, showing: expected.map { ($0, expression) }, clock: CheckClock(timeout: timeout))
+            script: call.script, showing: expected.map { ($0, expression ?? CheckPlay.fixtureObservationPoint) },
+            clock: CheckClock(timeout: timeout))
     }
 
     /// Runs a receiver call given as script text; for tests that show what a hand-built script breaks.
     public func deliver(
-        script: String, expecting expected: String?, at expression: String = CheckPlay.fixtureObservationPoint,
+        script: String, expecting expected: String?, at expression: String? = nil,
         timeout: TimeInterval
     ) async -> BridgeFailure? {
         await deliver(
-            script: script, showing: expected.map { ($0, expression) }, clock: CheckClock(timeout: timeout))
+            script: script, showing: expected.map { ($0, expression ?? CheckPlay.fixtureObservationPoint) },
+            clock: CheckClock(timeout: timeout))
     }
 
     /// Runs a receiver call within the current step of `clock`; with `shown`, the page must then show that text

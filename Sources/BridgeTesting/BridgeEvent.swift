@@ -2,7 +2,7 @@ import BridgeContract
 import Foundation
 
 /// What a session saw, in the order it happened; the hook for XCTest expectations and the CLI.
-public enum BridgeEvent {
+package enum BridgeEvent {
     case didFinish
     case loadFailed(any Error)
     case httpResponse(statusCode: Int)
@@ -18,12 +18,12 @@ public enum BridgeEvent {
 }
 
 /// A JavaScript dialog the page opened.
-public enum DialogKind: String, Sendable {
+package enum DialogKind: String, Sendable {
     case alert, confirm, prompt
 }
 
 /// Native's answer to a page → native message that expects one (a reply handler's reply, a prompt's text).
-public enum BridgeReply: Sendable {
+package enum BridgeReply: Sendable {
     /// The reply value, as JSON types.
     case value(JSONValue)
     /// The reply handler's error: the page's promise rejects with this message.
@@ -31,7 +31,7 @@ public enum BridgeReply: Sendable {
 }
 
 /// A page → native acknowledgement and how it matched the requests: only `matched` settles the current one.
-public struct Acknowledgement: Sendable, Equatable {
+package struct Acknowledgement: Sendable, Equatable {
     public let kind: String
     public let requestID: RequestID
     public let correlation: Correlation

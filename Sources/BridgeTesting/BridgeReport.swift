@@ -12,9 +12,9 @@ public struct BridgeReport: Sendable, Equatable {
     public let setupError: String?
     /// Under `--stress`: how many of the stressed sessions failed, by category, each distinct failure with its
     /// perturbation and replay token.
-    public var stress: StressVerdict?
+    package var stress: StressVerdict?
 
-    public init(page: String, sessions: [SessionReport], setupError: String? = nil, stress: StressVerdict? = nil) {
+    package init(page: String, sessions: [SessionReport], setupError: String? = nil, stress: StressVerdict? = nil) {
         self.page = page
         self.sessions = sessions
         self.setupError = setupError

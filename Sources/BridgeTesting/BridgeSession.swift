@@ -13,7 +13,7 @@ import WebKitGTK
 /// message posted while the page parses always finds it. Controllers are never reused across sessions, and
 /// ``tearDown()`` removes the handler, drops the delegate and releases the view.
 @MainActor
-public final class BridgeSession: NSObject {
+package final class BridgeSession: NSObject {
     public let contract: BridgeContract
     public let mode: ValidationMode
     /// The kind whose first arrival the timeline marks as `ready received`: the judge's first expected message.
@@ -97,9 +97,19 @@ public final class BridgeSession: NSObject {
     ///   - userScripts: the app's native-side scripts, injected before the page's own (as the app does).
     ///   - websiteDataStore: where cookies and storage live; nil shares the default store (and on Linux its process).
     ///   - console: whether every console level is recorded; otherwise `console.error` and `console.warn` only.
-    public init(
+    public convenience init(
         contract: BridgeContract = .default, mode: ValidationMode = .strict, announcingKind: String? = nil,
-        userScripts: [UserScriptSpec] = [], websiteDataStore: WKWebsiteDataStore? = nil, console: Bool = false
+        websiteDataStore: WKWebsiteDataStore? = nil, console: Bool = false
+    ) {
+        self.init(
+            contract: contract, mode: mode, announcingKind: announcingKind, userScripts: [],
+            websiteDataStore: websiteDataStore, console: console)
+    }
+
+    /// A session with the app's native-side scripts (the contract's check section names them).
+    package init(
+        contract: BridgeContract = .default, mode: ValidationMode = .strict, announcingKind: String? = nil,
+        userScripts: [UserScriptSpec], websiteDataStore: WKWebsiteDataStore? = nil, console: Bool = false
     ) {
         self.contract = contract
         self.mode = mode

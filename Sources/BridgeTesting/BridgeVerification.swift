@@ -22,7 +22,19 @@ public func verifyBridge(_ configuration: CheckConfiguration, page: String = "pa
 /// Checks an HTML page (loaded from `baseURL`'s folder, no network) against a contract.
 @MainActor
 public func verifyBridge(
-    html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay? = nil,
+    html: String, baseURL: URL? = nil, contract: BridgeContract = .default,
+    strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1
+) async -> BridgeReport {
+    await verifyBridge(
+        html: html, baseURL: baseURL, contract: contract, play: nil, strictness: strictness, fields: fields,
+        timeout: timeout, sessions: sessions)
+}
+
+/// The same check with a play of its own rather than the contract's (the tool's own tests).
+@MainActor
+package func verifyBridge(
+    html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay?,
     strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1
 ) async -> BridgeReport {

@@ -13,7 +13,7 @@ import WebKitGTK
 /// WebKit structured-clones every `postMessage` body. A body holding a function, a Symbol, a Promise, a DOM
 /// node or a Proxy cannot be cloned: WebKit drops the message, native code never hears of it, and the page's
 /// `postMessage` promise never settles. The session's diagnostics script tells which value it was.
-public struct UncloneableMessage: Sendable, Equatable, CustomStringConvertible {
+package struct UncloneableMessage: Sendable, Equatable, CustomStringConvertible {
     /// Where the value sits, from `body`: `body.callback`, `body.items[2]`, `body` itself.
     public let path: String
     /// Its JS type: `Function`, `Symbol`, `Promise`, `HTMLBodyElement`, `a getter that throws`…

@@ -7,7 +7,7 @@ import WebKitGTK
 #endif
 
 /// How a script evaluation ended.
-public enum EvaluationOutcome {
+package enum EvaluationOutcome {
     case value(Any?)
     case error(any Error)
     case timedOut
@@ -79,7 +79,7 @@ public func javaScriptErrorText(_ error: any Error) -> String {
 }
 
 /// The session was torn down before the call.
-public struct SessionClosed: Error, CustomStringConvertible {
+package struct SessionClosed: Error, CustomStringConvertible {
     public var description: String { "the bridge session was already torn down" }
 }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Turns a load error into words a CI log can act on: the cause, the host, the code — never page content.
-public enum LoadError {
+package enum LoadError {
     /// What kind of failure a load error is.
-    public enum Cause: String, Sendable, Codable {
+    package enum Cause: String, Sendable, Codable {
         case dns = "DNS failure"
         case connectionRefused = "connection refused"
         case tls = "TLS error"

@@ -5,9 +5,9 @@ import SeededRandom
 /// The timings one stressed session changes, as a remote machine changes them: native slow or instant, a reload in
 /// the middle, the web process starved, subresources late. A value: drawn from a seed, recorded in the session's
 /// report, replayed from its ``token``, and shrunk to the smallest one that still fails.
-public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertible {
+package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The web process paused for `milliseconds`, starting `at` milliseconds after the load started.
-    public struct Pause: Sendable, Equatable, Codable {
+    package struct Pause: Sendable, Equatable, Codable {
         public var at: Double
         public var milliseconds: Double
 
@@ -58,7 +58,7 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
     public static let none = Perturbation()
 
     /// How far a drawn perturbation reaches, in milliseconds.
-    public struct Bounds: Sendable, Equatable, Codable {
+    package struct Bounds: Sendable, Equatable, Codable {
         public var native: Double
         public var completion: Double
         public var reload: Double
@@ -260,7 +260,7 @@ public struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertibl
 }
 
 /// A `--replay` token that cannot be read, with the remedy.
-public enum PerturbationTokenError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PerturbationTokenError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAToken, unreadable, outOfRange
 
     public var description: String {

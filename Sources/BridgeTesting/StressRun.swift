@@ -2,7 +2,7 @@ import Foundation
 import LoopbackServer
 
 /// How a stressed check runs: `sessions` sessions of each page, each under a perturbation drawn from `seed`.
-public struct StressOptions: Sendable, Equatable {
+package struct StressOptions: Sendable, Equatable {
     /// Stressed sessions per page (`--stress N`).
     public var sessions: Int
     /// The run's seed: the same seed draws the same perturbations, session by session.
@@ -30,14 +30,14 @@ public struct StressOptions: Sendable, Equatable {
 
 /// The verdict over a page's stressed sessions: how many failed, by category, and each distinct failure with the
 /// perturbation that made it, in words and as a replay token, next to the smallest perturbation that still fails.
-public struct StressVerdict: Sendable, Equatable, Codable {
-    public struct CategoryCount: Sendable, Equatable, Codable {
+package struct StressVerdict: Sendable, Equatable, Codable {
+    package struct CategoryCount: Sendable, Equatable, Codable {
         public let category: FailureCategory
         public let sessions: Int
     }
 
     /// One distinct failure (its category and its text, numbers aside) and the first perturbation that made it.
-    public struct Failure: Sendable, Equatable, Codable {
+    package struct Failure: Sendable, Equatable, Codable {
         public let category: FailureCategory
         /// The failure's text in the first session that failed this way (structure, never values).
         public let detail: String
@@ -99,7 +99,7 @@ public struct StressVerdict: Sendable, Equatable, Codable {
 
 /// Runs a page's stressed sessions and judges them.
 @MainActor
-public enum StressRun {
+package enum StressRun {
     /// Runs `options.sessions` sessions of `configuration`'s page, each under its own drawn perturbation, through
     /// `session` (a suite's lane, or a fresh session), handing each report to `record` as it finishes; then shrinks
     /// the first distinct failures.

@@ -35,7 +35,10 @@ final class BridgeContractTests: XCTestCase {
     static func verifyBridge(html: String, timeout: TimeInterval = CheckConfiguration.defaultTimeout) async
         -> SessionReport
     {
-        await BridgeCheck.run(CheckConfiguration(page: .html(html, baseURL: nil), timeout: timeout))
+        let report = await BridgeTesting.verifyBridge(
+            CheckConfiguration(page: .html(html, baseURL: nil), timeout: timeout), page: "seed fixture")
+        // One configuration, one session: the check runs it whatever the page does.
+        return report.sessions[0]
     }
 }
 

@@ -19,6 +19,7 @@ root="$(cd "$here/../.." && pwd)"
 swift="${SWIFT:-swift}"
 swiftc="${SWIFTC:-swiftc}"
 work="$root/.build/apple-shape"
+package_name="$(basename "$root" | tr '[:upper:]' '[:lower:]')"
 
 command -v "$swiftc" >/dev/null || { echo "apple-shape: $swiftc is not on PATH. Remedy: install the Swift toolchain" >&2; exit 3; }
 
@@ -101,9 +102,10 @@ check_variant() {
         >"$staged/resource_bundle_accessor.swift"
 
     local sources=("${bridge_testing[@]/#$root/$staged}")
-    # SwiftPM names the package for `package` access; the shared tests get another name, as in the Xcode project,
-    # which links the package's products from outside and sees only their public API.
-    if compile "$staged" "${package_flags[@]}" -package-name WebBridge -parse-as-library -emit-module \
+    # SwiftPM names the package for `package` access after the root folder, lowercased (the name BridgeContract's
+    # module was built with); the shared tests get another name, as in the Xcode project, which links the
+    # package's products from outside and sees only their public API.
+    if compile "$staged" "${package_flags[@]}" -package-name "$package_name" -parse-as-library -emit-module \
         -module-name BridgeTesting \
         -I "$modules" "${sources[@]}" "$staged/resource_bundle_accessor.swift" \
         -o "$modules/BridgeTesting.swiftmodule"; then

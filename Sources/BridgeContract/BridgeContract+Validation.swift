@@ -119,9 +119,8 @@ extension BridgeContract {
             if bare.isEmpty {
                 violation("body", .bodyNotObject, "Object", value.typeName)
             } else {
-                let names = bare.map { "\($0.kind) (\($0.body!))" }.joined(separator: ", ")
                 let objects = candidates.contains(where: \.isObject) ? "an Object or " : ""
-                violation("body", .unknownKind, "\(objects)one of: \(names)", value.typeName)
+                violation("body", .unknownKind, "\(objects)one of: \(Self.bareNames(bare))", value.typeName)
             }
             return .invalid(violations)
         }
@@ -132,11 +131,29 @@ extension BridgeContract {
             if best == nil || count > best!.count { best = (index, count) }
         }
         guard let index = best?.index else {
-            describeUnmatched(object, candidates: candidates, direction: direction, expectedKind, violation)
+            let candidates = candidates
+            if !candidates.isEmpty, !candidates.contains(where: \.isObject) {
+                // A channel of bare messages only (a string channel): the object is the wrong body, not a message
+                // missing its discriminator.
+                violation("body", .wrongType, Self.bareExpectation(candidates), value.typeName)
+            } else {
+                describeUnmatched(object, candidates: candidates, direction: direction, expectedKind, violation)
+            }
             return .invalid(violations)
         }
         return checkFields(
             object, of: messages[index], violations: violations, mode: mode, collecting: collectingFields)
+    }
+
+    /// The bare messages of a route as a violation lists them: `ready (String), ping (Number)`.
+    private static func bareNames(_ bare: [MessageSpec]) -> String {
+        bare.map { "\($0.kind) (\($0.body!))" }.joined(separator: ", ")
+    }
+
+    /// What a route of bare messages only expects: their one body type (`String`), else each message and type.
+    private static func bareExpectation(_ bare: [MessageSpec]) -> String {
+        let types = Set(bare.map { "\($0.body!)" })
+        return types.count == 1 ? types.first! : "one of: \(bareNames(bare))"
     }
 
     /// How many discriminator values name `spec` when the object has all of them; nil when one differs.

@@ -20,6 +20,29 @@ enum LanguageContracts {
 
     static let all: [Example] = [hotwire, capacitor, custom, replyHandler]
 
+    /// A string channel (React Native's `postMessage(string)`): bare string messages only on the page's handler.
+    /// Not in `all`: its typed code is not generated yet, so only the validators' parity reads it.
+    static let stringChannel = Example(
+        name: "string-channel",
+        json: #"""
+            {
+              "version": 1,
+              "handler": "ReactNativeWebView",
+              "receiver": "window.onNative",
+              "messages": [
+                {"kind": "hello", "direction": "page-to-native", "body": {"type": "constant", "value": "hello"}},
+                {"kind": "text", "direction": "page-to-native", "body": {"type": "string"}},
+                {"kind": "sync", "direction": "native-to-page", "fields": {"value": {"type": "string"}}}
+              ]
+            }
+            """#,
+        valid: [
+            "hello": [#""hello""#],
+            "text": [#""{\"type\":\"ready\"}""#],
+            "sync": [#"{"kind": "sync", "value": "ok"}"#],
+        ],
+        replies: [:])
+
     /// Hotwire Native's shape: `component` + `event`, a bare `"ready"`, string ids, `register` and `replyWith`.
     static let hotwire = Example(
         name: "Hotwire-like",

@@ -317,3 +317,36 @@ struct FieldTypeValidationTests {
         )
     }
 }
+
+/// A channel that carries only bare messages (React Native's and Flutter's string channels): an object posted to
+/// it is a wrong body, not a message missing its discriminator.
+@Suite struct BareChannelTests {
+    static let stringChannel = """
+        {"version": 1, "handler": "ReactNativeWebView", "receiver": "window.onNative", "messages": [
+          {"kind": "text", "direction": "page-to-native", "body": {"type": "string"}},
+          {"kind": "sync", "direction": "native-to-page", "fields": {"value": {"type": "string"}}}
+        ]}
+        """
+
+    @Test("an object on a string channel is a wrong body type, named at body")
+    func objectOnStringChannelNamesTheBody() throws {
+        let contract = try BridgeContract(jsonData: Data(Self.stringChannel.utf8))
+        let result = contract.validate(["type": "ready"] as [String: Any], direction: .pageToNative)
+        guard case .invalid(let violations) = result else {
+            Issue.record("an object on a string-only channel was accepted")
+            return
+        }
+        #expect(violations == [violation("body", .wrongType, "String", "Object")])
+        #expect(violations.first?.remedy.contains("include") == false)
+    }
+
+    @Test("a string on the string channel is its message")
+    func stringOnStringChannelIsAccepted() throws {
+        let contract = try BridgeContract(jsonData: Data(Self.stringChannel.utf8))
+        guard case .valid(let message) = contract.validate("{\"type\":\"ready\"}", direction: .pageToNative) else {
+            Issue.record("a string on the string channel was refused")
+            return
+        }
+        #expect(message.kind == "text")
+    }
+}

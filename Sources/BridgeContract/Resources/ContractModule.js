@@ -283,6 +283,11 @@ function describeUnmatched(object, candidates, direction, expectedKind, add) {
 }
 
 // Finds the message a body is and checks it: {entry (null when none matched), violations, requestID}.
+// The bare messages of a route as a violation lists them: `ready (String), ping (Number)`.
+function bareNames(bare) {
+  return bare.map((entry) => entry.kind + " (" + expectedType(entry.body) + ")").join(", ");
+}
+
 function identify(message, direction, mode, handler, transport) {
   const violations = [];
   const add = (path, rule, expected, found) => { violations.push({ path, rule, expected, found, direction }); };
@@ -304,9 +309,8 @@ function identify(message, direction, mode, handler, transport) {
     if (!bare.length) {
       add("body", "body-not-object", "Object", typeName(message));
     } else {
-      const names = bare.map((entry) => entry.kind + " (" + expectedType(entry.body) + ")").join(", ");
       const objects = candidates.some((entry) => !entry.bare) ? "an Object or " : "";
-      add("body", "unknown-kind", objects + "one of: " + names, typeName(message));
+      add("body", "unknown-kind", objects + "one of: " + bareNames(bare), typeName(message));
     }
     return { entry: null, violations, requestID: null };
   }
@@ -317,7 +321,14 @@ function identify(message, direction, mode, handler, transport) {
     if (best === null || Object.keys(entry.match).length > Object.keys(best.match).length) best = entry;
   }
   if (best === null) {
-    describeUnmatched(message, candidates, direction, expectedKind, add);
+    if (candidates.length && candidates.every((entry) => entry.bare)) {
+      // A channel of bare messages only (a string channel): the object is the wrong body, not a message missing
+      // its discriminator.
+      const types = [...new Set(candidates.map((entry) => expectedType(entry.body)))];
+      add("body", "wrong-type", types.length === 1 ? types[0] : "one of: " + bareNames(candidates), "Object");
+    } else {
+      describeUnmatched(message, candidates, direction, expectedKind, add);
+    }
     return { entry: null, violations, requestID: null };
   }
   const requestID = checkObject(message, best, mode, add);

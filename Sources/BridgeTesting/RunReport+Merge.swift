@@ -112,7 +112,8 @@ extension RunReport {
     /// Shards of one split (`1/3`, `2/3`, `3/3`) are put back in list order: the k-th page of shard i was the list's
     /// page i-1 + k·n. Runs of whole lists are concatenated, a page checked in several runs keeping all of its
     /// sessions (numbered on). Refused: another contract or contract version, a shard twice, shards of another split,
-    /// a shard beside a whole list.
+    /// a shard beside a whole list. The merged run started at the earliest start, its timeout is the longest, and
+    /// its engine names each distinct engine.
     package static func merged(_ files: [(file: String, report: RunReport)]) throws(ReportFileError) -> RunReport {
         guard let first = files.first else {
             preconditionFailure("merged() needs at least one report; the command line requires a FILE")
@@ -154,10 +155,14 @@ extension RunReport {
         }
         let reports = files.map(\.report)
         let pages = first.report.shards.isEmpty ? Self.joiningRuns(reports) : Self.interleavingShards(reports)
+        var engines: [String] = []
+        for report in reports where !engines.contains(report.engine) { engines.append(report.engine) }
         return RunReport(
             pages: pages, contract: first.report.contract,
             shards: reports.flatMap(\.shards).sorted { $0.index < $1.index },
-            interrupted: reports.contains(where: \.interrupted), notRun: reports.flatMap(\.notRun))
+            interrupted: reports.contains(where: \.interrupted), notRun: reports.flatMap(\.notRun),
+            startedAt: reports.map(\.startedAt).min()!, timeout: reports.map(\.timeout).max()!,
+            engine: engines.joined(separator: "; "))
     }
 
     /// Every shard's pages at their place in the list.

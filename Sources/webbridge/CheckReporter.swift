@@ -11,6 +11,8 @@ struct CheckReporter {
     var emit: @MainActor (String) -> Void = { Output.report($0) }
     /// The compact reporter: passing sessions are counted, not printed; failures are printed in full.
     var compact = false
+    /// When the run started, for the reports' metadata.
+    var startedAt = Date()
 
     @MainActor
     func begin() {
@@ -58,7 +60,8 @@ struct CheckReporter {
             ReportRendering.json(
                 RunReport(
                     pages: [PageTally(name: pagePath ?? pageName, tally: tally)],
-                    contract: RunReport.Contract(configuration.contract), interrupted: notice != nil))
+                    contract: RunReport.Contract(configuration.contract), interrupted: notice != nil,
+                    startedAt: startedAt, timeout: configuration.timeout, engine: EngineEnvironment.engineVersion))
         case .junit: ReportRendering.junit(tally, suite: pagePath ?? pageName)
         case .html: ReportRendering.html(page: pageName, tally, header: htmlHeader(title: pageName), notice: notice)
         }
@@ -69,7 +72,7 @@ struct CheckReporter {
         HTMLReport.Header(
             title: title, contractName: configuration.contract.displayName,
             contractVersion: configuration.contract.version, timeout: configuration.timeout,
-            engine: EngineEnvironment.engineVersion)
+            engine: EngineEnvironment.engineVersion, date: startedAt)
     }
 
     /// What was done before a signal stopped the run: the sessions so far and a partial summary, and the report

@@ -57,14 +57,23 @@ struct ReportTarget: Equatable {
     }
 
     /// Refuses a report path that is one of the files the check reads (a page, the contract, the play, a list):
-    /// writing the report would destroy its own input.
+    /// writing the report would destroy its own input. One file is one device and inode, so a hard link to an
+    /// input is refused as the input's own path is.
     static func refuseInputs(_ targets: [ReportTarget], _ inputs: [(option: String, path: String)]) throws(UsageError) {
         func real(_ path: String) -> String {
             URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
         }
+        func identity(_ path: String) -> [UInt64]? {
+            var info = stat()
+            return stat(path, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+        }
         for target in targets {
             let written = real(target.path)
-            if let input = inputs.first(where: { real($0.path) == written }) {
+            let file = identity(target.path)
+            if let input = inputs.first(where: {
+                real($0.path) == written || (file != nil && identity($0.path) == file)
+            }
+            ) {
                 throw UsageError(
                     "\(target.spelling): the path is the file \(input.option) \(TerminalText.escape(input.path)) reads; a report never replaces a file the command reads. Remedy: name another file for the report"
                 )
@@ -143,16 +152,29 @@ struct ReportTarget: Equatable {
 
 extension RunReport {
     /// The report in `format`: the text summary over its pages, or the whole JSON, JUnit or HTML document;
-    /// `notice` says why it is partial (a signal, a missing shard).
-    func document(_ format: CheckOptions.Format, notice: String? = nil, header: HTMLReport.Header? = nil) -> String {
+    /// `notice` says why it is partial (a signal, a missing shard). The HTML header shows the report's metadata:
+    /// its start, contract, timeout, engine and shards.
+    func document(_ format: CheckOptions.Format, notice: String? = nil) -> String {
         switch format {
         case .text: ReportRendering.summary(suite)
         case .json: ReportRendering.json(self)
         case .junit: ReportRendering.junit(suite)
         case .html:
             HTMLReport.render(
-                pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, header: header, notice: notice,
+                pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, header: htmlHeader, notice: notice,
                 notRun: notRun)
         }
+    }
+
+    /// The HTML header: "N pages" (with the shards a split report holds), and the run's metadata.
+    private var htmlHeader: HTMLReport.Header {
+        let count = pages.count + notRun.count
+        let shardNote =
+            shards.isEmpty
+            ? "" : ", \(shards.count == 1 ? "shard" : "shards") \(shards.map(\.description).joined(separator: ", "))"
+        return HTMLReport.Header(
+            title: (count == 1 ? "1 page" : "\(count) pages") + shardNote, contractName: contract.name,
+            contractVersion: contract.version, timeout: timeout, engine: engine.isEmpty ? nil : engine,
+            date: startedAt)
     }
 }

@@ -34,6 +34,8 @@ final class SuiteRun {
     /// Pages started and not finished, for the progress line's "waiting on".
     private var running: Set<Int> = []
     private let progress: ProgressLine
+    /// When the suite started, for the reports' metadata.
+    private let startedAt = Date()
 
     /// Reads every page first, so a missing or undecodable file is a usage error before any page runs; the text is
     /// dropped at once and read again when the page's turn comes, so memory holds one page per lane, not the list.
@@ -83,11 +85,9 @@ final class SuiteRun {
         RunReport(
             pages: suite.pages, contract: RunReport.Contract(base.contract),
             shards: options.shard.map { [RunReport.Shard(index: $0.index, count: $0.count)] } ?? [],
-            interrupted: notice != nil, notRun: suite.notRun
-        ).document(
-            format, notice: notice.map { "INTERRUPTED: \($0)" },
-            header: CheckReporter(format: .html, pageName: "", configuration: base).htmlHeader(
-                title: pages.count == 1 ? "1 page" : "\(pages.count) pages"))
+            interrupted: notice != nil, notRun: suite.notRun, startedAt: startedAt, timeout: base.timeout,
+            engine: EngineEnvironment.engineVersion
+        ).document(format, notice: notice.map { "INTERRUPTED: \($0)" })
     }
 
     private var header: String {

@@ -62,6 +62,10 @@ extension ReportRendering {
             lines.append("no verdict: no page finished")
         } else if suite.pages.isEmpty {
             lines.append("PASS: no page to check (an empty shard of the list)")
+        } else if suite.passed, !suite.notRun.isEmpty {
+            // Pages that never ran have no verdict: the pages that did pass are not "every page".
+            let listed = count + suite.notRun.count
+            lines.append("no verdict: \(suite.notRun.count) of \(listed) pages did not run")
         } else if suite.passed {
             lines.append("PASS: both directions of the bridge hold on every page (\(pages))")
         } else {

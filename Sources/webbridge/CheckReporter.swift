@@ -89,7 +89,8 @@ struct CheckReporter {
             Output.report(
                 tally.count == 0
                     ? "INTERRUPTED: \(note); no verdict"
-                    : "INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally))")
+                    : "INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally)); did not run: \(total - tally.count) of \(total)"
+            )
         case .json, .html: Output.out(document(format, tally, notice: note))
         case .junit:
             Output.out(document(format, tally, notice: note))

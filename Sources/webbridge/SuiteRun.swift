@@ -199,7 +199,12 @@ final class SuiteRun {
         case .text:
             // Pages that finished after one still running are printed too; the running ones are not reported.
             for index in nextToPrint..<pages.count { printBlock(index) }
-            Output.report("INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))")
+            // The last line says what ran and what did not: a stopped run never ends on a verdict's line.
+            let failed = suite.failedPages.count
+            Output.report(
+                "INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))\nINTERRUPTED by \(name): "
+                    + "\(suite.pages.count) of \(pages.count) pages ran (\(suite.pages.count - failed) passed, \(failed) failed), "
+                    + "\(suite.notRun.count) did not run")
         case .json, .html: Output.out(document(options.format, suite, notice: note))
         case .junit:
             Output.out(document(options.format, suite, notice: note))

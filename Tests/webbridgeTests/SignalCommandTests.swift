@@ -71,6 +71,10 @@ final class SignalCommandTests: XCTestCase {
                 screen.contains("INTERRUPTED: interrupted by \(name) after 1 of 3 pages; so far:"),
                 "\(name):\n\(screen.joined(separator: "\n"))")
             XCTAssertTrue(screen.contains("NOT RUN: 2 pages (\(stallName), \(good))"), screen.joined(separator: "\n"))
+            XCTAssertEqual(
+                screen.last(where: { !$0.isEmpty }),
+                "INTERRUPTED by \(name): 1 of 3 pages ran (1 passed, 0 failed), 2 did not run",
+                "\(name):\n\(screen.joined(separator: "\n"))")
             XCTAssertFalse(screen.contains { $0.contains("web content process") }, screen.joined(separator: "\n"))
 
             let document = try XCTUnwrap(
@@ -116,7 +120,8 @@ final class SignalCommandTests: XCTestCase {
             let last = try XCTUnwrap(screen.last(where: { !$0.isEmpty }), result.raw)
             XCTAssertTrue(
                 last.hasPrefix("INTERRUPTED: interrupted by SIGTERM after ")
-                    && last.contains(" of 100000 sessions; so far: PASS: both directions of the bridge hold ("),
+                    && last.contains(" of 100000 sessions; so far: PASS: both directions of the bridge hold (")
+                    && last.contains("; did not run: ") && last.hasSuffix(" of 100000"),
                 "run \(attempt):\n\(screen.joined(separator: "\n"))")
             let document = try XCTUnwrap(
                 JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])

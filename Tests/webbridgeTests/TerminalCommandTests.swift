@@ -139,6 +139,12 @@ final class TerminalCommandTests: XCTestCase {
                 screen.contains("INTERRUPTED: interrupted by SIGINT after 1 of 2 pages; so far:"),
                 "run \(attempt):\n\(screen.joined(separator: "\n"))")
             XCTAssertTrue(screen.contains("pages: 1 passed, 0 failed (of 1)"), screen.joined(separator: "\n"))
+            // The last line says the run was stopped, what ran and what did not: never a green PASS.
+            XCTAssertEqual(
+                screen.last(where: { !$0.isEmpty }),
+                "INTERRUPTED by SIGINT: 1 of 2 pages ran (1 passed, 0 failed), 1 did not run",
+                "run \(attempt):\n\(screen.joined(separator: "\n"))")
+            XCTAssertFalse(screen.contains { $0.hasPrefix("PASS:") }, screen.joined(separator: "\n"))
             let left = WebProcesses.waitForExit(
                 of: WebProcesses.carrying("WEBBRIDGE_SIGNAL_PROBE", marker), timeout: 15)
             XCTAssertEqual(left, [], "run \(attempt): processes webbridge started outlived it")

@@ -175,6 +175,44 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("give the check a play"), result.stderr)
     }
 
+    /// A request/response contract (native only answers) without a play is told the play that answers, and that
+    /// play, pasted as the remedy gives it, makes the check pass on a page that sends the request.
+    func testARequestResponseContractWithoutAPlayIsToldAPlayThatWorks() throws {
+        let contract = scratch.appendingPathComponent("request-response.json")
+        var document: [String: Any] = [
+            "version": 1, "handler": "bridge", "receiver": "window.bridgeReceive", "requestID": ["field": "id"],
+            "messages": [
+                ["kind": "getToken", "direction": "page-to-native", "fields": [String: Any]()],
+                [
+                    "kind": "token", "direction": "native-to-page", "acknowledges": "getToken",
+                    "fields": ["token": ["type": "string"], "expires": ["type": "integer"]],
+                ],
+            ],
+        ]
+        try JSONSerialization.data(withJSONObject: document).write(to: contract)
+        let page = scratch.appendingPathComponent("request.html")
+        try Data(
+            """
+            <!doctype html><title>request</title><script>
+            window.bridgeReceive = function (message) { document.body.dataset.token = message.token; };
+            window.webkit.messageHandlers.bridge.postMessage({kind: "getToken", id: "r1"});
+            </script>
+            """.utf8
+        ).write(to: page)
+        let refused = try CLI.run(["check", "--contract", contract.path, "--page", page.path])
+        XCTAssertEqual(refused.status, 2, refused.stdout + refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("declares no native-to-page message"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("every native-to-page message answers a request ('token' answers 'getToken')"),
+            refused.stderr)
+        let remedy = try XCTUnwrap(
+            refused.stderr.firstMatch(of: /add "check": (\{.*\}) to the contract/)?.1, refused.stderr)
+        document["check"] = try JSONSerialization.jsonObject(with: Data(remedy.utf8))
+        try JSONSerialization.data(withJSONObject: document).write(to: contract)
+        let fixed = try CLI.run(["check", "--contract", contract.path, "--page", page.path])
+        XCTAssertEqual(fixed.status, 0, "the remedy's play did not work:\n\(fixed.stdout)\(fixed.stderr)")
+    }
+
     func testTheHelpShowsTheDefaultsTheCheckRunsWith() throws {
         let result = try CLI.run(["check", "--help"])
         XCTAssertEqual(result.status, 0)

@@ -87,7 +87,8 @@ enum CheckCommand {
             .value(
                 "--reporter", "REPORTER",
                 "how the text report prints pages: full (every page's block: its first session's timeline and "
-                    + "verdicts) or compact (one line a passing page, a failing one in full)",
+                    + "verdicts), compact (one line a passing page, a failing one in full) or github (full, and an "
+                    + "::error annotation per failed page at its file and line, for GitHub Actions)",
                 rule: .choice(CheckOptions.Reporter.allCases.map(\.rawValue)),
                 default: .described("compact for a suite on a terminal, else full")),
             .value(
@@ -98,6 +99,7 @@ enum CheckCommand {
                     + "runs (exit 2); a report "
                     + "that cannot be written at the end is exit 3",
                 rule: .pattern(rule: ReportTarget.rule) { ReportTarget($0) != nil }, repeatable: true),
+            Output.colourOption,
         ])
 
     static let usage = options.help(
@@ -130,6 +132,7 @@ enum CheckCommand {
         switch Self.options.read(argv, help: usage) {
         case .exit(let status): return status
         case .options(let parsed):
+            Output.chooseColour(parsed.value("--color"))
             do {
                 options = try CheckOptions(parsed)
             } catch {
@@ -164,6 +167,7 @@ enum CheckCommand {
         reporter.reports = options.reports
         reporter.pagePath = options.entries[0].name
         reporter.compact = options.reporter == .compact
+        reporter.annotates = options.reporter == .github ? options.entries[0] : nil
         reporter.begin()
         let run = CheckRun(reporter: reporter, total: options.stress?.sessions ?? options.repeatCount)
         SignalWatcher.install(run.interrupted)
@@ -197,7 +201,7 @@ enum CheckCommand {
 struct CheckOptions {
     enum Format: String, CaseIterable { case text, json, junit, html }
     /// How the text report prints a page: in full, or one line when it passes.
-    enum Reporter: String, CaseIterable { case compact, full }
+    enum Reporter: String, CaseIterable { case compact, full, github }
 
     /// The pages to check, in command-line order (the bundled fixture when none is named), before `--shard`.
     let entries: [PageEntry]

@@ -13,6 +13,8 @@ struct CheckReporter {
     var compact = false
     /// When the run started, for the reports' metadata.
     var startedAt = Date()
+    /// `--reporter github`: the page whose failure the text report also prints as a GitHub annotation.
+    var annotates: PageEntry?
 
     @MainActor
     func begin() {
@@ -45,6 +47,12 @@ struct CheckReporter {
     func end(_ tally: SessionTally) -> Bool {
         if format == .text {
             Output.report(ReportRendering.summary(tally))
+            if let entry = annotates,
+                let line = GitHubAnnotations.annotation(
+                    page: pagePath ?? pageName, file: entry.annotationFile, tally: tally)
+            {
+                Output.out(line)
+            }
         } else {
             Output.out(document(format, tally))
         }

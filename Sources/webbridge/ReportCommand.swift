@@ -23,6 +23,7 @@ enum ReportCommand {
                     + "file is overwritten; a symbolic link, a folder, one of the FILEs merged, or a folder that "
                     + "does not exist is refused before anything is read (exit 2)",
                 rule: .pattern(rule: ReportTarget.rule) { ReportTarget($0) != nil }, repeatable: true),
+            Output.colourOption,
         ])
 
     static let usage = options.help(
@@ -60,6 +61,7 @@ enum ReportCommand {
                 UsageError("merge needs the JSON reports to merge: webbridge report merge FILE..."))
         }
         let format = CheckOptions.Format(rawValue: parsed.value("--format")!)!
+        Output.chooseColour(parsed.value("--color"))
         let targets = parsed.values("--report").compactMap(ReportTarget.init)
         do {
             try ReportTarget.validate(targets)
@@ -85,7 +87,8 @@ enum ReportCommand {
                 .compactMap { $0 }.joined(separator: "; ")
         }
         if format == .text { Output.out(header(merged, files: files.count)) }
-        Output.out(merged.document(format, notice: notice))
+        let document = merged.document(format, notice: notice)
+        if format == .text { Output.report(document) } else { Output.out(document) }
         // The verdict is the last line: a merge that lacks a shard is never a pass, whatever its pages say.
         if format == .text, let missing { Output.out("INCOMPLETE: \(missing); no verdict") }
         guard ReportTarget.writeAll(targets, command: "webbridge report merge", { merged.document($0, notice: notice) })

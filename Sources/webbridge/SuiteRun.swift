@@ -71,6 +71,15 @@ final class SuiteRun {
         let suite = tally
         if options.format == .text {
             Output.report(document(options.format, suite))
+            if options.reporter == .github {
+                for page in pages {
+                    guard let tally = page.tally,
+                        let line = GitHubAnnotations.annotation(
+                            page: page.name, file: page.entry.annotationFile, tally: tally)
+                    else { continue }
+                    Output.out(line)
+                }
+            }
         } else {
             Output.out(document(options.format, suite))
         }

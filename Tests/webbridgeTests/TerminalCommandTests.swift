@@ -111,6 +111,28 @@ final class TerminalCommandTests: XCTestCase {
         XCTAssertFalse((piped.stdout + piped.stderr).contains("\u{1B}"), piped.stdout)
     }
 
+    /// A CI log is a pipe: FORCE_COLOR or `--color always` colours it; `--color never` keeps a terminal plain.
+    func testFORCE_COLORAndColorAlwaysColourAPipeAndColorNeverATerminal() throws {
+        let broken = try page("broken.html", broken: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = nil
+        environment["FORCE_COLOR"] = "1"
+        let forced = try CLI.run(["check", "--page", broken], environment: environment)
+        XCTAssertEqual(forced.status, 1, forced.stderr)
+        XCTAssertTrue(forced.stdout.contains("\n\u{1B}[31mFAIL\u{1B}[0m: native did not receive"), forced.stdout)
+        let always = try CLI.run(["check", "--page", broken, "--color", "always"])
+        XCTAssertTrue(always.stdout.contains("  page → native  \u{1B}[31mFAIL\u{1B}[0m"), always.stdout)
+        let never = try TerminalRun(["check", "--page", broken, "--color", "never"]).wait()
+        XCTAssertEqual(never.status, 1, never.raw)
+        XCTAssertFalse(never.raw.contains("\u{1B}["), never.raw)
+        let merged = scratch.appendingPathComponent("merged-colour.json").path
+        _ = try CLI.run(["check", "--page", broken, "--report", "json=\(merged)"])
+        let merge = try CLI.run(["report", "merge", merged, "--color", "always"])
+        XCTAssertTrue(merge.stdout.contains("\u{1B}[31mFAIL\u{1B}[0m: "), merge.stdout)
+        let wrong = try CLI.run(["check", "--color", "sometimes"])
+        XCTAssertEqual(wrong.status, 2, wrong.stderr)
+    }
+
     // MARK: Ctrl-C
 
     /// Ctrl-C sends SIGINT to the whole foreground group: webbridge, and the engine's web and network processes

@@ -389,7 +389,9 @@ struct CheckOptions {
         case .file(let page):
             // The page's own URL as the base: relative scripts and styles load from beside it, as when the app
             // bundles it, and its errors name the file, not its folder.
-            return .html(try PageFile.read(page), baseURL: URL(fileURLWithPath: page))
+            let html = try PageFile.read(page)
+            if serve == nil { try PageFile.refuseModules(html, path: page) }
+            return .html(html, baseURL: URL(fileURLWithPath: page))
         case .bundled: return .html(try BundledFixture.html(), baseURL: nil)
         }
     }

@@ -213,6 +213,29 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(fixed.status, 0, "the remedy's play did not work:\n\(fixed.stdout)\(fixed.stderr)")
     }
 
+    /// A `--page` with ES modules fails at once naming `--serve` (it used to wait and report that nothing
+    /// arrived); with `--serve` its folder the same page passes.
+    func testAModulePageWithoutServeIsRefusedAtOnceNamingServe() throws {
+        let folder = scratch.appendingPathComponent("module app")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fixture = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+        let script = try XCTUnwrap(fixture.firstMatch(of: /<script>([\s\S]*)<\/script>/)?.1)
+        try String(script).write(to: folder.appendingPathComponent("main.js"), atomically: true, encoding: .utf8)
+        let page = folder.appendingPathComponent("app.html")
+        try #"<!doctype html><meta charset="utf-8"><body><SCRIPT defer Type='module' src="./main.js"></SCRIPT></body>"#
+            .write(to: page, atomically: true, encoding: .utf8)
+        let started = Date()
+        let refused = try CLI.run(["check", "--page", page.path])
+        XCTAssertEqual(refused.status, 2, refused.stdout + refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the page loads ES modules"), refused.stderr)
+        let remedy = "Remedy: serve its folder with the check: --serve \(folder.path) --page \(page.path)"
+        XCTAssertTrue(refused.stderr.contains(remedy), refused.stderr)
+        XCTAssertTrue(refused.stdout.isEmpty, "refused before any session ran: \(refused.stdout)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), CheckConfiguration.defaultTimeout, "not at once")
+        let served = try CLI.run(["check", "--serve", folder.path, "--page", page.path])
+        XCTAssertEqual(served.status, 0, served.stdout + served.stderr)
+    }
+
     func testTheHelpShowsTheDefaultsTheCheckRunsWith() throws {
         let result = try CLI.run(["check", "--help"])
         XCTAssertEqual(result.status, 0)

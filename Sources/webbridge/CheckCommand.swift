@@ -73,6 +73,10 @@ enum CheckCommand {
                 rule: .integer(1...SuiteRun.maximumJobs),
                 default: .described("2, or 1 on a 1-core machine, as measured")),
             .value(
+                "--max-failures", "N",
+                "start no further page of a suite once N pages failed; the rest are reported as not run",
+                rule: .integer(1...PageList.maximum)),
+            .value(
                 "--shard", "I/N",
                 "check only part I of N of the page list (1-based): the pages whose position in the list, counted "
                     + "from 0 in command-line order with folders sorted, is I-1 modulo N; the N parts cover the list "
@@ -227,6 +231,8 @@ struct CheckOptions {
     let stress: StressOptions?
     let replay: Perturbation?
     let serve: URL?
+    /// `--max-failures N`: failed pages after which a suite starts no further page.
+    let maxFailures: Int?
 
     init(_ parsed: ParsedOptions) throws(UsageError) {
         contractPath = parsed.value("--contract")
@@ -240,6 +246,7 @@ struct CheckOptions {
         repeatCount = parsed.integer("--repeat")!
         format = Format(rawValue: parsed.value("--format")!)!
         jobs = parsed.integer("--jobs")
+        maxFailures = parsed.integer("--max-failures")
         shard = parsed.value("--shard").flatMap(Shard.init)
         reports = parsed.values("--report").compactMap(ReportTarget.init)
         try ReportTarget.validate(reports)
@@ -265,6 +272,9 @@ struct CheckOptions {
         reporter =
             parsed.value("--reporter").flatMap(Reporter.init)
             ?? (isSuite && isatty(STDOUT_FILENO) != 0 ? .compact : .full)
+        if !isSuite, maxFailures != nil {
+            throw UsageError("--max-failures stops a suite after N failed pages: give several pages or a folder")
+        }
         if !isSuite, jobs != nil {
             throw UsageError(
                 "--jobs checks several pages at once: give several --page/--url, a folder, or --pages FILE")

@@ -68,9 +68,16 @@ final class SuiteRun {
         for worker in workers { await worker.value }
         SignalWatcher.checkpoint()
         progress.finish()
-        let suite = tally
+        // Pages `--max-failures` kept from starting are not run, as a signal's are.
+        let suite = interruptedTally
         if options.format == .text {
+            for index in nextToPrint..<pages.count { printBlock(index) }
             Output.report(document(options.format, suite))
+            if let limit = options.maxFailures, !suite.notRun.isEmpty {
+                Output.report(
+                    "stopped after \(limit == 1 ? "1 failed page" : "\(limit) failed pages") (--max-failures \(limit)): "
+                        + "\(suite.notRun.count == 1 ? "1 page" : "\(suite.notRun.count) pages") not run")
+            }
             if options.reporter == .github {
                 for page in pages {
                     guard let tally = page.tally,
@@ -114,6 +121,7 @@ final class SuiteRun {
     private func take() -> Int? {
         // A closed or full stdout ends the run: no one can read its report.
         guard nextToStart < pages.count, !Output.standardOutputFailed else { return nil }
+        if let limit = options.maxFailures, failed >= limit { return nil }
         defer { nextToStart += 1 }
         return nextToStart
     }

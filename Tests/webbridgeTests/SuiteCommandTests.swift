@@ -83,6 +83,31 @@ final class SuiteCommandTests: XCTestCase {
             result.stdout)
     }
 
+    /// `--max-failures N` starts no page once N pages failed: the rest are reported as not run, never as passed.
+    func testMaxFailuresStopsStartingPagesAfterNFailedPages() throws {
+        let first = try page("web/a.html", brokenHTML)
+        let rest = try ["b", "c", "d", "e"].map { try page("web/\($0).html", $0 == "c" ? brokenHTML : nil) }
+        let folder = scratch.appendingPathComponent("web").path
+        let json = scratch.appendingPathComponent("stopped.json").path
+        let run = try CLI.run([
+            "check", "--page", folder, "--jobs", "1", "--max-failures", "1", "--report", "json=\(json)",
+        ])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertTrue(
+            run.stdout.contains("stopped after 1 failed page (--max-failures 1): 4 pages not run"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("NOT RUN: 4 pages ("), run.stdout)
+        let document = try SchemaCheck.validReport(String(contentsOfFile: json, encoding: .utf8))
+        XCTAssertEqual(try pageNames(String(contentsOfFile: json, encoding: .utf8)), [first])
+        XCTAssertEqual(document["notRun"] as? [String], rest)
+        XCTAssertEqual(document["passed"] as? Bool, false)
+        // Without the limit every page runs.
+        let all = try CLI.run(["check", "--page", folder, "--jobs", "1", "--format", "json"])
+        XCTAssertEqual(try pageNames(all.stdout).count, 5)
+        let single = try CLI.run(["check", "--page", first, "--max-failures", "1"])
+        XCTAssertEqual(single.status, 2, single.stderr)
+        XCTAssertTrue(single.stderr.contains("--max-failures stops a suite"), single.stderr)
+    }
+
     func testAContractFailureOutranksAnUnreachablePage() throws {
         let refused = try LoopbackHTTPServer.refusedPort()
         let unreachable = "http://127.0.0.1:\(refused.port)/index.html"

@@ -77,6 +77,9 @@ enum CheckCommand {
                 "start no further page of a suite once N pages failed; the rest are reported as not run",
                 rule: .integer(1...PageList.maximum)),
             .value(
+                "--last-failed", "REPORT",
+                "check only the pages the JSON report REPORT (the last run's --report json=FILE) failed or did not run"),
+            .value(
                 "--shard", "I/N",
                 "check only part I of N of the page list (1-based): the pages whose position in the list, counted "
                     + "from 0 in command-line order with folders sorted, is I-1 modulo N; the N parts cover the list "
@@ -252,7 +255,7 @@ struct CheckOptions {
         try ReportTarget.validate(reports)
         (stress, replay, serve) = try Self.timingOptions(parsed)
         let named = try PageList.entries(parsed)
-        entries = named.isEmpty ? [.bundled] : named
+        entries = try PageList.lastFailed(parsed.value("--last-failed"), of: named.isEmpty ? [.bundled] : named)
         // A report never replaces a file the check reads.
         var inputs: [(option: String, path: String)] = named.compactMap {
             if case .file(let path) = $0 { return ("--page", path) }
@@ -267,7 +270,9 @@ struct CheckOptions {
             return name == "--page" && FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory)
                 && isDirectory.boolValue
         }
-        isSuite = given.count > 1 || folderGiven || given.contains { $0.name == "--pages" } || shard != nil
+        isSuite =
+            given.count > 1 || folderGiven || given.contains { $0.name == "--pages" } || shard != nil
+            || parsed.isGiven("--last-failed")
         // A suite on a terminal is read as it runs: one line a passing page keeps the failures in view.
         reporter =
             parsed.value("--reporter").flatMap(Reporter.init)

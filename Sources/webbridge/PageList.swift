@@ -158,6 +158,28 @@ enum PageList {
     }
 }
 
+extension PageList {
+    /// `--last-failed REPORT`: the pages of `entries` the JSON report failed or did not run, in list order;
+    /// `entries` itself without the option.
+    static func lastFailed(_ path: String?, of entries: [PageEntry]) throws(UsageError) -> [PageEntry] {
+        guard let path else { return entries }
+        let report: RunReport
+        do {
+            report = try RunReport.load(path)
+        } catch {
+            throw UsageError("--last-failed: \(error)")
+        }
+        let rerun = Set(report.pages.filter { !$0.tally.passed || $0.tally.count == 0 }.map(\.name) + report.notRun)
+        let selected = entries.filter { rerun.contains($0.name) }
+        guard !selected.isEmpty else {
+            throw UsageError(
+                "--last-failed \(TerminalText.escape(path)): no page failed or went unrun in that report among the pages given; nothing to check again. Remedy: run without --last-failed, or give the report of the run that failed"
+            )
+        }
+        return selected
+    }
+}
+
 /// `--shard i/n`: the pages whose position (0-based, in command-line order) modulo n is i - 1.
 struct Shard: Equatable {
     let index: Int

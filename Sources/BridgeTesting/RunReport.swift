@@ -78,11 +78,14 @@ package struct RunReport: Sendable {
     package var timeout: Double
     /// The engine that ran the pages (`EngineEnvironment.engineVersion`; each distinct one once merged).
     package var engine: String
+    /// Each page's position (0-based) in the whole list, for shards balanced by `--durations`, whose pages are
+    /// not every n-th: the merge puts them back by it. Nil for a whole list and a modulo shard.
+    package var positions: [Int]?
 
     package init(
         pages: [PageTally], contract: Contract, shards: [Shard] = [], interrupted: Bool = false,
         notRun: [String] = [], webbridgeVersion: String = WebBridgeVersion.number, startedAt: Date = Date(),
-        timeout: Double = CheckConfiguration.defaultTimeout, engine: String = ""
+        timeout: Double = CheckConfiguration.defaultTimeout, engine: String = "", positions: [Int]? = nil
     ) {
         self.pages = pages
         self.contract = contract
@@ -93,6 +96,7 @@ package struct RunReport: Sendable {
         self.startedAt = startedAt
         self.timeout = timeout
         self.engine = engine
+        self.positions = positions
     }
 
     package var suite: SuiteTally { SuiteTally(pages, notRun: notRun) }
@@ -116,7 +120,7 @@ package struct RunReport: Sendable {
 extension RunReport: Codable {
     private enum CodingKeys: String, CodingKey {
         case schema, webbridgeVersion, contract, shards, interrupted, notRun, passed, pageCount, passedPages
-        case failedPages, failedByCategory, pages, startedAt, timeout, engine
+        case failedPages, failedByCategory, pages, startedAt, timeout, engine, positions
     }
 
     /// `startedAt` in JSON: ISO 8601 in UTC with milliseconds (`2026-12-03T09:28:22.512Z`).
@@ -141,6 +145,7 @@ extension RunReport: Codable {
         try container.encode(Self.dateFormatter().string(from: startedAt), forKey: .startedAt)
         try container.encode(timeout, forKey: .timeout)
         try container.encode(engine, forKey: .engine)
+        try container.encodeIfPresent(positions, forKey: .positions)
         try container.encode(contract, forKey: .contract)
         try container.encode(shards, forKey: .shards)
         try container.encode(interrupted, forKey: .interrupted)
@@ -178,6 +183,12 @@ extension RunReport: Codable {
                     "\(timeout) is not a timeout (the rule: seconds, more than 0, at most \(Int(Self.longestTimeout)))")
         }
         let shards = try container.decode([Shard].self, forKey: .shards)
+        let positions = try container.decodeIfPresent([Int].self, forKey: .positions)
+        if let positions, positions.contains(where: { !(0..<Self.largestList).contains($0) }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .positions, in: container,
+                debugDescription: "a position out of range (the rule: 0 <= position < \(Self.largestList))")
+        }
         self.init(
             pages: try container.decode([PageTally].self, forKey: .pages),
             contract: try container.decode(Contract.self, forKey: .contract),
@@ -186,7 +197,16 @@ extension RunReport: Codable {
             notRun: try container.decodeIfPresent([String].self, forKey: .notRun) ?? [],
             webbridgeVersion: try container.decode(String.self, forKey: .webbridgeVersion),
             startedAt: startedAt, timeout: timeout, engine: try container.decode(String.self, forKey: .engine))
+        self.positions = positions
+        if let positions, positions.count != pages.count {
+            throw DecodingError.dataCorruptedError(
+                forKey: .positions, in: container,
+                debugDescription: "\(positions.count) positions for \(pages.count) pages (the rule: one a page)")
+        }
     }
+
+    /// The most pages a list holds (positions are below it).
+    package static let largestList = 1_000_000
 
     /// The longest timeout a report may record, in seconds (a day).
     package static let longestTimeout: Double = 86_400

@@ -77,6 +77,10 @@ enum CheckCommand {
                 "start no further page of a suite once N pages failed; the rest are reported as not run",
                 rule: .integer(1...PageList.maximum)),
             .value(
+                "--durations", "REPORT",
+                "with --shard: split the list by each page's time in the JSON report REPORT (a whole run's), so "
+                    + "the shards take about as long; pages without a time are spread evenly"),
+            .value(
                 "--last-failed", "REPORT",
                 "check only the pages the JSON report REPORT (the last run's --report json=FILE) failed or did not run"),
             .value(
@@ -236,6 +240,8 @@ struct CheckOptions {
     let serve: URL?
     /// `--max-failures N`: failed pages after which a suite starts no further page.
     let maxFailures: Int?
+    /// `--durations REPORT`: each listed page's measured time, for a balanced `--shard`.
+    let durations: [Double?]?
 
     init(_ parsed: ParsedOptions) throws(UsageError) {
         contractPath = parsed.value("--contract")
@@ -256,6 +262,8 @@ struct CheckOptions {
         (stress, replay, serve) = try Self.timingOptions(parsed)
         let named = try PageList.entries(parsed)
         entries = try PageList.lastFailed(parsed.value("--last-failed"), of: named.isEmpty ? [.bundled] : named)
+        durations = try PageList.durations(parsed.value("--durations"), of: entries)
+        if durations != nil, shard == nil { throw UsageError("--durations balances --shard I/N: give --shard too") }
         // A report never replaces a file the check reads.
         var inputs: [(option: String, path: String)] = named.compactMap {
             if case .file(let path) = $0 { return ("--page", path) }
@@ -344,7 +352,9 @@ struct CheckOptions {
     }
 
     /// The pages this run checks: the shard's part of the list, or all of it.
-    var selectedEntries: [PageEntry] { shard?.select(entries) ?? entries }
+    var selectedEntries: [PageEntry] { selectedPositions.map { entries[$0] } }
+    /// The list positions of the pages this run checks: its shard's, balanced by `--durations` when given.
+    var selectedPositions: [Int] { shard?.positions(of: entries.count, durations: durations) ?? Array(entries.indices) }
 
     func configuration() throws -> CheckConfiguration {
         var configuration = try baseConfiguration()

@@ -102,7 +102,10 @@ final class SuiteRun {
             pages: suite.pages, contract: RunReport.Contract(base.contract),
             shards: options.shard.map { [RunReport.Shard(index: $0.index, count: $0.count)] } ?? [],
             interrupted: notice != nil, notRun: suite.notRun, startedAt: startedAt, timeout: base.timeout,
-            engine: EngineEnvironment.engineVersion
+            engine: EngineEnvironment.engineVersion,
+            // A balanced shard's pages are not every n-th: the merge places them by their list positions.
+            positions: options.durations == nil
+                ? nil : zip(options.selectedPositions, pages).filter { $0.1.tally != nil }.map(\.0)
         ).document(format, notice: notice.map { "INTERRUPTED: \($0)" })
     }
 

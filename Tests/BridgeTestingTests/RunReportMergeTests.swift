@@ -173,4 +173,44 @@ final class RunReportMergeTests: XCTestCase {
         XCTAssertEqual(reread.timeout, 30)
         XCTAssertEqual(reread.engine, merged.engine)
     }
+
+    /// Balanced shards of a 40-page suite with skewed durations (a few pages take most of the time) differ in total
+    /// time by at most the longest page, for every split; each page is in exactly one shard, and pages without a
+    /// time are spread evenly by number.
+    func testBalancedShardsDifferInTotalTimeByAtMostTheLongestPage() {
+        var random = SystemRandomNumberGenerator()
+        for trial in 0..<50 {
+            let durations: [Double?] = (0..<40).map { index in
+                index % 9 == 0 ? Double.random(in: 20...90, using: &random) : Double.random(in: 0.1...3, using: &random)
+            }
+            let longest = durations.compactMap { $0 }.max()!
+            for count in 2...8 {
+                let shards = RunReport.Shard.balanced(count: count, durations: durations)
+                XCTAssertEqual(shards.count, 40)
+                XCTAssertTrue(shards.allSatisfy { (1...count).contains($0) })
+                let totals = (1...count).map { shard in
+                    zip(shards, durations).filter { $0.0 == shard }.reduce(0) { $0 + $1.1! }
+                }
+                XCTAssertLessThanOrEqual(
+                    totals.max()! - totals.min()!, longest + 1e-9, "trial \(trial), \(count) shards: \(totals)")
+                XCTAssertEqual(RunReport.Shard.balanced(count: count, durations: durations), shards, "deterministic")
+            }
+        }
+        // The modulo split (--shard without --durations) does not hold the bound on the same kind of list.
+        let skewed: [Double?] = (0..<40).map { $0 % 4 == 0 ? 60 : 1 }
+        let modulo = (1...4).map { shard in
+            skewed.indices.filter { $0 % 4 == shard - 1 }.reduce(0) { $0 + skewed[$1]! }
+        }
+        XCTAssertGreaterThan(modulo.max()! - modulo.min()!, 60)
+        let balanced = RunReport.Shard.balanced(count: 4, durations: skewed)
+        let balancedTotals = (1...4).map { shard in
+            zip(balanced, skewed).filter { $0.0 == shard }.reduce(0) { $0 + $1.1! }
+        }
+        XCTAssertLessThanOrEqual(balancedTotals.max()! - balancedTotals.min()!, 60)
+        // Untimed pages: by number.
+        let mixed: [Double?] = (0..<10).map { $0 < 2 ? 5 : nil }
+        let spread = RunReport.Shard.balanced(count: 3, durations: mixed)
+        let untimedCounts = (1...3).map { shard in (2..<10).filter { spread[$0] == shard }.count }
+        XCTAssertLessThanOrEqual(untimedCounts.max()! - untimedCounts.min()!, 1, "\(spread)")
+    }
 }

@@ -92,6 +92,44 @@ final class ReportCommandTests: XCTestCase {
         }
     }
 
+    /// `--shard I/N --durations REPORT` splits by the measured times (one slow page alone, the rest together),
+    /// and the merge puts the balanced shards' pages back in list order.
+    func testShardsBalancedByDurationsSplitByTimeAndMergeInListOrder() throws {
+        let folder = try pages()
+        let timed = path("whole.json")
+        let whole = try CLI.run(["check", "--page", folder, "--report", "json=\(timed)", "--format", "json"])
+        XCTAssertEqual(whole.status, 1, whole.stderr)
+        let expected = outline(try SchemaCheck.validReport(whole.stdout))
+        var document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: timed))) as? [String: Any])
+        var listed = try XCTUnwrap(document["pages"] as? [[String: Any]])
+        for index in listed.indices { listed[index]["seconds"] = index == 0 ? 50.0 : 1.0 }
+        document["pages"] = listed
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: timed))
+        var files: [String] = []
+        for index in 1...2 {
+            let file = path("balanced-\(index).json")
+            let run = try CLI.run([
+                "check", "--page", folder, "--shard", "\(index)/2", "--durations", timed, "--report", "json=\(file)",
+            ])
+            XCTAssertTrue([0, 1].contains(run.status), run.stdout + run.stderr)
+            let shard = try SchemaCheck.validReport(String(contentsOfFile: file, encoding: .utf8))
+            let names = ((shard["pages"] as? [[String: Any]]) ?? []).compactMap { $0["page"] as? String }
+            XCTAssertEqual(
+                names, index == 1 ? ["\(folder)/p1.html"] : (2...5).map { "\(folder)/p\($0).html" },
+                "shard \(index)/2 by time")
+            files.append(file)
+        }
+        let merged = try CLI.run(["report", "merge", "--format", "json"] + files.reversed())
+        XCTAssertEqual(merged.status, 1, merged.stderr)
+        XCTAssertEqual(outline(try SchemaCheck.validReport(merged.stdout)), expected)
+        let modulo = path("modulo.json")
+        _ = try CLI.run(["check", "--page", folder, "--shard", "2/2", "--report", "json=\(modulo)"])
+        let mixed = try CLI.run(["report", "merge", files[0], modulo])
+        XCTAssertEqual(mixed.status, 2, mixed.stdout + mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("(other-split)"), mixed.stderr)
+    }
+
     func testRunsOfAPageKeepEverySessionAndTheTextSummaryCounts() throws {
         let first = path("first.json")
         let second = path("second.json")

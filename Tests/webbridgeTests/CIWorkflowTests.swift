@@ -60,6 +60,32 @@ final class CIWorkflowTests: XCTestCase {
         XCTAssertFalse(passing.stdout.contains("::error"), passing.stdout)
     }
 
+    /// The Mac job selects the pinned Xcode: with the example job it is a real Xcode_<version>.app, and a job that
+    /// pins none stops the step with an annotation instead of selecting Xcode_null.app.
+    func testTheMacJobSelectsThePinnedXcodeAndStopsOnAnUnpinnedJob() throws {
+        let script = """
+            import json, sys, yaml
+            steps = yaml.safe_load(open(sys.argv[1]))["jobs"]["ios-simulator"]["steps"]
+            print(next(s["run"] for s in steps if s.get("name") == "Select the pinned Xcode"))
+            """
+        let read = try ExternalTool.run(["python3", "-c", script, try workflow()])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        // `sudo xcode-select` replaced by echo: the test prints the path the step would select.
+        let step = read.stdout.replacingOccurrences(of: "sudo xcode-select -s", with: "echo")
+        let example = SchemaCheck.repository.appendingPathComponent("Examples/Client/webbridge-job.json").path
+        let pinned = try ExternalTool.run(
+            ["bash", "-ec", step], environment: ["JOB": example, "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(pinned.status, 0, pinned.stdout + pinned.stderr)
+        XCTAssertEqual(pinned.stdout, "/Applications/Xcode_16.4.app\n")
+        let unpinned = scratch.appendingPathComponent("unpinned.json")
+        try Data(#"{"scheme": "Client"}"#.utf8).write(to: unpinned)
+        let refused = try ExternalTool.run(
+            ["bash", "-ec", step], environment: ["JOB": unpinned.path, "PATH": "/usr/bin:/bin"])
+        XCTAssertNotEqual(refused.status, 0, refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("::error file=\(unpinned.path)::no xcodeVersion pinned"), refused.stdout)
+        XCTAssertFalse(refused.stdout.contains("Xcode_null"), refused.stdout)
+    }
+
     func testTheWorkflowFollowsGitHubsWorkflowSchema() throws {
         let errors = try SchemaCheck.errors([try workflow()], schema: ["--builtin-schema", "vendor.github-workflows"])
         XCTAssertNil(errors)

@@ -56,3 +56,18 @@ bench-peer:
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Plugins Examples/Client/ClientTests
 	scripts/check-public-api.sh
+
+# `make install PREFIX=…` (default /usr/local): the binary with its resource bundles (PREFIX/libexec/webbridge,
+# linked from PREFIX/bin), the bash, zsh and fish completions and the man page where the shells and man look.
+# `make uninstall PREFIX=…` removes exactly those files. BUILT: a bin folder already built (else a release build).
+PREFIX ?= /usr/local
+.PHONY: install uninstall
+install:
+	@built="$(BUILT)"; \
+	if [ -z "$$built" ]; then \
+		$(SWIFT) build -c release --product webbridge && built=$$($(SWIFT) build -c release --show-bin-path); \
+	fi; \
+	scripts/install.sh install "$(PREFIX)" "$$built"
+
+uninstall:
+	@scripts/install.sh uninstall "$(PREFIX)"

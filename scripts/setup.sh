@@ -16,6 +16,8 @@ command -v fish >/dev/null 2>&1 || missing+=(fish)
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 # stress-ng holds every core busy in `make test-loaded`.
 command -v stress-ng >/dev/null 2>&1 || missing+=(stress-ng)
+# xmllint validates the JUnit report against the common JUnit schema (Tests/webbridgeTests/Fixtures).
+command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "webbridge setup: installing ${missing[*]}" >&2
     if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi

@@ -240,14 +240,7 @@ package struct CheckPlay: Codable, Sendable, Equatable {
                 remedy: "declare the page's first message, or give the check a play (\"check\": {\"steps\": …})")
         }
         guard let native = contract.messages.first(where: { $0.direction == .nativeToPage && $0.acknowledges == nil })
-        else {
-            throw ContractFileError(
-                code: .invalidValue, path: "messages",
-                problem: "the contract declares no native-to-page message for the check to send",
-                remedy:
-                    "declare the message native sends (e.g. {\"kind\": \"sync\", \"direction\": \"native-to-page\", …}), or give the check a play whose steps say what native does"
-            )
-        }
+        else { throw ContractFileError.nothingNativeSends(contract) }
         var step = PlayStep(after: didFinish, send: native.kind, accepted: .returns)
         if case .object(var fields) = native.isObject ? FieldType.object(native.fields).sample : .null {
             if native.fields["value"]?.type == .string {

@@ -198,3 +198,32 @@ func canonicalJSON(_ value: some Encodable) -> Data {
     data.append(contentsOf: Array("\n".utf8))
     return data
 }
+
+extension ContractFileError {
+    /// A contract without a `check` play whose native side sends nothing of its own: the fixture style has nothing
+    /// to send. A request/response bridge (native only answers) is told the play that answers, built from its own
+    /// kinds and a sample of the answer's fields, so the remedy can be pasted as it is.
+    static func nothingNativeSends(_ contract: BridgeContract) -> ContractFileError {
+        let answers = contract.messages.filter { $0.direction == .nativeToPage && $0.acknowledges != nil }
+        guard let answer = answers.first, let request = answer.acknowledges else {
+            return ContractFileError(
+                code: .invalidValue, path: "messages",
+                problem: "the contract declares no native-to-page message for the check to send",
+                remedy:
+                    "declare the message native sends (e.g. {\"kind\": \"sync\", \"direction\": \"native-to-page\", …}), or give the check a play whose steps say what native does"
+            )
+        }
+        let sample = answer.body?.sample ?? FieldType.object(answer.fields).sample
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let value = (try? encoder.encode(sample)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let play =
+            #"{"steps": [{"after": "\#(request)", "send": "\#(answer.kind)", "value": \#(value), "accepted": "returns"}], "expect": ["\#(request)"]}"#
+        return ContractFileError(
+            code: .invalidValue, path: "check",
+            problem:
+                "missing; every native-to-page message answers a request ('\(answer.kind)' answers '\(request)'), so the check has nothing of its own to send: a request/response contract needs a play",
+            remedy:
+                "add \"check\": \(play) to the contract (the check adds the request id; Docs/CONTRACT.md, \"check\")")
+    }
+}

@@ -72,6 +72,10 @@ public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStri
         switch rule {
         case .bodyNotObject:
             return "\(sender) must send an object, a message the contract declares, not \(article(found)) \(found)"
+        case .missingField where expected.hasSuffix("(request id)"):
+            // The request id pairs a request with its answer: the contract format has no optional one.
+            return
+                "\(sender) must include \(path), the request id (a non-empty String) that pairs a request with its answer; an answer copies it from its request"
         case .missingField:
             return "\(sender) must include \(path) (\(expected)), or the contract must declare it optional"
         case .wrongType where expected.hasPrefix("Number") || expected == "Integer":

@@ -112,7 +112,8 @@ extension RunReport {
     /// Shards of one split (`1/3`, `2/3`, `3/3`) are put back in list order: the k-th page of shard i was the list's
     /// page i-1 + k·n. Runs of whole lists are concatenated, a page checked in several runs keeping all of its
     /// sessions (numbered on). Refused: another contract or contract version, a shard twice, shards of another split,
-    /// a shard beside a whole list.
+    /// a shard beside a whole list. The merged run started at the earliest start, its timeout is the longest, and
+    /// its engine names each distinct engine.
     package static func merged(_ files: [(file: String, report: RunReport)]) throws(ReportFileError) -> RunReport {
         guard let first = files.first else {
             preconditionFailure("merged() needs at least one report; the command line requires a FILE")
@@ -153,11 +154,30 @@ extension RunReport {
             }
         }
         let reports = files.map(\.report)
-        let pages = first.report.shards.isEmpty ? Self.joiningRuns(reports) : Self.interleavingShards(reports)
+        if let mixed = files.first(where: { ($0.report.positions == nil) != (first.report.positions == nil) }) {
+            throw ReportFileError(
+                code: .otherSplit, file: mixed.file, field: "positions",
+                problem:
+                    "one of the reports is a shard balanced by --durations and another a shard of every n-th page; the splits differ",
+                remedy: "merge the shards of one --shard I/N matrix, all with the same --durations or all without")
+        }
+        let pages: [PageTally]
+        var positions: [Int]?
+        if reports.allSatisfy({ $0.positions != nil }), !first.report.shards.isEmpty {
+            let placed = reports.flatMap { zip($0.positions!, $0.pages) }.sorted { $0.0 < $1.0 }
+            pages = placed.map(\.1)
+            positions = placed.map(\.0)
+        } else {
+            pages = first.report.shards.isEmpty ? Self.joiningRuns(reports) : Self.interleavingShards(reports)
+        }
+        var engines: [String] = []
+        for report in reports where !engines.contains(report.engine) { engines.append(report.engine) }
         return RunReport(
             pages: pages, contract: first.report.contract,
             shards: reports.flatMap(\.shards).sorted { $0.index < $1.index },
-            interrupted: reports.contains(where: \.interrupted), notRun: reports.flatMap(\.notRun))
+            interrupted: reports.contains(where: \.interrupted), notRun: reports.flatMap(\.notRun),
+            startedAt: reports.map(\.startedAt).min()!, timeout: reports.map(\.timeout).max()!,
+            engine: engines.joined(separator: "; "), positions: positions)
     }
 
     /// Every shard's pages at their place in the list.

@@ -28,13 +28,38 @@ package struct RunReport: Sendable {
     package struct Shard: Sendable, Codable, Hashable {
         package let index: Int
         package let count: Int
+        /// The most parts a list is split into (`--shard I/N` takes N up to this).
+        package static let maximumCount = 10_000
 
         package init(index: Int, count: Int) {
             self.index = index
             self.count = count
         }
 
+        /// Reads a shard only when 1 <= index <= count <= `maximumCount`: a report is input, and a count of 0 or
+        /// 10^18 would crash or stall the merge that counts the missing parts.
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let count = try container.decode(Int.self, forKey: .count)
+            guard (1...Self.maximumCount).contains(count) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .count, in: container,
+                    debugDescription:
+                        "\(count) is not a shard count (the rule: 1 <= count <= \(Self.maximumCount), as --shard I/N takes N)"
+                )
+            }
+            let index = try container.decode(Int.self, forKey: .index)
+            guard (1...count).contains(index) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .index, in: container,
+                    debugDescription: "\(index) is not a shard of \(count) (the rule: 1 <= index <= count)")
+            }
+            self.init(index: index, count: count)
+        }
+
         package var description: String { "\(index)/\(count)" }
+        /// `2 of 3`, as a missing shard is named.
+        package var ofCount: String { "\(index) of \(count)" }
     }
 
     package var pages: [PageTally]
@@ -47,10 +72,20 @@ package struct RunReport: Sendable {
     package var notRun: [String]
     /// The version of the tool that wrote the report.
     package var webbridgeVersion: String
+    /// When the run started (the earliest start once merged).
+    package var startedAt: Date
+    /// Each step's timeout in seconds (the longest once merged runs differ).
+    package var timeout: Double
+    /// The engine that ran the pages (`EngineEnvironment.engineVersion`; each distinct one once merged).
+    package var engine: String
+    /// Each page's position (0-based) in the whole list, for shards balanced by `--durations`, whose pages are
+    /// not every n-th: the merge puts them back by it. Nil for a whole list and a modulo shard.
+    package var positions: [Int]?
 
     package init(
         pages: [PageTally], contract: Contract, shards: [Shard] = [], interrupted: Bool = false,
-        notRun: [String] = [], webbridgeVersion: String = WebBridgeVersion.number
+        notRun: [String] = [], webbridgeVersion: String = WebBridgeVersion.number, startedAt: Date = Date(),
+        timeout: Double = CheckConfiguration.defaultTimeout, engine: String = "", positions: [Int]? = nil
     ) {
         self.pages = pages
         self.contract = contract
@@ -58,12 +93,26 @@ package struct RunReport: Sendable {
         self.interrupted = interrupted
         self.notRun = notRun
         self.webbridgeVersion = webbridgeVersion
+        self.startedAt = startedAt
+        self.timeout = timeout
+        self.engine = engine
+        self.positions = positions
     }
 
     package var suite: SuiteTally { SuiteTally(pages, notRun: notRun) }
 
-    /// Every page ran at least one session and passed: a run stopped before that has no verdict, never a pass.
-    package var passed: Bool { suite.passed && notRun.isEmpty && pages.allSatisfy { $0.tally.count > 0 } }
+    /// The parts of a `--shard` split this report lacks: none for a whole list or a complete split.
+    package var missingShards: [Shard] {
+        guard let count = shards.first?.count else { return [] }
+        let present = Set(shards.map(\.index))
+        return (1...count).filter { !present.contains($0) }.map { Shard(index: $0, count: count) }
+    }
+
+    /// Every page ran at least one session and passed, and no shard is missing: a run stopped before that, or a
+    /// merge that lacks a part of the list, has no verdict, never a pass.
+    package var passed: Bool {
+        suite.passed && notRun.isEmpty && missingShards.isEmpty && pages.allSatisfy { $0.tally.count > 0 }
+    }
 }
 
 // MARK: The JSON shape
@@ -71,7 +120,14 @@ package struct RunReport: Sendable {
 extension RunReport: Codable {
     private enum CodingKeys: String, CodingKey {
         case schema, webbridgeVersion, contract, shards, interrupted, notRun, passed, pageCount, passedPages
-        case failedPages, failedByCategory, pages
+        case failedPages, failedByCategory, pages, startedAt, timeout, engine, positions
+    }
+
+    /// `startedAt` in JSON: ISO 8601 in UTC with milliseconds (`2026-12-03T09:28:22.512Z`).
+    private static func dateFormatter() -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
     }
 
     /// A failed category and how many pages failed in it.
@@ -86,6 +142,10 @@ extension RunReport: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.schema, forKey: .schema)
         try container.encode(webbridgeVersion, forKey: .webbridgeVersion)
+        try container.encode(Self.dateFormatter().string(from: startedAt), forKey: .startedAt)
+        try container.encode(timeout, forKey: .timeout)
+        try container.encode(engine, forKey: .engine)
+        try container.encodeIfPresent(positions, forKey: .positions)
         try container.encode(contract, forKey: .contract)
         try container.encode(shards, forKey: .shards)
         try container.encode(interrupted, forKey: .interrupted)
@@ -108,17 +168,54 @@ extension RunReport: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .schema, in: container, debugDescription: "schema \(schema) is not schema \(Self.schema)")
         }
+        let started = try container.decode(String.self, forKey: .startedAt)
+        guard let startedAt = Self.dateFormatter().date(from: started) ?? ISO8601DateFormatter().date(from: started)
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .startedAt, in: container,
+                debugDescription: "not an ISO 8601 date and time (the rule: e.g. 2026-12-03T09:28:22.512Z)")
+        }
+        let timeout = try container.decode(Double.self, forKey: .timeout)
+        guard timeout > 0, timeout <= Self.longestTimeout else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .timeout, in: container,
+                debugDescription:
+                    "\(timeout) is not a timeout (the rule: seconds, more than 0, at most \(Int(Self.longestTimeout)))")
+        }
+        let shards = try container.decode([Shard].self, forKey: .shards)
+        let positions = try container.decodeIfPresent([Int].self, forKey: .positions)
+        if let positions, positions.contains(where: { !(0..<Self.largestList).contains($0) }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .positions, in: container,
+                debugDescription: "a position out of range (the rule: 0 <= position < \(Self.largestList))")
+        }
         self.init(
             pages: try container.decode([PageTally].self, forKey: .pages),
             contract: try container.decode(Contract.self, forKey: .contract),
-            shards: try container.decode([Shard].self, forKey: .shards),
+            shards: shards,
             interrupted: try container.decode(Bool.self, forKey: .interrupted),
             notRun: try container.decodeIfPresent([String].self, forKey: .notRun) ?? [],
-            webbridgeVersion: try container.decode(String.self, forKey: .webbridgeVersion))
+            webbridgeVersion: try container.decode(String.self, forKey: .webbridgeVersion),
+            startedAt: startedAt, timeout: timeout, engine: try container.decode(String.self, forKey: .engine))
+        self.positions = positions
+        if let positions, positions.count != pages.count {
+            throw DecodingError.dataCorruptedError(
+                forKey: .positions, in: container,
+                debugDescription: "\(positions.count) positions for \(pages.count) pages (the rule: one a page)")
+        }
     }
+
+    /// The most pages a list holds (positions are below it).
+    package static let largestList = 1_000_000
+
+    /// The longest timeout a report may record, in seconds (a day).
+    package static let longestTimeout: Double = 86_400
 }
 
 extension PageTally: Codable {
+    /// The largest count a report may hold (10^12): merged sums of such counts can't overflow.
+    package static let largestCount = 1_000_000_000_000
+
     private enum CodingKeys: String, CodingKey {
         case page, passed, sessionCount, failedCount, omittedSessions, seconds, failedDirections, skippedDirections
         case failedCategories, sessions, stress
@@ -156,7 +253,28 @@ extension PageTally: Codable {
         tally.failedCategories = try container.decode([Category].self, forKey: .failedCategories).map(\.category)
             .sorted { $0.rawValue < $1.rawValue }
         tally.onlyUnreachable = tally.failedCategories.allSatisfy { $0 == .pageUnreachable }
+        for (key, value) in [
+            (CodingKeys.sessionCount, tally.count), (.failedCount, tally.failedCount),
+            (.failedDirections, tally.failedCases), (.skippedDirections, tally.skippedCases),
+        ] where !(0...Self.largestCount).contains(value) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container,
+                debugDescription: "\(value) is not a count (the rule: 0 <= count <= \(Self.largestCount))")
+        }
+        guard tally.totalSeconds >= 0, tally.totalSeconds <= Double(Self.largestCount) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .seconds, in: container,
+                debugDescription:
+                    "\(tally.totalSeconds) is not a duration (the rule: seconds, 0 to \(Self.largestCount))")
+        }
         tally.kept = try container.decode([SessionTally.Kept].self, forKey: .sessions)
+        if let kept = tally.kept.first(where: { !(1...max(1, tally.count)).contains($0.session) }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .sessions, in: container,
+                debugDescription:
+                    "session \(kept.session) is not one of the page's \(tally.count) sessions (the rule: 1 <= session <= sessionCount)"
+            )
+        }
         tally.stress = try container.decodeIfPresent(StressVerdict.self, forKey: .stress)
         // Counts a renderer relies on (omitted sessions, the verdict) must agree with the sessions listed.
         let failedKept = tally.kept.count { !$0.report.passed }

@@ -41,18 +41,19 @@ extension ReportRendering {
     static let listedPages = 10
 
     /// The suite's closing lines: pages passed and failed, each failed category with its pages, the verdict.
+    /// Page names come from files and reports: each is printed through the one escape.
     package static func summary(_ suite: SuiteTally) -> String {
         let count = suite.pages.count
         let pages = count == 1 ? "1 page" : "\(count) pages"
         var lines = ["pages: \(suite.passedCount) passed, \(suite.failedPages.count) failed (of \(count))"]
         for (category, names) in suite.failedByCategory {
-            let shown = names.prefix(listedPages).joined(separator: ", ")
+            let shown = names.prefix(listedPages).map(TerminalText.escape).joined(separator: ", ")
             let more = names.count > listedPages ? ", and \(names.count - listedPages) more" : ""
             let counted = names.count == 1 ? "1 page" : "\(names.count) pages"
             lines.append("  \(category.rawValue): \(counted) (\(shown)\(more))")
         }
         if !suite.notRun.isEmpty {
-            let shown = suite.notRun.prefix(listedPages).joined(separator: ", ")
+            let shown = suite.notRun.prefix(listedPages).map(TerminalText.escape).joined(separator: ", ")
             let more = suite.notRun.count > listedPages ? ", and \(suite.notRun.count - listedPages) more" : ""
             let counted = suite.notRun.count == 1 ? "1 page" : "\(suite.notRun.count) pages"
             lines.append("NOT RUN: \(counted) (\(shown)\(more))")
@@ -61,6 +62,10 @@ extension ReportRendering {
             lines.append("no verdict: no page finished")
         } else if suite.pages.isEmpty {
             lines.append("PASS: no page to check (an empty shard of the list)")
+        } else if suite.passed, !suite.notRun.isEmpty {
+            // Pages that never ran have no verdict: the pages that did pass are not "every page".
+            let listed = count + suite.notRun.count
+            lines.append("no verdict: \(suite.notRun.count) of \(listed) pages did not run")
         } else if suite.passed {
             lines.append("PASS: both directions of the bridge hold on every page (\(pages))")
         } else {

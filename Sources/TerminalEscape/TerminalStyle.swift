@@ -16,9 +16,20 @@ public enum TerminalStyle {
         "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m"
     }
 
-    /// Whether output is coloured: on a terminal, unless `NO_COLOR` is set to anything but the empty string
+    /// The choices of `--color WHEN`: `auto` decides from the terminal and the environment.
+    public static let colourChoices = ["auto", "always", "never"]
+
+    /// Whether output is coloured. `--color always` or `never` (`choice`) decides; otherwise (`auto`) a
+    /// `FORCE_COLOR` set to anything but the empty string, `0` or `false` (force-color.org) colours even a pipe
+    /// or a CI log, and on a terminal colour is used unless `NO_COLOR` is set to anything but the empty string
     /// (no-color.org) or `TERM` is `dumb`.
-    public static func usesColour(isTerminal: Bool, environment: [String: String]) -> Bool {
+    public static func usesColour(isTerminal: Bool, environment: [String: String], choice: String = "auto") -> Bool {
+        switch choice {
+        case "always": return true
+        case "never": return false
+        default: break
+        }
+        if let force = environment["FORCE_COLOR"], !["", "0", "false"].contains(force) { return true }
         guard isTerminal else { return false }
         if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return false }
         return environment["TERM"] != "dumb"

@@ -73,6 +73,17 @@ enum CheckCommand {
                 rule: .integer(1...SuiteRun.maximumJobs),
                 default: .described("2, or 1 on a 1-core machine, as measured")),
             .value(
+                "--max-failures", "N",
+                "start no further page of a suite once N pages failed; the rest are reported as not run",
+                rule: .integer(1...PageList.maximum)),
+            .value(
+                "--durations", "REPORT",
+                "with --shard: split the list by each page's time in the JSON report REPORT (a whole run's), so "
+                    + "the shards take about as long; pages without a time are spread evenly"),
+            .value(
+                "--last-failed", "REPORT",
+                "check only the pages the JSON report REPORT (the last run's --report json=FILE) failed or did not run"),
+            .value(
                 "--shard", "I/N",
                 "check only part I of N of the page list (1-based): the pages whose position in the list, counted "
                     + "from 0 in command-line order with folders sorted, is I-1 modulo N; the N parts cover the list "
@@ -87,7 +98,8 @@ enum CheckCommand {
             .value(
                 "--reporter", "REPORTER",
                 "how the text report prints pages: full (every page's block: its first session's timeline and "
-                    + "verdicts) or compact (one line a passing page, a failing one in full)",
+                    + "verdicts), compact (one line a passing page, a failing one in full) or github (full, and an "
+                    + "::error annotation per failed page at its file and line, for GitHub Actions)",
                 rule: .choice(CheckOptions.Reporter.allCases.map(\.rawValue)),
                 default: .described("compact for a suite on a terminal, else full")),
             .value(
@@ -98,6 +110,7 @@ enum CheckCommand {
                     + "runs (exit 2); a report "
                     + "that cannot be written at the end is exit 3",
                 rule: .pattern(rule: ReportTarget.rule) { ReportTarget($0) != nil }, repeatable: true),
+            Output.colourOption,
         ])
 
     static let usage = options.help(
@@ -130,6 +143,7 @@ enum CheckCommand {
         switch Self.options.read(argv, help: usage) {
         case .exit(let status): return status
         case .options(let parsed):
+            Output.chooseColour(parsed.value("--color"))
             do {
                 options = try CheckOptions(parsed)
             } catch {
@@ -164,6 +178,7 @@ enum CheckCommand {
         reporter.reports = options.reports
         reporter.pagePath = options.entries[0].name
         reporter.compact = options.reporter == .compact
+        reporter.annotates = options.reporter == .github ? options.entries[0] : nil
         reporter.begin()
         let run = CheckRun(reporter: reporter, total: options.stress?.sessions ?? options.repeatCount)
         SignalWatcher.install(run.interrupted)
@@ -197,7 +212,7 @@ enum CheckCommand {
 struct CheckOptions {
     enum Format: String, CaseIterable { case text, json, junit, html }
     /// How the text report prints a page: in full, or one line when it passes.
-    enum Reporter: String, CaseIterable { case compact, full }
+    enum Reporter: String, CaseIterable { case compact, full, github }
 
     /// The pages to check, in command-line order (the bundled fixture when none is named), before `--shard`.
     let entries: [PageEntry]
@@ -223,6 +238,10 @@ struct CheckOptions {
     let stress: StressOptions?
     let replay: Perturbation?
     let serve: URL?
+    /// `--max-failures N`: failed pages after which a suite starts no further page.
+    let maxFailures: Int?
+    /// `--durations REPORT`: each listed page's measured time, for a balanced `--shard`.
+    let durations: [Double?]?
 
     init(_ parsed: ParsedOptions) throws(UsageError) {
         contractPath = parsed.value("--contract")
@@ -236,12 +255,15 @@ struct CheckOptions {
         repeatCount = parsed.integer("--repeat")!
         format = Format(rawValue: parsed.value("--format")!)!
         jobs = parsed.integer("--jobs")
+        maxFailures = parsed.integer("--max-failures")
         shard = parsed.value("--shard").flatMap(Shard.init)
         reports = parsed.values("--report").compactMap(ReportTarget.init)
         try ReportTarget.validate(reports)
         (stress, replay, serve) = try Self.timingOptions(parsed)
         let named = try PageList.entries(parsed)
-        entries = named.isEmpty ? [.bundled] : named
+        entries = try PageList.lastFailed(parsed.value("--last-failed"), of: named.isEmpty ? [.bundled] : named)
+        durations = try PageList.durations(parsed.value("--durations"), of: entries)
+        if durations != nil, shard == nil { throw UsageError("--durations balances --shard I/N: give --shard too") }
         // A report never replaces a file the check reads.
         let pages: [(option: String, path: String)] = named.compactMap {
             if case .file(let path) = $0 { return ("--page", path) }
@@ -255,11 +277,16 @@ struct CheckOptions {
             return name == "--page" && FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory)
                 && isDirectory.boolValue
         }
-        isSuite = given.count > 1 || folderGiven || given.contains { $0.name == "--pages" } || shard != nil
+        isSuite =
+            given.count > 1 || folderGiven || given.contains { $0.name == "--pages" } || shard != nil
+            || parsed.isGiven("--last-failed")
         // A suite on a terminal is read as it runs: one line a passing page keeps the failures in view.
         reporter =
             parsed.value("--reporter").flatMap(Reporter.init)
             ?? (isSuite && isatty(STDOUT_FILENO) != 0 ? .compact : .full)
+        if !isSuite, maxFailures != nil {
+            throw UsageError("--max-failures stops a suite after N failed pages: give several pages or a folder")
+        }
         if !isSuite, jobs != nil {
             throw UsageError(
                 "--jobs checks several pages at once: give several --page/--url, a folder, or --pages FILE")
@@ -305,7 +332,9 @@ struct CheckOptions {
     }
 
     /// The pages this run checks: the shard's part of the list, or all of it.
-    var selectedEntries: [PageEntry] { shard?.select(entries) ?? entries }
+    var selectedEntries: [PageEntry] { selectedPositions.map { entries[$0] } }
+    /// The list positions of the pages this run checks: its shard's, balanced by `--durations` when given.
+    var selectedPositions: [Int] { shard?.positions(of: entries.count, durations: durations) ?? Array(entries.indices) }
 
     func configuration() throws -> CheckConfiguration {
         var configuration = try baseConfiguration()
@@ -365,7 +394,9 @@ struct CheckOptions {
         case .file(let page):
             // The page's own URL as the base: relative scripts and styles load from beside it, as when the app
             // bundles it, and its errors name the file, not its folder.
-            return .html(try PageFile.read(page), baseURL: URL(fileURLWithPath: page))
+            let html = try PageFile.read(page)
+            if serve == nil { try PageFile.refuseModules(html, path: page) }
+            return .html(html, baseURL: URL(fileURLWithPath: page))
         case .bundled: return .html(try BundledFixture.html(), baseURL: nil)
         }
     }

@@ -11,6 +11,10 @@ struct CheckReporter {
     var emit: @MainActor (String) -> Void = { Output.report($0) }
     /// The compact reporter: passing sessions are counted, not printed; failures are printed in full.
     var compact = false
+    /// When the run started, for the reports' metadata.
+    var startedAt = Date()
+    /// `--reporter github`: the page whose failure the text report also prints as a GitHub annotation.
+    var annotates: PageEntry?
 
     @MainActor
     func begin() {
@@ -43,6 +47,12 @@ struct CheckReporter {
     func end(_ tally: SessionTally) -> Bool {
         if format == .text {
             Output.report(ReportRendering.summary(tally))
+            if let entry = annotates,
+                let line = GitHubAnnotations.annotation(
+                    page: pagePath ?? pageName, file: entry.annotationFile, tally: tally)
+            {
+                Output.out(line)
+            }
         } else {
             Output.out(document(format, tally))
         }
@@ -58,7 +68,8 @@ struct CheckReporter {
             ReportRendering.json(
                 RunReport(
                     pages: [PageTally(name: pagePath ?? pageName, tally: tally)],
-                    contract: RunReport.Contract(configuration.contract), interrupted: notice != nil))
+                    contract: RunReport.Contract(configuration.contract), interrupted: notice != nil,
+                    startedAt: startedAt, timeout: configuration.timeout, engine: EngineEnvironment.engineVersion))
         case .junit: ReportRendering.junit(tally, suite: pagePath ?? pageName)
         case .html: ReportRendering.html(page: pageName, tally, header: htmlHeader(title: pageName), notice: notice)
         }
@@ -69,7 +80,7 @@ struct CheckReporter {
         HTMLReport.Header(
             title: title, contractName: configuration.contract.displayName,
             contractVersion: configuration.contract.version, timeout: configuration.timeout,
-            engine: EngineEnvironment.engineVersion)
+            engine: EngineEnvironment.engineVersion, date: startedAt)
     }
 
     /// What was done before a signal stopped the run: the sessions so far and a partial summary, and the report
@@ -86,7 +97,8 @@ struct CheckReporter {
             Output.report(
                 tally.count == 0
                     ? "INTERRUPTED: \(note); no verdict"
-                    : "INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally))")
+                    : "INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally)); did not run: \(total - tally.count) of \(total)"
+            )
         case .json, .html: Output.out(document(format, tally, notice: note))
         case .junit:
             Output.out(document(format, tally, notice: note))

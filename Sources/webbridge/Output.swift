@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import TerminalEscape
 
@@ -11,6 +12,8 @@ enum Output {
         /// The progress line shown on standard error (a terminal), erased before any other line is written to
         /// that terminal and drawn again after it.
         var status: String?
+        /// `--color`: auto, always or never.
+        var colourChoice = "auto"
     }
     private static let state = State()
 
@@ -47,9 +50,29 @@ enum Output {
     /// Writes text of a report to standard output, its verdicts in colour when `colour` holds.
     static func report(_ text: String) { out(colour ? TerminalStyle.colouringVerdicts(text) : text) }
 
-    /// Whether standard output is coloured: a terminal, and no `NO_COLOR` (see `TerminalStyle.usesColour`).
-    static let colour = TerminalStyle.usesColour(
-        isTerminal: isatty(STDOUT_FILENO) != 0, environment: ProcessInfo.processInfo.environment)
+    /// Whether standard output is coloured: `--color`, else `FORCE_COLOR`, else a terminal without `NO_COLOR`
+    /// (see `TerminalStyle.usesColour`).
+    static var colour: Bool {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        return TerminalStyle.usesColour(
+            isTerminal: isatty(STDOUT_FILENO) != 0, environment: ProcessInfo.processInfo.environment,
+            choice: state.colourChoice)
+    }
+
+    /// `--color WHEN`, as `check` and `report merge` take it.
+    static let colourOption = Option.value(
+        "--color", "WHEN",
+        "colour the verdicts: auto (on a terminal unless NO_COLOR is set; FORCE_COLOR colours a pipe or a CI log), "
+            + "always or never",
+        rule: .choice(TerminalStyle.colourChoices), default: .value("auto"))
+
+    /// Applies `--color WHEN` (nil: auto).
+    static func chooseColour(_ choice: String?) {
+        state.lock.lock()
+        state.colourChoice = choice ?? "auto"
+        state.lock.unlock()
+    }
 
     /// Whether standard output and standard error are both terminals (the same one, in practice): a line on
     /// standard output would be glued to the progress line on standard error.

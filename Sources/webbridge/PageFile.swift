@@ -133,3 +133,21 @@ enum PageFile {
         }
     }
 }
+
+extension PageFile {
+    /// `<script type="module">` in any spelling HTML takes (case, quotes, other attributes before it).
+    private static let moduleScript = try! NSRegularExpression(
+        pattern: #"<script\b[^>]*\btype\s*=\s*["']?module["'\s>/]"#, options: [.caseInsensitive])
+
+    /// Refuses, before the run, a `--page` that loads ES modules without `--serve`: WebKit loads no module from a
+    /// `file:` URL, so the page would post nothing and the check would only report that nothing arrived.
+    static func refuseModules(_ html: String, path: String) throws(UsageError) {
+        let range = NSRange(html.startIndex..., in: html)
+        guard moduleScript.firstMatch(in: html, range: range) != nil else { return }
+        let folder = (path as NSString).deletingLastPathComponent
+        let shown = TerminalText.escape(path)
+        throw UsageError(
+            "--page \(shown): the page loads ES modules (<script type=\"module\">), which WebKit does not load from a file: URL; the check would only see that nothing arrived. Remedy: serve its folder with the check: --serve \(TerminalText.escape(folder.isEmpty ? "." : folder)) --page \(shown)"
+        )
+    }
+}

@@ -170,6 +170,43 @@ enum PageList {
     }
 }
 
+extension PageList {
+    /// `--durations REPORT`: each entry's time in the JSON report (its sessions' time summed), nil for a page
+    /// the report does not hold or ran no session of.
+    static func durations(_ path: String?, of entries: [PageEntry]) throws(UsageError) -> [Double?]? {
+        guard let path else { return nil }
+        let report: RunReport
+        do {
+            report = try RunReport.load(path)
+        } catch {
+            throw UsageError("--durations: \(error)")
+        }
+        var seconds: [String: Double] = [:]
+        for page in report.pages where page.tally.count > 0 { seconds[page.name] = page.tally.totalSeconds }
+        return entries.map { seconds[$0.name] }
+    }
+
+    /// `--last-failed REPORT`: the pages of `entries` the JSON report failed or did not run, in list order;
+    /// `entries` itself without the option.
+    static func lastFailed(_ path: String?, of entries: [PageEntry]) throws(UsageError) -> [PageEntry] {
+        guard let path else { return entries }
+        let report: RunReport
+        do {
+            report = try RunReport.load(path)
+        } catch {
+            throw UsageError("--last-failed: \(error)")
+        }
+        let rerun = Set(report.pages.filter { !$0.tally.passed || $0.tally.count == 0 }.map(\.name) + report.notRun)
+        let selected = entries.filter { rerun.contains($0.name) }
+        guard !selected.isEmpty else {
+            throw UsageError(
+                "--last-failed \(TerminalText.escape(path)): no page failed or went unrun in that report among the pages given; nothing to check again. Remedy: run without --last-failed, or give the report of the run that failed"
+            )
+        }
+        return selected
+    }
+}
+
 /// `--shard i/n`: the pages whose position (0-based, in command-line order) modulo n is i - 1.
 struct Shard: Equatable {
     let index: Int
@@ -191,6 +228,14 @@ struct Shard: Equatable {
     /// This shard's part of `items`: every n-th from the i-th, so the n shards partition the list exactly.
     func select<T>(_ items: [T]) -> [T] {
         items.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+    }
+
+    /// The list positions (0-based) of this shard's pages: every n-th from the i-th, or, with `durations` (each
+    /// page's measured time, nil when unknown), the balanced split of `RunReport.Shard.balanced`.
+    func positions(of total: Int, durations: [Double?]? = nil) -> [Int] {
+        guard let durations else { return (0..<total).filter { $0 % count == index - 1 } }
+        let shards = RunReport.Shard.balanced(count: count, durations: durations)
+        return shards.indices.filter { shards[$0] == index }
     }
 
     var description: String { "\(index)/\(count)" }

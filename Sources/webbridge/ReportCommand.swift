@@ -23,6 +23,7 @@ enum ReportCommand {
                     + "file is overwritten; a symbolic link, a folder, one of the FILEs merged, or a folder that "
                     + "does not exist is refused before anything is read (exit 2)",
                 rule: .pattern(rule: ReportTarget.rule) { ReportTarget($0) != nil }, repeatable: true),
+            Output.colourOption,
         ])
 
     static let usage = options.help(
@@ -32,8 +33,8 @@ enum ReportCommand {
 
         SUBCOMMANDS:
           merge   The shards of one `--shard I/N` matrix, put back in list order (a missing shard is named
-                  on stderr and in the HTML report), or runs of whole lists, concatenated (a page checked
-                  in several runs keeps all of its sessions).
+                  on stderr and in the report, and fails the merge), or runs of whole lists, concatenated
+                  (a page checked in several runs keeps all of its sessions).
 
         Refused, naming the file, the field, the rule and the remedy: a file that can't be read, is not
         JSON or not a webbridge report, another schema than 1, another contract or contract version
@@ -42,9 +43,9 @@ enum ReportCommand {
         """,
         epilogue: """
             EXIT CODES:
-              0 every merged page passed, 1 a page broke the contract, 2 usage (also: a FILE that is missing,
-              unreadable or refused), 3 a report that can't be written, 4 every failure was a page that
-              could not be fetched.
+              0 every merged page passed, 1 a page broke the contract or a shard of the split is missing,
+              2 usage (also: a FILE that is missing, unreadable or refused), 3 a report that can't be
+              written, 4 every failure was a page that could not be fetched.
             """)
 
     @MainActor
@@ -60,6 +61,7 @@ enum ReportCommand {
                 UsageError("merge needs the JSON reports to merge: webbridge report merge FILE..."))
         }
         let format = CheckOptions.Format(rawValue: parsed.value("--format")!)!
+        Output.chooseColour(parsed.value("--color"))
         let targets = parsed.values("--report").compactMap(ReportTarget.init)
         do {
             try ReportTarget.validate(targets)
@@ -75,7 +77,8 @@ enum ReportCommand {
             return .usage
         }
         var notice: String?
-        if let missing = missingShards(merged) {
+        let missing = missingShards(merged)
+        if let missing {
             notice = "INCOMPLETE: \(missing)"
             printError("webbridge report merge: \(missing)")
         }
@@ -84,21 +87,28 @@ enum ReportCommand {
                 .compactMap { $0 }.joined(separator: "; ")
         }
         if format == .text { Output.out(header(merged, files: files.count)) }
-        Output.out(merged.document(format, notice: notice))
+        let document = merged.document(format, notice: notice)
+        if format == .text { Output.report(document) } else { Output.out(document) }
+        // The verdict is the last line: a merge that lacks a shard is never a pass, whatever its pages say.
+        if format == .text, let missing { Output.out("INCOMPLETE: \(missing); no verdict") }
         guard ReportTarget.writeAll(targets, command: "webbridge report merge", { merged.document($0, notice: notice) })
         else { return .environment }
-        return CheckCommand.exitStatus(merged.suite)
+        let status = CheckCommand.exitStatus(merged.suite)
+        return missing != nil && status == .pass ? .contractFailure : status
     }
 
-    /// `shard 2/3 is missing: …` when the merged shards of a split do not cover it; nil when they do or none is a shard.
+    /// The most missing shards named one by one; the rest are counted.
+    static let namedShards = 10
+
+    /// `shard 2 of 3 missing: …` when the merged shards of a split do not cover it; nil when they do or none is a
+    /// shard.
     static func missingShards(_ report: RunReport) -> String? {
-        guard let count = report.shards.first?.count else { return nil }
-        let present = Set(report.shards.map(\.index))
-        let missing = (1...count).filter { !present.contains($0) }.map { "\($0)/\(count)" }
-        guard !missing.isEmpty else { return nil }
-        return missing.count == 1
-            ? "shard \(missing[0]) is missing: its pages are not in this report"
-            : "shards \(missing.joined(separator: ", ")) are missing: their pages are not in this report"
+        let missing = report.missingShards
+        guard let count = missing.first?.count else { return nil }
+        if missing.count == 1 { return "shard \(missing[0].ofCount) missing: its pages are not in this report" }
+        let named = missing.prefix(namedShards).map { String($0.index) }.joined(separator: ", ")
+        let more = missing.count > namedShards ? " and \(missing.count - namedShards) more" : ""
+        return "shards \(named)\(more) of \(count) missing: their pages are not in this report"
     }
 
     private static func header(_ report: RunReport, files: Int) -> String {

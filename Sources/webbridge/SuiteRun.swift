@@ -34,6 +34,8 @@ final class SuiteRun {
     /// Pages started and not finished, for the progress line's "waiting on".
     private var running: Set<Int> = []
     private let progress: ProgressLine
+    /// When the suite started, for the reports' metadata.
+    private let startedAt = Date()
 
     /// Reads every page first, so a missing or undecodable file is a usage error before any page runs; the text is
     /// dropped at once and read again when the page's turn comes, so memory holds one page per lane, not the list.
@@ -66,9 +68,25 @@ final class SuiteRun {
         for worker in workers { await worker.value }
         SignalWatcher.checkpoint()
         progress.finish()
-        let suite = tally
+        // Pages `--max-failures` kept from starting are not run, as a signal's are.
+        let suite = interruptedTally
         if options.format == .text {
+            for index in nextToPrint..<pages.count { printBlock(index) }
             Output.report(document(options.format, suite))
+            if let limit = options.maxFailures, !suite.notRun.isEmpty {
+                Output.report(
+                    "stopped after \(limit == 1 ? "1 failed page" : "\(limit) failed pages") (--max-failures \(limit)): "
+                        + "\(suite.notRun.count == 1 ? "1 page" : "\(suite.notRun.count) pages") not run")
+            }
+            if options.reporter == .github {
+                for page in pages {
+                    guard let tally = page.tally,
+                        let line = GitHubAnnotations.annotation(
+                            page: page.name, file: page.entry.annotationFile, tally: tally)
+                    else { continue }
+                    Output.out(line)
+                }
+            }
         } else {
             Output.out(document(options.format, suite))
         }
@@ -83,11 +101,12 @@ final class SuiteRun {
         RunReport(
             pages: suite.pages, contract: RunReport.Contract(base.contract),
             shards: options.shard.map { [RunReport.Shard(index: $0.index, count: $0.count)] } ?? [],
-            interrupted: notice != nil, notRun: suite.notRun
-        ).document(
-            format, notice: notice.map { "INTERRUPTED: \($0)" },
-            header: CheckReporter(format: .html, pageName: "", configuration: base).htmlHeader(
-                title: pages.count == 1 ? "1 page" : "\(pages.count) pages"))
+            interrupted: notice != nil, notRun: suite.notRun, startedAt: startedAt, timeout: base.timeout,
+            engine: EngineEnvironment.engineVersion,
+            // A balanced shard's pages are not every n-th: the merge places them by their list positions.
+            positions: options.durations == nil
+                ? nil : zip(options.selectedPositions, pages).filter { $0.1.tally != nil }.map(\.0)
+        ).document(format, notice: notice.map { "INTERRUPTED: \($0)" })
     }
 
     private var header: String {
@@ -105,6 +124,7 @@ final class SuiteRun {
     private func take() -> Int? {
         // A closed or full stdout ends the run: no one can read its report.
         guard nextToStart < pages.count, !Output.standardOutputFailed else { return nil }
+        if let limit = options.maxFailures, failed >= limit { return nil }
         defer { nextToStart += 1 }
         return nextToStart
     }
@@ -199,7 +219,12 @@ final class SuiteRun {
         case .text:
             // Pages that finished after one still running are printed too; the running ones are not reported.
             for index in nextToPrint..<pages.count { printBlock(index) }
-            Output.report("INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))")
+            // The last line says what ran and what did not: a stopped run never ends on a verdict's line.
+            let failed = suite.failedPages.count
+            Output.report(
+                "INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))\nINTERRUPTED by \(name): "
+                    + "\(suite.pages.count) of \(pages.count) pages ran (\(suite.pages.count - failed) passed, \(failed) failed), "
+                    + "\(suite.notRun.count) did not run")
         case .json, .html: Output.out(document(options.format, suite, notice: note))
         case .junit:
             Output.out(document(options.format, suite, notice: note))

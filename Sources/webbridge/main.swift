@@ -29,12 +29,13 @@ let description = "Tests the message bridge between a web page and native code a
 
 let exitCodes = """
     0 pass, 1 contract failure, 2 usage, 3 environment, 4 page not deployed / request failed,
-    130/143 stopped by SIGINT/SIGTERM (after reporting what was done)
+    130/143 stopped by SIGINT/SIGTERM (after reporting what was done), 141 standard output closed
+    by its reader (`| head`: it has what it wanted; ended quietly, as SIGPIPE would)
 
     A file named on the command line (or its default) that is missing, unreadable or write-protected
     is a usage error (2), naming the path and the remedy (one exception: a lock never written yet,
     which `contract diff` reports as a contract failure, 1). 3 is the environment: the engine, the
-    installation, or output that cannot be written (a full disk, a closed stream).
+    installation, or output that cannot be written (a full disk, a closed standard error).
     """
 
 let usage = """
@@ -51,7 +52,7 @@ let usage = """
     EXIT CODES:
     \(exitCodes.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n"))
 
-    See 'webbridge <subcommand> --help'.
+    See 'webbridge help <subcommand>' (or 'webbridge <subcommand> --help').
     """
 
 /// Runs the subcommand named in `argv`: its first word, the rest being that subcommand's command line.
@@ -77,6 +78,22 @@ func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
             }
             return .pass
         }
+    }
+    // `webbridge help` is the top-level help; `webbridge help check` is `webbridge check --help`.
+    if argv.first == "help" {
+        let rest = argv.dropFirst()
+        guard let name = rest.first else {
+            Output.out(usage)
+            return .pass
+        }
+        guard rest.count == 1, let run = subcommands.first(where: { $0.key == name })?.value else {
+            let names = subcommands.map(\.key).joined(separator: ", ")
+            printError(
+                "webbridge help: \(rest.count == 1 ? "unknown subcommand '\(TerminalText.escape(name))'" : "takes one subcommand"); give one of \(names) (e.g. webbridge help check)"
+            )
+            return .usage
+        }
+        return await run(["--help"])
     }
     if argv.first == "version" {
         printError("webbridge: unknown subcommand 'version'; the version is an option: webbridge --version")

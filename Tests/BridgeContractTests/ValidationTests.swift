@@ -280,6 +280,17 @@ struct FieldTypeValidationTests {
                 == [violation("id", .missingField, "String (request id)", "Missing", .nativeToPage)])
     }
 
+    @Test("a missing request id is told to send it, never to declare it optional (the format cannot)")
+    func missingRequestIDRemedy() throws {
+        let violations = typedContract.validate(["kind": "loaded"]).violations
+        let remedy = try #require(violations.first { $0.path == "id" }).remedy
+        #expect(!remedy.contains("optional"))
+        #expect(
+            remedy
+                == "the page must include id, the request id (a non-empty String) that pairs a request with its answer; an answer copies it from its request"
+        )
+    }
+
     @Test("a validated message gives native its kind, request id and fields to echo, and logs their structure")
     func echoedValues() throws {
         let contract = BridgeContract(

@@ -112,6 +112,35 @@ final class BridgeAssertionsTests: XCTestCase {
         XCTAssertTrue(failure.description.hasPrefix("failed - FAIL: native did not receive the page's message"))
     }
 
+    /// A folder (and a list) of pages is one assertion: one failure per failing page, each naming its page, at the
+    /// caller's line; passing pages record nothing.
+    func testAFolderOfPagesRecordsOneFailurePerFailingPage() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("assert-pages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#)
+        for (name, html) in [("a.html", broken), ("b.html", try FixtureVariant.fixture()), ("c.htm", broken)] {
+            try html.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try "not a page".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        captured.start()
+        let line = #line + 1
+        let reports = await assertBridge(pages: [folder], timeout: Self.timeout)
+        let failures = captured.stop()
+        XCTAssertEqual(reports.map(\.page.lastPathComponent), ["a.html", "b.html", "c.htm"])
+        XCTAssertEqual(reports.map(\.report.passed), [false, true, false])
+        XCTAssertEqual(failures.count, 2, "one failure per failing page: \(failures.map(\.description))")
+        XCTAssertEqual(failures.map(\.line), [line, line])
+        XCTAssertTrue(failures.first?.description.hasPrefix("failed - a.html: FAIL: native did not receive") == true)
+        XCTAssertTrue(failures.last?.description.hasPrefix("failed - c.htm: FAIL: ") == true)
+
+        captured.start()
+        await assertBridge(
+            pages: [folder.appendingPathComponent("b.html"), folder.appendingPathComponent("c.htm")],
+            timeout: Self.timeout)
+        XCTAssertEqual(captured.stop().map { $0.description.prefix(16) }, ["failed - c.htm: "])
+    }
+
     func testAPassingPageRecordsNoFailure() async throws {
         captured.start()
         await assertBridge(html: try FixtureVariant.fixture(), timeout: Self.timeout)

@@ -14,6 +14,19 @@ struct TerminalStyleTests {
         #expect(!TerminalStyle.usesColour(isTerminal: false, environment: [:]))
     }
 
+    @Test("FORCE_COLOR colours a pipe (not when empty, 0 or false); --color always and never decide")
+    func forcedColour() {
+        #expect(TerminalStyle.usesColour(isTerminal: false, environment: ["FORCE_COLOR": "1"]))
+        #expect(TerminalStyle.usesColour(isTerminal: false, environment: ["FORCE_COLOR": "true"]))
+        for off in ["", "0", "false"] {
+            #expect(!TerminalStyle.usesColour(isTerminal: false, environment: ["FORCE_COLOR": off]))
+        }
+        #expect(TerminalStyle.usesColour(isTerminal: false, environment: [:], choice: "always"))
+        #expect(TerminalStyle.usesColour(isTerminal: true, environment: ["NO_COLOR": "1"], choice: "always"))
+        #expect(!TerminalStyle.usesColour(isTerminal: true, environment: ["FORCE_COLOR": "1"], choice: "never"))
+        #expect(TerminalStyle.usesColour(isTerminal: true, environment: [:], choice: "auto"))
+    }
+
     @Test("verdict words at a line's start and in a direction's column are coloured; nothing else is")
     func verdicts() {
         let report = """

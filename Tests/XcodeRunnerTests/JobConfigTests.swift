@@ -74,6 +74,9 @@ final class JobConfigTests: XCTestCase {
         XCTAssertEqual(config.scheme, "Client")
         XCTAssertEqual(config.testTarget, "ClientTests")
         XCTAssertEqual(config.onlyTesting, JobConfig.defaultOnlyTesting)
+        // The CI recipe selects /Applications/Xcode_<xcodeVersion>.app before anything runs: it must be pinned.
+        let version = try XCTUnwrap(config.xcodeVersion, "the example job pins no xcodeVersion (Xcode_null.app)")
+        XCTAssertNotNil(version.wholeMatch(of: /\d+\.\d+(\.\d+)?/), version)
     }
 
     func testArtifactsSitBesideTheBundleAndSuffixesKeepTheExtension() {

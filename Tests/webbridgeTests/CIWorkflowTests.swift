@@ -29,6 +29,63 @@ final class CIWorkflowTests: XCTestCase {
         return path.path
     }
 
+    /// `--reporter github` prints one `::error` workflow command per failed page, at the page's file and the line
+    /// that sends the failing message; a passing page gets none, and the text report is the full one.
+    func testTheGitHubReporterAnnotatesEachFailedPageAtItsFileAndLine() throws {
+        let fixture = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+        let good = scratch.appendingPathComponent("good.html").path
+        let broken = scratch.appendingPathComponent("broken, 100%.html").path
+        try fixture.write(toFile: good, atomically: true, encoding: .utf8)
+        try fixture.replacingOccurrences(of: "version: 1", with: #"version: "1""#)
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        for pages in [["--page", broken], ["--page", good, "--page", broken]] {
+            let run = try CLI.run(["check"] + pages + ["--reporter", "github"])
+            XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+            let annotations = run.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
+            XCTAssertEqual(annotations.count, 1, run.stdout)
+            let annotation = String(annotations.first ?? "")
+            let file = broken.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: ",", with: "%2C")
+            XCTAssertTrue(annotation.hasPrefix("::error file=\(file),line="), annotation)
+            let line = try XCTUnwrap(
+                annotation.firstMatch(of: /,line=(\d+),/).flatMap { Int($0.1) }, annotation)
+            let source = fixture.split(separator: "\n", omittingEmptySubsequences: false)
+            XCTAssertTrue(source[line - 1].contains("\"ready\""), "line \(line) is not the ready: \(source[line - 1])")
+            XCTAssertTrue(
+                annotation.contains(",title=webbridge%3A native did not receive the page's message::"), annotation)
+            XCTAssertTrue(annotation.contains("(1 of 1 session failed)"), annotation)
+            XCTAssertTrue(run.stdout.contains("  page → native  FAIL"), "not the full report: \(run.stdout)")
+        }
+        let passing = try CLI.run(["check", "--page", good, "--reporter", "github"])
+        XCTAssertEqual(passing.status, 0, passing.stderr)
+        XCTAssertFalse(passing.stdout.contains("::error"), passing.stdout)
+    }
+
+    /// The Mac job selects the pinned Xcode: with the example job it is a real Xcode_<version>.app, and a job that
+    /// pins none stops the step with an annotation instead of selecting Xcode_null.app.
+    func testTheMacJobSelectsThePinnedXcodeAndStopsOnAnUnpinnedJob() throws {
+        let script = """
+            import json, sys, yaml
+            steps = yaml.safe_load(open(sys.argv[1]))["jobs"]["ios-simulator"]["steps"]
+            print(next(s["run"] for s in steps if s.get("name") == "Select the pinned Xcode"))
+            """
+        let read = try ExternalTool.run(["python3", "-c", script, try workflow()])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        // `sudo xcode-select` replaced by echo: the test prints the path the step would select.
+        let step = read.stdout.replacingOccurrences(of: "sudo xcode-select -s", with: "echo")
+        let example = SchemaCheck.repository.appendingPathComponent("Examples/Client/webbridge-job.json").path
+        let pinned = try ExternalTool.run(
+            ["bash", "-ec", step], environment: ["JOB": example, "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(pinned.status, 0, pinned.stdout + pinned.stderr)
+        XCTAssertEqual(pinned.stdout, "/Applications/Xcode_16.4.app\n")
+        let unpinned = scratch.appendingPathComponent("unpinned.json")
+        try Data(#"{"scheme": "Client"}"#.utf8).write(to: unpinned)
+        let refused = try ExternalTool.run(
+            ["bash", "-ec", step], environment: ["JOB": unpinned.path, "PATH": "/usr/bin:/bin"])
+        XCTAssertNotEqual(refused.status, 0, refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("::error file=\(unpinned.path)::no xcodeVersion pinned"), refused.stdout)
+        XCTAssertFalse(refused.stdout.contains("Xcode_null"), refused.stdout)
+    }
+
     func testTheWorkflowFollowsGitHubsWorkflowSchema() throws {
         let errors = try SchemaCheck.errors([try workflow()], schema: ["--builtin-schema", "vendor.github-workflows"])
         XCTAssertNil(errors)
@@ -66,6 +123,9 @@ final class CIWorkflowTests: XCTestCase {
         XCTAssertTrue((jobs["merge"]?["if"] as? String)?.contains("always()") == true)
         XCTAssertTrue(steps("merge").contains("webbridge report merge shards/*.json"), steps("merge"))
         XCTAssertTrue(steps("merge").contains("actions/upload-artifact@"), steps("merge"))
+        // The JUnit action publishes a check run: without `checks: write` GitHub refuses it on pull requests.
+        XCTAssertTrue(steps("merge").contains("mikepenz/action-junit-report@"), steps("merge"))
+        XCTAssertEqual((jobs["merge"]?["permissions"] as? [String: String])?["checks"], "write")
         XCTAssertTrue((jobs["ios-simulator"]?["runs-on"] as? String)?.hasPrefix("macos") == true)
         XCTAssertTrue(steps("ios-simulator").contains("webbridge xcode test"), steps("ios-simulator"))
     }

@@ -175,6 +175,67 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("give the check a play"), result.stderr)
     }
 
+    /// A request/response contract (native only answers) without a play is told the play that answers, and that
+    /// play, pasted as the remedy gives it, makes the check pass on a page that sends the request.
+    func testARequestResponseContractWithoutAPlayIsToldAPlayThatWorks() throws {
+        let contract = scratch.appendingPathComponent("request-response.json")
+        var document: [String: Any] = [
+            "version": 1, "handler": "bridge", "receiver": "window.bridgeReceive", "requestID": ["field": "id"],
+            "messages": [
+                ["kind": "getToken", "direction": "page-to-native", "fields": [String: Any]()],
+                [
+                    "kind": "token", "direction": "native-to-page", "acknowledges": "getToken",
+                    "fields": ["token": ["type": "string"], "expires": ["type": "integer"]],
+                ],
+            ],
+        ]
+        try JSONSerialization.data(withJSONObject: document).write(to: contract)
+        let page = scratch.appendingPathComponent("request.html")
+        try Data(
+            """
+            <!doctype html><title>request</title><script>
+            window.bridgeReceive = function (message) { document.body.dataset.token = message.token; };
+            window.webkit.messageHandlers.bridge.postMessage({kind: "getToken", id: "r1"});
+            </script>
+            """.utf8
+        ).write(to: page)
+        let refused = try CLI.run(["check", "--contract", contract.path, "--page", page.path])
+        XCTAssertEqual(refused.status, 2, refused.stdout + refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("declares no native-to-page message"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("every native-to-page message answers a request ('token' answers 'getToken')"),
+            refused.stderr)
+        let remedy = try XCTUnwrap(
+            refused.stderr.firstMatch(of: /add "check": (\{.*\}) to the contract/)?.1, refused.stderr)
+        document["check"] = try JSONSerialization.jsonObject(with: Data(remedy.utf8))
+        try JSONSerialization.data(withJSONObject: document).write(to: contract)
+        let fixed = try CLI.run(["check", "--contract", contract.path, "--page", page.path])
+        XCTAssertEqual(fixed.status, 0, "the remedy's play did not work:\n\(fixed.stdout)\(fixed.stderr)")
+    }
+
+    /// A `--page` with ES modules fails at once naming `--serve` (it used to wait and report that nothing
+    /// arrived); with `--serve` its folder the same page passes.
+    func testAModulePageWithoutServeIsRefusedAtOnceNamingServe() throws {
+        let folder = scratch.appendingPathComponent("module app")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fixture = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+        let script = try XCTUnwrap(fixture.firstMatch(of: /<script>([\s\S]*)<\/script>/)?.1)
+        try String(script).write(to: folder.appendingPathComponent("main.js"), atomically: true, encoding: .utf8)
+        let page = folder.appendingPathComponent("app.html")
+        try #"<!doctype html><meta charset="utf-8"><body><SCRIPT defer Type='module' src="./main.js"></SCRIPT></body>"#
+            .write(to: page, atomically: true, encoding: .utf8)
+        let started = Date()
+        let refused = try CLI.run(["check", "--page", page.path])
+        XCTAssertEqual(refused.status, 2, refused.stdout + refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the page loads ES modules"), refused.stderr)
+        let remedy = "Remedy: serve its folder with the check: --serve \(folder.path) --page \(page.path)"
+        XCTAssertTrue(refused.stderr.contains(remedy), refused.stderr)
+        XCTAssertTrue(refused.stdout.isEmpty, "refused before any session ran: \(refused.stdout)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), CheckConfiguration.defaultTimeout, "not at once")
+        let served = try CLI.run(["check", "--serve", folder.path, "--page", page.path])
+        XCTAssertEqual(served.status, 0, served.stdout + served.stderr)
+    }
+
     func testTheHelpShowsTheDefaultsTheCheckRunsWith() throws {
         let result = try CLI.run(["check", "--help"])
         XCTAssertEqual(result.status, 0)

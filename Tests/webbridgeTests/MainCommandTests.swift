@@ -64,4 +64,35 @@ final class MainCommandTests: XCTestCase {
         let html = try CLI.run(["check", "--format", "html"])
         XCTAssertTrue(html.stdout.contains("<meta name=\"generator\" content=\"\(version)\">"), html.stdout)
     }
+
+    /// `webbridge help SUB` is `webbridge SUB --help`; `webbridge help` is the top-level help.
+    func testHelpSubcommandPrintsThatSubcommandsHelp() throws {
+        for subcommand in ["check", "contract", "doctor", "report", "xcode"] {
+            let help = try CLI.run(["help", subcommand])
+            XCTAssertEqual(help.status, 0, "help \(subcommand): \(help.stderr)")
+            XCTAssertEqual(help.stdout, try CLI.run([subcommand, "--help"]).stdout, "help \(subcommand)")
+        }
+        XCTAssertEqual(try CLI.run(["help"]).stdout, try CLI.run(["--help"]).stdout)
+        let unknown = try CLI.run(["help", "chek"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(
+            unknown.stderr.contains("unknown subcommand 'chek'; give one of check, contract, doctor, report, xcode"),
+            unknown.stderr)
+    }
+
+    /// The help and the man page say what a closed standard output does: exit 141, as a real `| head` shows.
+    func testTheExitCodesOfTheHelpAndManPageMatchAClosedPipe() throws {
+        let manual = try CLI.run(["--generate-manual"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        for (name, text) in [
+            ("--help", try CLI.run(["--help"]).stdout.replacingOccurrences(of: "\n", with: " ")), ("man", manual),
+        ] {
+            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            XCTAssertTrue(words.contains("141 standard output closed by its reader"), "\(name): \(words)")
+            XCTAssertFalse(words.contains("a closed stream"), "\(name) says a closed stream exits 3")
+        }
+        let run = try ExternalTool.run([
+            "bash", "-c", "set -o pipefail; \"$0\" check --repeat 200 | head -1", CLI.binary.path,
+        ])
+        XCTAssertEqual(run.status, 141, run.stdout + run.stderr)
+    }
 }

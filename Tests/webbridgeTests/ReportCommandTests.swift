@@ -91,6 +91,44 @@ final class ReportCommandTests: XCTestCase {
         }
     }
 
+    /// `--shard I/N --durations REPORT` splits by the measured times (one slow page alone, the rest together),
+    /// and the merge puts the balanced shards' pages back in list order.
+    func testShardsBalancedByDurationsSplitByTimeAndMergeInListOrder() throws {
+        let folder = try pages()
+        let timed = path("whole.json")
+        let whole = try CLI.run(["check", "--page", folder, "--report", "json=\(timed)", "--format", "json"])
+        XCTAssertEqual(whole.status, 1, whole.stderr)
+        let expected = outline(try SchemaCheck.validReport(whole.stdout))
+        var document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: timed))) as? [String: Any])
+        var listed = try XCTUnwrap(document["pages"] as? [[String: Any]])
+        for index in listed.indices { listed[index]["seconds"] = index == 0 ? 50.0 : 1.0 }
+        document["pages"] = listed
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: timed))
+        var files: [String] = []
+        for index in 1...2 {
+            let file = path("balanced-\(index).json")
+            let run = try CLI.run([
+                "check", "--page", folder, "--shard", "\(index)/2", "--durations", timed, "--report", "json=\(file)",
+            ])
+            XCTAssertTrue([0, 1].contains(run.status), run.stdout + run.stderr)
+            let shard = try SchemaCheck.validReport(String(contentsOfFile: file, encoding: .utf8))
+            let names = ((shard["pages"] as? [[String: Any]]) ?? []).compactMap { $0["page"] as? String }
+            XCTAssertEqual(
+                names, index == 1 ? ["\(folder)/p1.html"] : (2...5).map { "\(folder)/p\($0).html" },
+                "shard \(index)/2 by time")
+            files.append(file)
+        }
+        let merged = try CLI.run(["report", "merge", "--format", "json"] + files.reversed())
+        XCTAssertEqual(merged.status, 1, merged.stderr)
+        XCTAssertEqual(outline(try SchemaCheck.validReport(merged.stdout)), expected)
+        let modulo = path("modulo.json")
+        _ = try CLI.run(["check", "--page", folder, "--shard", "2/2", "--report", "json=\(modulo)"])
+        let mixed = try CLI.run(["report", "merge", files[0], modulo])
+        XCTAssertEqual(mixed.status, 2, mixed.stdout + mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("(other-split)"), mixed.stderr)
+    }
+
     func testRunsOfAPageKeepEverySessionAndTheTextSummaryCounts() throws {
         let first = path("first.json")
         let second = path("second.json")
@@ -115,9 +153,109 @@ final class ReportCommandTests: XCTestCase {
         let merged = try CLI.run(["report", "merge", "--format", "html", file])
         XCTAssertEqual(merged.status, 1, "shard 3/3 holds the broken page\n\(merged.stderr)")
         XCTAssertTrue(
-            merged.stderr.contains("shards 1/3, 2/3 are missing: their pages are not in this report"), merged.stderr)
+            merged.stderr.contains("shards 1, 2 of 3 missing: their pages are not in this report"), merged.stderr)
         XCTAssertTrue(
-            merged.stdout.contains("<p class=\"notice\">INCOMPLETE: shards 1/3, 2/3 are missing"), merged.stdout)
+            merged.stdout.contains("<p class=\"notice\">INCOMPLETE: shards 1, 2 of 3 missing"), merged.stdout)
+    }
+
+    /// The merge of shard 1 of 2 alone, every page passing, fails: the pages of shard 2 never ran.
+    func testTheMergeOfOneShardOfTwoFails() throws {
+        let file = path("shard-1.json")
+        let run = try CLI.run(["check", "--shard", "1/2", "--report", "json=\(file)"])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        for format in ["text", "json", "junit", "html"] {
+            let merged = try CLI.run(["report", "merge", "--format", format, file])
+            XCTAssertEqual(merged.status, 1, "\(format): a merge that lacks a shard is no pass\n\(merged.stderr)")
+            XCTAssertTrue(
+                merged.stderr.contains("shard 2 of 2 missing: its pages are not in this report"), merged.stderr)
+            if format == "text" {
+                let last = merged.stdout.split(separator: "\n").last.map(String.init) ?? ""
+                XCTAssertEqual(last, "INCOMPLETE: shard 2 of 2 missing: its pages are not in this report; no verdict")
+            }
+            if format == "json" {
+                XCTAssertEqual(try SchemaCheck.validReport(merged.stdout)["passed"] as? Bool, false, merged.stdout)
+            }
+        }
+    }
+
+    /// A shard count or index out of range is refused naming the file, the field and the rule: 0 and -3 crashed
+    /// the merge, and index 5 of 3 was merged.
+    func testAShardOutOfRangeIsRefusedNamingTheFieldAndTheRule() throws {
+        let report = path("one.json")
+        XCTAssertEqual(try CLI.run(["check", "--shard", "1/1", "--report", "json=\(report)"]).status, 0)
+        var document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        for (shard, expected) in [
+            ((1, 0), "shards[0].count: 0 is not a shard count (the rule: 1 <= count <= 10000, as --shard I/N takes N)"),
+            ((1, -3), "shards[0].count: -3 is not a shard count"),
+            ((5, 3), "shards[0].index: 5 is not a shard of 3 (the rule: 1 <= index <= count)"),
+        ] {
+            document["shards"] = [["index": shard.0, "count": shard.1]]
+            try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: report))
+            let merged = try CLI.run(["report", "merge", report])
+            XCTAssertEqual(merged.status, 2, merged.stdout + merged.stderr)
+            XCTAssertTrue(merged.stderr.contains("\(report): \(expected)"), merged.stderr)
+            XCTAssertTrue(merged.stderr.contains("(invalid-value). Remedy: "), merged.stderr)
+            XCTAssertTrue(merged.stdout.isEmpty, merged.stdout)
+        }
+    }
+
+    /// Every JSON report records when its run started, the timeout, the engine and the contract; the merged HTML
+    /// shows them, not the merge's own date.
+    func testEveryReportRecordsItsRunAndTheMergedHTMLShowsIt() throws {
+        let before = Date()
+        let file = path("run.json")
+        XCTAssertEqual(try CLI.run(["check", "--timeout", "30", "--report", "json=\(file)"]).status, 0)
+        let after = Date()
+        let document = try SchemaCheck.validReport(String(contentsOfFile: file, encoding: .utf8))
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let started = try XCTUnwrap((document["startedAt"] as? String).flatMap(formatter.date), "\(document)")
+        XCTAssertTrue(
+            started >= before.addingTimeInterval(-1) && started <= after, "\(started) not in \(before)…\(after)")
+        XCTAssertEqual(document["timeout"] as? Double, 30)
+        let engine = try XCTUnwrap(document["engine"] as? String)
+        XCTAssertTrue(engine.hasPrefix("WebKitGTK "), engine)
+        let merged = try CLI.run(["report", "merge", "--format", "html", file])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        for fact in [
+            ISO8601DateFormatter().string(from: started), "&#39;bridge&#39; v1", "30 s", engine,
+        ] {
+            XCTAssertTrue(merged.stdout.contains(fact), "the merged HTML lacks \(fact)")
+        }
+    }
+
+    /// `--report html=F` never replaces an input, even when F is a hard link to it (one device and inode).
+    func testAReportPathThatIsAHardLinkToAnInputIsRefused() throws {
+        let report = path("input.json")
+        XCTAssertEqual(try CLI.run(["check", "--report", "json=\(report)"]).status, 0)
+        let original = try Data(contentsOf: URL(fileURLWithPath: report))
+        let link = path("link.html")
+        XCTAssertEqual(Foundation.link(report, link), 0, String(cString: strerror(errno)))
+        let merged = try CLI.run(["report", "merge", report, "--report", "html=\(link)"])
+        XCTAssertEqual(merged.status, 2, merged.stdout + merged.stderr)
+        XCTAssertTrue(merged.stderr.contains("a report never replaces a file the command reads"), merged.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: report)), original, "the input was overwritten")
+    }
+
+    /// Page names come from the report: the merge prints them through the one escape, never raw.
+    func testPageNamesFromAReportArePrintedEscaped() throws {
+        let report = path("names.json")
+        let run = try CLI.run(["check", "--page", try pages(), "--report", "json=\(report)"])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        var document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        var pages = try XCTUnwrap(document["pages"] as? [[String: Any]])
+        for index in pages.indices { pages[index]["page"] = "p\(index)\u{1B}[2J\u{202E}lmth.html" }
+        document["pages"] = pages
+        document["notRun"] = ["late\u{1B}]0;title\u{7}.html"]
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: report))
+        let merged = try CLI.run(["report", "merge", report])
+        XCTAssertEqual(merged.status, 1, merged.stderr)
+        let output = merged.stdout + merged.stderr
+        XCTAssertFalse(output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\u{7}" }, output)
+        XCTAssertTrue(output.contains("p2\\u{1B}[2J\\u{202E}lmth.html"), output)
+        XCTAssertTrue(output.contains("late\\u{1B}]0;title\\u{7}.html"), output)
     }
 
     /// Every file that does not belong is refused (exit 2) before anything is written, naming the file, the field,

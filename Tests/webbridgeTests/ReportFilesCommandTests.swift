@@ -137,6 +137,50 @@ final class ReportFilesCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("PASS: both directions"), result.stdout)
     }
 
+    /// The JUnit reports of a real suite (a failing page and a passing one) and of a merge holding pages that never
+    /// ran validate against the common JUnit schema (Fixtures/junit-10.xsd, Jenkins xunit's shape) with xmllint,
+    /// as a strict dashboard reads them.
+    func testTheJUnitReportsValidateAgainstTheCommonJUnitSchema() throws {
+        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/junit-10.xsd").path
+        func errors(_ file: String) throws -> String? {
+            let result = try ExternalTool.run(["xmllint", "--noout", "--schema", schema, file])
+            if result.status == 127 {
+                throw MissingTool(name: "xmllint (Debian libxml2-utils)")
+            }
+            return result.status == 0 ? nil : result.stderr
+        }
+        let html = try String(contentsOf: CheckCommandTests.fixture, encoding: .utf8)
+        let broken = path("broken.html")
+        try html.replacingOccurrences(of: "version: 1", with: "version: true")
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        let suite = path("suite.xml")
+        let json = path("suite.json")
+        let run = try CLI.run([
+            "check", "--page", CheckCommandTests.fixture.path, "--page", broken, "--report", "junit=\(suite)",
+            "--report", "json=\(json)",
+        ])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertNil(try errors(suite), "the suite's JUnit breaks junit-10.xsd")
+        // Pages that never ran are skipped cases: the counts move to each suite.
+        var document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        document["notRun"] = ["late.html"]
+        document["interrupted"] = true
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: json))
+        let merged = path("merged.xml")
+        let merge = try CLI.run(["report", "merge", json, "--report", "junit=\(merged)"])
+        XCTAssertEqual(merge.status, 1, merge.stdout + merge.stderr)
+        XCTAssertTrue(try String(contentsOfFile: merged, encoding: .utf8).contains("<skipped "))
+        XCTAssertNil(try errors(merged), "the merged JUnit with a skipped page breaks junit-10.xsd")
+        // The schema is strict where dashboards are: a root `skipped` is refused.
+        let rooted = path("rooted.xml")
+        try String(contentsOfFile: merged, encoding: .utf8)
+            .replacingOccurrences(of: "<testsuites name=", with: "<testsuites skipped=\"1\" name=")
+            .write(toFile: rooted, atomically: true, encoding: .utf8)
+        XCTAssertNotNil(try errors(rooted), "xmllint accepted a root skipped attribute")
+    }
+
     /// The JUnit report of a real suite run, read by junitparser (PyPI; scripts/setup.sh installs it) as a
     /// dashboard reads it: a suite per page named by its path, cases by session and direction with the page as
     /// classname, the failure's body, each case's own time, and the counts on the root.
@@ -176,6 +220,7 @@ final class ReportFilesCommandTests: XCTestCase {
         let read = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         XCTAssertEqual(read["tests"] as? Int, 4)
         XCTAssertEqual(read["failures"] as? Int, 1)
+        // Summed from the suites: the root carries no skipped count (junit-10.xsd has none there).
         XCTAssertEqual(read["skipped"] as? Int, 0)
         let suites = try XCTUnwrap(read["suites"] as? [[String: Any]])
         XCTAssertEqual(suites.map { $0["name"] as? String }, [good, broken])

@@ -143,10 +143,11 @@ final class StressCommandTests: XCTestCase {
         let served = try CLI.run(["check", "--page", index, "--play", play, "--serve", site])
         XCTAssertEqual(served.status, 0, served.stdout + served.stderr)
         XCTAssertTrue(served.stdout.contains("ready received"), served.stdout)
-        // From the file system the engine refuses the module: no ready, no receiver.
+        // From the file system the engine refuses the module: without --serve the page is refused at once.
         let unserved = try CLI.run(["check", "--page", index, "--play", play])
-        XCTAssertEqual(unserved.status, 1, unserved.stdout + unserved.stderr)
-        XCTAssertTrue(unserved.stdout.contains("no valid 'ready'"), unserved.stdout)
+        XCTAssertEqual(unserved.status, 2, unserved.stdout + unserved.stderr)
+        XCTAssertTrue(unserved.stderr.contains("the page loads ES modules"), unserved.stderr)
+        XCTAssertTrue(unserved.stderr.contains("Remedy: serve its folder with the check: --serve "), unserved.stderr)
         // A stressed run serves it too, holding responses.
         let stressed = try CLI.run(
             ["check", "--page", index, "--play", play, "--serve", site, "--stress", "10"])

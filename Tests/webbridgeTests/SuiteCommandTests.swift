@@ -83,6 +83,59 @@ final class SuiteCommandTests: XCTestCase {
             result.stdout)
     }
 
+    /// `--max-failures N` starts no page once N pages failed: the rest are reported as not run, never as passed.
+    func testMaxFailuresStopsStartingPagesAfterNFailedPages() throws {
+        let first = try page("web/a.html", brokenHTML)
+        let rest = try ["b", "c", "d", "e"].map { try page("web/\($0).html", $0 == "c" ? brokenHTML : nil) }
+        let folder = scratch.appendingPathComponent("web").path
+        let json = scratch.appendingPathComponent("stopped.json").path
+        let run = try CLI.run([
+            "check", "--page", folder, "--jobs", "1", "--max-failures", "1", "--report", "json=\(json)",
+        ])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertTrue(
+            run.stdout.contains("stopped after 1 failed page (--max-failures 1): 4 pages not run"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("NOT RUN: 4 pages ("), run.stdout)
+        let document = try SchemaCheck.validReport(String(contentsOfFile: json, encoding: .utf8))
+        XCTAssertEqual(try pageNames(String(contentsOfFile: json, encoding: .utf8)), [first])
+        XCTAssertEqual(document["notRun"] as? [String], rest)
+        XCTAssertEqual(document["passed"] as? Bool, false)
+        // Without the limit every page runs.
+        let all = try CLI.run(["check", "--page", folder, "--jobs", "1", "--format", "json"])
+        XCTAssertEqual(try pageNames(all.stdout).count, 5)
+        let single = try CLI.run(["check", "--page", first, "--max-failures", "1"])
+        XCTAssertEqual(single.status, 2, single.stderr)
+        XCTAssertTrue(single.stderr.contains("--max-failures stops a suite"), single.stderr)
+    }
+
+    /// `--last-failed REPORT` checks only the pages the last JSON report has failed or not run, in list order.
+    func testLastFailedChecksOnlyThePagesTheLastReportFailedOrDidNotRun() throws {
+        let names = ["a", "b", "c", "d"].map { scratch.appendingPathComponent("web/\($0).html").path }
+        for (index, name) in names.enumerated() {
+            try page("web/\(URL(fileURLWithPath: name).lastPathComponent)", [1, 3].contains(index) ? brokenHTML : nil)
+        }
+        let folder = scratch.appendingPathComponent("web").path
+        let last = scratch.appendingPathComponent("last.json").path
+        let first = try CLI.run(["check", "--page", folder, "--report", "json=\(last)"])
+        XCTAssertEqual(first.status, 1, first.stdout + first.stderr)
+        // Page d is fixed since; b still fails.
+        try page("web/d.html")
+        let rerun = try CLI.run(["check", "--page", folder, "--last-failed", last, "--format", "json"])
+        XCTAssertEqual(rerun.status, 1, rerun.stdout + rerun.stderr)
+        XCTAssertEqual(try pageNames(rerun.stdout), [names[1], names[3]])
+        // A report with nothing failed leaves nothing to rerun: said, not run as a pass.
+        let passing = scratch.appendingPathComponent("passing.json").path
+        XCTAssertEqual(try CLI.run(["check", "--page", names[0], "--report", "json=\(passing)"]).status, 0)
+        let nothing = try CLI.run(["check", "--page", folder, "--last-failed", passing])
+        XCTAssertEqual(nothing.status, 2, nothing.stdout + nothing.stderr)
+        XCTAssertTrue(nothing.stderr.contains("no page failed or went unrun"), nothing.stderr)
+        let missing = try CLI.run([
+            "check", "--page", folder, "--last-failed", scratch.appendingPathComponent("none.json").path,
+        ])
+        XCTAssertEqual(missing.status, 2, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("none.json: no such file (unreadable)"), missing.stderr)
+    }
+
     func testAContractFailureOutranksAnUnreachablePage() throws {
         let refused = try LoopbackHTTPServer.refusedPort()
         let unreachable = "http://127.0.0.1:\(refused.port)/index.html"

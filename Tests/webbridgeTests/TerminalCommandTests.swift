@@ -111,6 +111,28 @@ final class TerminalCommandTests: XCTestCase {
         XCTAssertFalse((piped.stdout + piped.stderr).contains("\u{1B}"), piped.stdout)
     }
 
+    /// A CI log is a pipe: FORCE_COLOR or `--color always` colours it; `--color never` keeps a terminal plain.
+    func testFORCE_COLORAndColorAlwaysColourAPipeAndColorNeverATerminal() throws {
+        let broken = try page("broken.html", broken: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = nil
+        environment["FORCE_COLOR"] = "1"
+        let forced = try CLI.run(["check", "--page", broken], environment: environment)
+        XCTAssertEqual(forced.status, 1, forced.stderr)
+        XCTAssertTrue(forced.stdout.contains("\n\u{1B}[31mFAIL\u{1B}[0m: native did not receive"), forced.stdout)
+        let always = try CLI.run(["check", "--page", broken, "--color", "always"])
+        XCTAssertTrue(always.stdout.contains("  page → native  \u{1B}[31mFAIL\u{1B}[0m"), always.stdout)
+        let never = try TerminalRun(["check", "--page", broken, "--color", "never"]).wait()
+        XCTAssertEqual(never.status, 1, never.raw)
+        XCTAssertFalse(never.raw.contains("\u{1B}["), never.raw)
+        let merged = scratch.appendingPathComponent("merged-colour.json").path
+        _ = try CLI.run(["check", "--page", broken, "--report", "json=\(merged)"])
+        let merge = try CLI.run(["report", "merge", merged, "--color", "always"])
+        XCTAssertTrue(merge.stdout.contains("\u{1B}[31mFAIL\u{1B}[0m: "), merge.stdout)
+        let wrong = try CLI.run(["check", "--color", "sometimes"])
+        XCTAssertEqual(wrong.status, 2, wrong.stderr)
+    }
+
     // MARK: Ctrl-C
 
     /// Ctrl-C sends SIGINT to the whole foreground group: webbridge, and the engine's web and network processes
@@ -139,6 +161,12 @@ final class TerminalCommandTests: XCTestCase {
                 screen.contains("INTERRUPTED: interrupted by SIGINT after 1 of 2 pages; so far:"),
                 "run \(attempt):\n\(screen.joined(separator: "\n"))")
             XCTAssertTrue(screen.contains("pages: 1 passed, 0 failed (of 1)"), screen.joined(separator: "\n"))
+            // The last line says the run was stopped, what ran and what did not: never a green PASS.
+            XCTAssertEqual(
+                screen.last(where: { !$0.isEmpty }),
+                "INTERRUPTED by SIGINT: 1 of 2 pages ran (1 passed, 0 failed), 1 did not run",
+                "run \(attempt):\n\(screen.joined(separator: "\n"))")
+            XCTAssertFalse(screen.contains { $0.hasPrefix("PASS:") }, screen.joined(separator: "\n"))
             let left = WebProcesses.waitForExit(
                 of: WebProcesses.carrying("WEBBRIDGE_SIGNAL_PROBE", marker), timeout: 15)
             XCTAssertEqual(left, [], "run \(attempt): processes webbridge started outlived it")

@@ -29,7 +29,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// The field(s) whose values name an object message: `["kind"]` unless the contract says otherwise.
     public var discriminator: [String] { didSet { resolveMessages() } }
     /// Which frames may post messages: the main frame only unless origins are declared.
-    package var frames: FrameRule?
+    public var frames: FrameRule?
     /// How the check plays the native side for this contract (not part of the protocol: never locked).
     package var check: CheckPlay?
     /// The file the contract was read from, if any: where a contract without a name gets one.
@@ -41,15 +41,14 @@ public struct BridgeContract: Codable, Sendable, Equatable {
 
     public init(
         version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil,
-        discriminator: [String] = ["kind"], name: String? = nil
+        discriminator: [String] = ["kind"], frames: FrameRule? = nil, name: String? = nil
     ) {
         self.init(
             version: version, handler: handler, receiver: receiver, messages: messages, requestID: requestID,
-            discriminator: discriminator, frames: nil, check: nil, name: name)
+            discriminator: discriminator, frames: frames, check: nil, name: name)
     }
 
-    /// A contract with the frames it accepts and the play the check runs for it (read from a file, or the tool's
-    /// own tests).
+    /// A contract with the play the check runs for it (read from a file, or the tool's own tests).
     package init(
         version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil,
         discriminator: [String] = ["kind"], frames: FrameRule? = nil, check: CheckPlay?, name: String? = nil

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which frames may post page → native messages: the main frame always, other frames only from these origins.
-package struct FrameRule: Codable, Sendable, Equatable {
+public struct FrameRule: Codable, Sendable, Equatable {
     /// Origins (`https://example.com`, `https://example.com:8443`) whose frames may post; `*` allows any.
     public var origins: [String]
 

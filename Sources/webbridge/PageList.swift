@@ -24,14 +24,15 @@ enum PageEntry: Equatable {
         }
     }
 
-    /// The names of `entries`, in order: each `name`, with ` #2`, ` #3`… on a name given before (`/ok?a` and
-    /// `/ok?b` are two pages, `…/ok?…` and `…/ok?… #2`).
+    /// The names of `entries`, in order: each `name`, with ` #2`, ` #3`… on another page whose name was given
+    /// before (`/ok?a` and `/ok?b` are two pages, `…/ok?…` and `…/ok?… #2`); a page listed again keeps its name.
     static func names(_ entries: [PageEntry]) -> [String] {
-        var seen: [String: Int] = [:]
+        var seen: [String: [PageEntry]] = [:]
         return entries.map { entry in
             let name = entry.name
-            seen[name, default: 0] += 1
-            return seen[name]! == 1 ? name : "\(name) #\(seen[name]!)"
+            if !seen[name, default: []].contains(entry) { seen[name, default: []].append(entry) }
+            let number = seen[name]!.firstIndex(of: entry)! + 1
+            return number == 1 ? name : "\(name) #\(number)"
         }
     }
 }

@@ -60,7 +60,7 @@ let usage = """
 func dispatch(_ argv: ArraySlice<String>) async -> ExitStatus {
     // `--version` before any subcommand, as swift-format and swift-argument-parser tools take it, or as the only
     // option after one (`webbridge check --version`, `webbridge xcode test --version`); on stdout, exit 0.
-    if argv.last == "--version", argv.dropLast().allSatisfy({ !$0.hasPrefix("-") }) {
+    if argv.first == "--version" || (argv.last == "--version" && argv.dropLast().allSatisfy { !$0.hasPrefix("-") }) {
         Output.out(WebBridgeVersion.tool)
         return .pass
     }

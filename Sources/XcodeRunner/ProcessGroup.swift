@@ -116,17 +116,36 @@ enum SignalRelay {
     /// stop signal as SIGTERM (xcodebuild cancels and writes what it has; SIGQUIT would make it dump core).
     static func forwarded(_ received: Int32) -> Int32 { received == SIGINT ? SIGINT : SIGTERM }
 
-    /// Installs the handlers; the returned closure puts the previous ones back.
+    /// Installs the handlers; the returned closure puts the previous ones back whole (flags and mask too).
+    ///
+    /// `sigaction`, not `signal`: a previous handler that takes the signal's details (SA_SIGINFO, as the engine's
+    /// SIGUSR1 guard in a process that also runs WebKit) would come back from `signal` without that flag and be
+    /// called with none, ending the process on the engine's own next SIGUSR1.
     static func install(wakeFD fd: Int32) -> () -> Void {
         wakeFD = fd
+        var relay = sigaction()
+        #if canImport(Darwin)
+        relay.__sigaction_u.__sa_handler = { received in
+            var byte = UInt8(truncatingIfNeeded: received)
+            _ = write(SignalRelay.wakeFD, &byte, 1)
+        }
+        #else
+        relay.__sigaction_handler.sa_handler = { received in
+            var byte = UInt8(truncatingIfNeeded: received)
+            _ = write(SignalRelay.wakeFD, &byte, 1)
+        }
+        #endif
+        sigemptyset(&relay.sa_mask)
         let previous = caught.map { number in
-            signal(number) { received in
-                var byte = UInt8(truncatingIfNeeded: received)
-                _ = write(SignalRelay.wakeFD, &byte, 1)
-            }
+            var old = sigaction()
+            sigaction(number, &relay, &old)
+            return old
         }
         return {
-            for (number, handler) in zip(caught, previous) { signal(number, handler) }
+            for (number, handler) in zip(caught, previous) {
+                var handler = handler
+                sigaction(number, &handler, nil)
+            }
             wakeFD = -1
         }
     }

@@ -4,7 +4,7 @@ import PackageDescription
 // The target graph is the architecture (see README "Layers"):
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
 // BridgeContract <- webbridge-typed-code <- BridgeContractPlugin (build tool: Swift types of contract files)
-// CWebKitGTK, CEngineSignals <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
+// CWebKitGTK, CEngineSignals, CEngineMainThread <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
 // XcodeRunner (Foundation only)         <- webbridge
 // TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
 // CommandLineOptions (Foundation only)   <- webbridge, webbridge-bench
@@ -53,10 +53,13 @@ let package = Package(
         // so Apple's names stay Apple's; WebKitGTKSupport re-exports it.
         // The guard in front of JavaScriptCore's SIGUSR1 handler (C: a signal handler and its saved state).
         .target(name: "CEngineSignals"),
+        // An async main's main queue drained on the main thread, by the engine's loop (C: the runtime's hook).
+        .target(name: "CEngineMainThread"),
         .target(
             name: "WebKitGTKHost",
             dependencies: [
                 .target(name: "CWebKitGTK", condition: linux), .target(name: "CEngineSignals", condition: linux),
+                .target(name: "CEngineMainThread", condition: linux),
             ]
         ),
         .target(

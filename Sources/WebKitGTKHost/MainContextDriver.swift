@@ -178,4 +178,13 @@ package final class MainContextDriver: @unchecked Sendable {
         }
     }
 }
+
+/// What an async `main` runs instead of dispatch_main(), called by CEngineMainThread's hook on the main thread while
+/// the main queue is still the main thread's: dispatch_main() would park the main thread and drain the main queue on
+/// worker threads, one after another, and WebKitGTK aborts when touched from a thread other than the one it started
+/// on (Swift Testing's `@MainActor` tests).
+@_cdecl("webbridge_run_engine_main_loop")
+package func runEngineMainLoopForAsyncMain() {
+    MainActor.assumeIsolated { MainContextDriver.shared.runMainLoop() }
+}
 #endif

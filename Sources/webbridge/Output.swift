@@ -142,17 +142,23 @@ func printError(_ text: String) {
 }
 
 /// Writes all of `data` to `descriptor`, again after a short write or an interrupted call; the errno that stopped
-/// it (EIO for a write of nothing), or nil when every byte went.
-func writeFully(_ data: Data, to descriptor: Int32) -> Int32? {
+/// it (EIO for a write of nothing), or nil when every byte went. A non-blocking descriptor that is full (EAGAIN)
+/// asks `whenFull`, which waits and returns nil to go on, or the errno to stop with; without it EAGAIN stops.
+func writeFully(_ data: Data, to descriptor: Int32, whenFull: (() -> Int32?)? = nil) -> Int32? {
     data.withUnsafeBytes { buffer in
         var offset = 0
         while offset < buffer.count {
             let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if written > 0 {
                 offset += written
-            } else if !(written < 0 && errno == EINTR) {
-                return written < 0 ? errno : EIO
+                continue
             }
+            guard written < 0 else { return EIO }
+            let failure = errno
+            if failure == EINTR && whenFull == nil { continue }
+            // EINTR while full: a stop signal may have come, which `whenFull` looks for.
+            guard failure == EAGAIN || failure == EINTR, let whenFull else { return failure }
+            if let stop = whenFull() { return stop }
         }
         return nil
     }

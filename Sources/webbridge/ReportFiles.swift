@@ -178,25 +178,16 @@ struct ReportTarget: Equatable {
     /// Writes to a non-blocking FIFO or device as its reader takes the bytes; EINTR (as errno) once a stop signal
     /// has arrived, so a reader that never reads cannot hold the process.
     private func writeDraining(_ data: Data, to descriptor: Int32) -> Int32? {
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                    continue
-                }
-                guard written < 0, errno == EAGAIN || errno == EINTR else { return written < 0 ? errno : EIO }
-                if SignalWatcher.stopRequested {
-                    // The run stops here, as at any checkpoint: what was done is reported (this report gives up
-                    // at once the second time), then the process exits 128 + the signal.
-                    if Thread.isMainThread { MainActor.assumeIsolated { SignalWatcher.checkpoint() } }
-                    return EINTR
-                }
-                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                // No deadline of its own: the reader decides, and a stop signal interrupts the poll (EINTR).
-                if poll(&ready, 1, -1) < 0, errno != EINTR { return errno }
+        writeFully(data, to: descriptor) {
+            if SignalWatcher.stopRequested {
+                // The run stops here, as at any checkpoint: what was done is reported (this report gives up
+                // at once the second time), then the process exits 128 + the signal.
+                if Thread.isMainThread { MainActor.assumeIsolated { SignalWatcher.checkpoint() } }
+                return EINTR
             }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            // No deadline of its own: the reader decides, and a stop signal interrupts the poll (EINTR).
+            if poll(&ready, 1, -1) < 0, errno != EINTR { return errno }
             return nil
         }
     }

@@ -52,8 +52,8 @@ package final class BridgeSession: NSObject {
     /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
     public internal(set) var navigatedAwayTo: String?
     /// Documents committed so far (a reload or a navigation commits another), and didFinish callbacks so far.
-    internal(set) var committedDocuments = 0
-    internal(set) var finishedDocuments = 0
+    var committedDocuments = 0
+    var finishedDocuments = 0
     /// Native's answer to a message that expects one, given whenever native has it (its completion handler may
     /// come late); nil answers at once from ``replyProvider``.
     var answer: (@MainActor (ValidatedMessage, @escaping @MainActor (BridgeReply?) -> Void) -> Void)?
@@ -62,13 +62,13 @@ package final class BridgeSession: NSObject {
     /// When the session loads its page through the check's loopback proxy: the proxy's origin and the page's own
     /// address. The timeline names the page's host, and the frame rule judges a frame of the proxy's origin as a
     /// frame of the page's own.
-    internal(set) var proxied: (proxyOrigin: String, page: URL)?
+    var proxied: (proxyOrigin: String, page: URL)?
     /// Valid page → native messages with the channel and document each came on (the first 10,000), and all of
     /// them counted by document and kind: the judge's record of what arrived.
-    internal(set) var arrivals: [SessionRecord.Message] = []
-    internal(set) var documentCounts: [Int: [String: Int]] = [:]
+    var arrivals: [SessionRecord.Message] = []
+    var documentCounts: [Int: [String: Int]] = [:]
     /// Acknowledgements that answered no request native sent.
-    internal(set) var strayAcknowledgements = 0
+    var strayAcknowledgements = 0
     /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
     public internal(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()

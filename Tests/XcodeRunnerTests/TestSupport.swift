@@ -203,7 +203,7 @@ final class RecordingConsole: @unchecked Sendable {
 /// Runs `body` with standard output and error sent to a file; returns its result and what it wrote there.
 func capturingStandardStreams<T>(_ body: () throws -> T) throws -> (T, String) {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("streams-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: file.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: file.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: file) }
     let handle = try FileHandle(forWritingTo: file)
     fflush(nil)

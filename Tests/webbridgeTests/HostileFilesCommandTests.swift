@@ -39,7 +39,7 @@ final class HostileFilesCommandTests: XCTestCase {
     /// A one-character name (a bare name, with a trailing slash's sibling, a non-ASCII one) for every file a
     /// command takes: the page, its list, the contract, the play, a user script, each report, a lock.
     func testOneCharacterFileNamesWorkLikeAnyOther() throws {
-        try fixture(as: "p")
+        _ = try fixture(as: "p")
         try write("l", "p\n")
         try write("u", "window.userScriptRan = true;\n")
         let contract = try String(contentsOf: Self.defaultContract, encoding: .utf8)

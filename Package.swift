@@ -87,7 +87,7 @@ let package = Package(
                 .target(name: "WebKitGTK", condition: linux),
                 .target(name: "WebKitGTKSupport", condition: linux),
             ],
-            resources: [.copy("Resources/BridgeFixture.html")]
+            resources: [.copy("Resources/BridgeFixture.html"), .copy("Resources/PageClock.js")]
         ),
         .target(name: "BridgeAssertions", dependencies: ["BridgeContract", "BridgeTesting"]),
         // Foundation only: the cloud-Mac job reads Apple's tools' output and project files, not messages.

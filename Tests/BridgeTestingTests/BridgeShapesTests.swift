@@ -89,7 +89,8 @@ final class BridgeShapesTests: XCTestCase {
         case nil: "Missing"
         case is String: "String"
         case let number as NSNumber:
-            ObjectIdentifier(type(of: number)) == ObjectIdentifier(type(of: NSNumber(value: true))) ? "Boolean" : "Number"
+            ObjectIdentifier(type(of: number)) == ObjectIdentifier(type(of: NSNumber(value: true)))
+                ? "Boolean" : "Number"
         case is [String: Any]: "Object"
         case is [Any]: "Array"
         case is NSNull: "Null"
@@ -106,18 +107,44 @@ final class BridgeShapesTests: XCTestCase {
     }
 
     static func json(_ value: Any) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]), as: UTF8.self)
+        String(
+            decoding: try! JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]), as: UTF8.self)
     }
 
-    func vendored(_ path: String) throws -> String {
+    static func vendored(_ path: String) throws -> String {
         try String(contentsOf: Self.folder.appendingPathComponent("vendor/" + path), encoding: .utf8)
     }
 
     /// Loads `page` from the Protocols folder over loopback HTTP; the caller keeps the server until it is done.
-    func load(_ page: String, in native: Native) throws -> LoopbackHTTPServer {
+    static func load(_ page: String, in native: Native) throws -> LoopbackHTTPServer {
         let server = try LoopbackHTTPServer(folder: Self.folder)
         _ = native.webView.load(URLRequest(url: server.url("/" + page)))
         return server
+    }
+
+    /// Turbo iOS's JavaScriptExpression.wrappedString: the call with its JSON-encoded arguments, errors returned.
+    static func wrapped(_ function: String, _ jsonArguments: String) -> String {
+        """
+        (function(result) {
+          try {
+            result.value = \(function)(\(jsonArguments.dropFirst().dropLast()))
+          } catch (error) {
+            result.error = error.toString()
+            result.stack = error.stack
+          }
+
+          return result
+        })({})
+        """
+    }
+
+    /// WKWebViewJavascriptBridgeBase.dispatch: the message's JSON escaped into a single-quoted JS string.
+    static func dispatch(_ message: [String: Any]) -> String {
+        var text = json(message)
+        for (from, to) in [("\\", "\\\\"), ("\"", "\\\""), ("'", "\\'"), ("\n", "\\n"), ("\r", "\\r")] {
+            text = text.replacingOccurrences(of: from, with: to)
+        }
+        return "WKWebViewJavascriptBridge._handleMessageFromiOS('\(text)');"
     }
 
     // MARK: react-native-webview and webview_flutter: JSON text on a string channel
@@ -128,17 +155,21 @@ final class BridgeShapesTests: XCTestCase {
     ) async throws {
         let native = Native(handlers: [handler], scripts: [script])
         defer { native.tearDown([handler]) }
-        let server = try load(folder + "/pass.html", in: native)
+        let server = try Self.load(folder + "/pass.html", in: native)
         defer { server.stop() }
-        let typed = { (type: String) in { (_: String, body: Any) in (Self.parsed(body) as? [String: Any])?["type"] as? String == type } }
+        let typed = { (type: String) in
+            { (_: String, body: Any) in (Self.parsed(body) as? [String: Any])?["type"] as? String == type }
+        }
 
         let ready = await native.message("\(folder): ready", in: self, where: typed("ready"))
         XCTAssertEqual(Self.shape(ready), "String", "\(folder): ready's body")
-        XCTAssertEqual(Self.fields(Self.parsed(ready)), ["type": "String", "version": "Number"], "\(folder): ready's text")
+        XCTAssertEqual(
+            Self.fields(Self.parsed(ready)), ["type": "String", "version": "Number"], "\(folder): ready's text")
         let request = await native.message("\(folder): getUser", in: self, where: typed("getUser"))
         XCTAssertEqual(Self.shape(request), "String", "\(folder): getUser's body")
         let getUser = Self.parsed(request) as? [String: Any]
-        XCTAssertEqual(Self.fields(getUser), ["type": "String", "id": "String", "userId": "String"], "\(folder): getUser")
+        XCTAssertEqual(
+            Self.fields(getUser), ["type": "String", "id": "String", "userId": "String"], "\(folder): getUser")
 
         let reply = Self.json(["type": "user", "id": getUser?["id"] as? String ?? "", "name": "Ada"])
         _ = try await native.evaluate(nativeCall(reply))
@@ -156,7 +187,7 @@ final class BridgeShapesTests: XCTestCase {
         // RNCWebViewImpl.m: the postMessage script at document start, main frame only; -postMessage: answers with
         // window.dispatchEvent(new MessageEvent('message', <RCTJSONStringify(@{@"data": message})>));
         let script = WKUserScript(
-            source: try vendored("react-native-webview/post-message.js"), injectionTime: .atDocumentStart,
+            source: try Self.vendored("react-native-webview/post-message.js"), injectionTime: .atDocumentStart,
             forMainFrameOnly: true)
         try await checkJSONTextChannel(folder: "react-native-webview", handler: "ReactNativeWebView", script: script) {
             "window.dispatchEvent(new MessageEvent('message', \(Self.json(["data": $0]))));"
@@ -167,7 +198,7 @@ final class BridgeShapesTests: XCTestCase {
         // addJavaScriptChannel: the wrapper at document start in every frame; the app answers with
         // runJavaScript('window.fromFlutter(' + jsonEncode(text) + ')').
         let script = WKUserScript(
-            source: try vendored("webview-flutter/channel-wrapper.js"), injectionTime: .atDocumentStart,
+            source: try Self.vendored("webview-flutter/channel-wrapper.js"), injectionTime: .atDocumentStart,
             forMainFrameOnly: false)
         try await checkJSONTextChannel(folder: "webview-flutter", handler: "Toaster", script: script) {
             "window.fromFlutter(\(Self.json($0)))"
@@ -179,14 +210,15 @@ final class BridgeShapesTests: XCTestCase {
     func testCordovaPostsAPositionalArrayAndTakesNativeCallback() async throws {
         let native = Native(handlers: ["cordova"], scripts: [])
         defer { native.tearDown(["cordova"]) }
-        let server = try load("cordova/pass.html", in: native)
+        let server = try Self.load("cordova/pass.html", in: native)
         defer { server.stop() }
         let body = await native.message("cordova: the Device/getDeviceInfo command", in: self) { _, body in
             (body as? [Any]).map { $0.count > 1 && $0[1] as? String == "Device" } ?? false
         }
         XCTAssertEqual(Self.shape(body), "Array", "cordova: the command's body")
         let command = body as? [Any] ?? []
-        XCTAssertEqual(command.map(Self.shape), ["String", "String", "String", "Array"], "cordova: the command's elements")
+        XCTAssertEqual(
+            command.map(Self.shape), ["String", "String", "String", "Array"], "cordova: the command's elements")
         XCTAssertEqual(command.dropFirst().first as? String, "Device", "cordova: body[1], the service")
         XCTAssertEqual(command.dropFirst(2).first as? String, "getDeviceInfo", "cordova: body[2], the action")
         let callbackId = command.first as? String ?? ""
@@ -208,14 +240,14 @@ final class BridgeShapesTests: XCTestCase {
         let handlers = ["iOS_Native_InjectJavascript", "iOS_Native_FlushMessageQueue"]
         let native = Native(handlers: handlers, scripts: [])
         defer { native.tearDown(handlers) }
-        let server = try load("wkwebview-javascript-bridge/pass.html", in: native)
+        let server = try Self.load("wkwebview-javascript-bridge/pass.html", in: native)
         defer { server.stop() }
         let named = { (name: String) in { (handler: String, _: Any) in handler == name } }
 
         let inject = await native.message("wvjb: the inject ping", in: self, where: named(handlers[0]))
         XCTAssertEqual(Self.shape(inject), "Null", "wvjb: the inject ping's body")
         // WKWebViewJavascriptBridgeBase.injectJavascriptFile evaluates the script.
-        _ = try await native.evaluate(try vendored("wkwebview-javascript-bridge/bridge.js"))
+        _ = try await native.evaluate(try Self.vendored("wkwebview-javascript-bridge/bridge.js"))
         let flush = await native.message("wvjb: the flush ping", in: self, where: named(handlers[1]))
         XCTAssertEqual(Self.shape(flush), "Null", "wvjb: the flush ping's body")
 
@@ -230,23 +262,17 @@ final class BridgeShapesTests: XCTestCase {
             "wvjb: the queued getUser")
         XCTAssertEqual(Self.fields(messages.first?["data"]), ["userId": "String"], "wvjb: getUser's data")
 
-        // WKWebViewJavascriptBridgeBase.dispatch: the JSON escaped into a single-quoted JS string.
-        func dispatch(_ message: [String: Any]) -> String {
-            var text = Self.json(message)
-            for (from, to) in [("\\", "\\\\"), ("\"", "\\\""), ("'", "\\'"), ("\n", "\\n"), ("\r", "\\r")] {
-                text = text.replacingOccurrences(of: from, with: to)
-            }
-            return "WKWebViewJavascriptBridge._handleMessageFromiOS('\(text)');"
-        }
         let callbackID = messages.first?["callbackID"] as? String ?? ""
-        _ = try await native.evaluate(dispatch(["responseID": callbackID, "responseData": ["name": "Ada"]]))
+        _ = try await native.evaluate(Self.dispatch(["responseID": callbackID, "responseData": ["name": "Ada"]]))
         let received = try await native.received()
         XCTAssertEqual(received as? String, "Ada", "wvjb: the response did not reach callHandler's callback")
 
         // Native calls the page's ping handler; the answer is queued and pulled like any message.
         let sent = native.messages.count
-        _ = try await native.evaluate(dispatch(["handlerName": "ping", "data": ["n": 1], "callbackID": "native_iOS_cb_1"]))
-        _ = await native.message("wvjb: the flush ping for the answer", after: sent, in: self, where: named(handlers[1]))
+        _ = try await native.evaluate(
+            Self.dispatch(["handlerName": "ping", "data": ["n": 1], "callbackID": "native_iOS_cb_1"]))
+        _ = await native.message(
+            "wvjb: the flush ping for the answer", after: sent, in: self, where: named(handlers[1]))
         let answer = (Self.parsed(try await native.evaluate(fetch)) as? [[String: Any]])?.first
         XCTAssertEqual(
             Self.fields(answer), ["handlerName": "String", "responseID": "String", "responseData": "Object"],
@@ -259,12 +285,14 @@ final class BridgeShapesTests: XCTestCase {
 
     func testTurboAdapterPostsNameAndDataAndTakesTheThreeArgumentVisit() async throws {
         let script = WKUserScript(
-            source: try vendored("turbo-ios/turbo.js"), injectionTime: .atDocumentEnd, forMainFrameOnly: true)
+            source: try Self.vendored("turbo-ios/turbo.js"), injectionTime: .atDocumentEnd, forMainFrameOnly: true)
         let native = Native(handlers: ["turbo"], scripts: [script])
         defer { native.tearDown(["turbo"]) }
-        let server = try load("turbo-ios/pass.html", in: native)
+        let server = try Self.load("turbo-ios/pass.html", in: native)
         defer { server.stop() }
-        let named = { (name: String) in { (_: String, body: Any) in (body as? [String: Any])?["name"] as? String == name } }
+        let named = { (name: String) in
+            { (_: String, body: Any) in (body as? [String: Any])?["name"] as? String == name }
+        }
 
         let loaded = await native.message("turbo: pageLoaded", in: self, where: named("pageLoaded"))
         XCTAssertEqual(Self.fields(loaded), ["name": "String", "data": "Object"], "turbo: pageLoaded")
@@ -274,33 +302,28 @@ final class BridgeShapesTests: XCTestCase {
 
         // WebViewBridge.visitLocation through JavaScriptExpression.wrappedString: three JSON arguments.
         let restoration = (data as? [String: Any])?["restorationIdentifier"] as? String ?? ""
-        let arguments = Self.json([server.url("/turbo-ios/two.html").absoluteString, ["action": "advance"], restoration])
-        let function = "window.turboNative.visitLocationWithOptionsAndRestorationIdentifier"
+        let arguments = Self.json([
+            server.url("/turbo-ios/two.html").absoluteString, ["action": "advance"], restoration,
+        ])
         let result = try await native.evaluate(
-            """
-            (function(result) {
-              try {
-                result.value = \(function)(\(arguments.dropFirst().dropLast()))
-              } catch (error) {
-                result.error = error.toString()
-                result.stack = error.stack
-              }
-
-              return result
-            })({})
-            """)
+            Self.wrapped(
+                "window.turboNative.visitLocationWithOptionsAndRestorationIdentifier", arguments))
         XCTAssertEqual(Self.fields(result)["error"], nil, "turbo: the visit call threw")
 
         let started = await native.message("turbo: visitStarted", in: self, where: named("visitStarted"))
         XCTAssertEqual(
             Self.fields((started as? [String: Any])?["data"]),
-            ["identifier": "String", "hasCachedSnapshot": "Boolean", "isPageRefresh": "Boolean", "timestamp": "Number"],
+            [
+                "identifier": "String", "hasCachedSnapshot": "Boolean", "isPageRefresh": "Boolean",
+                "timestamp": "Number",
+            ],
             "turbo: visitStarted's data")
         let identifier = ((started as? [String: Any])?["data"] as? [String: Any])?["identifier"] as? String
         let completed = await native.message("turbo: visitCompleted", in: self, where: named("visitCompleted"))
         let completedData = (completed as? [String: Any])?["data"]
         XCTAssertEqual(
-            Self.fields(completedData), ["identifier": "String", "restorationIdentifier": "String", "timestamp": "Number"],
+            Self.fields(completedData),
+            ["identifier": "String", "restorationIdentifier": "String", "timestamp": "Number"],
             "turbo: visitCompleted's data")
         XCTAssertEqual(
             (completedData as? [String: Any])?["identifier"] as? String, identifier,

@@ -242,7 +242,7 @@ final class XcodeCommandTests: XCTestCase {
     func testPreflightReportsFailuresAndExitsThree() throws {
         let folder = try temporaryFolder()
         try Data(
-            #"{"project": "Missing.xcodeproj", "scheme": "S", "testTarget": "T", "fixture": "f.html", "results": "r", "onlyTesting": "T/C"}"#
+            #"{"xcodeVersion": "16.2", "project": "Missing.xcodeproj", "scheme": "S", "testTarget": "T", "fixture": "f.html", "results": "r", "onlyTesting": "T/C"}"#
                 .utf8
         )
         .write(to: folder.appendingPathComponent("job.json"))

@@ -82,15 +82,21 @@ public struct XcodeJob: Sendable {
         public var compareUDID: String?
         /// Seconds each xcodebuild run may take before it is stopped (its evidence is kept); nil for no limit.
         public var timeout: TimeInterval?
+        /// How many times to rerun only the tests that failed (a single run only); 0 for none.
+        public var retries: Int
+        /// Read the run's per-test results (for a JUnit report) even without retries.
+        public var readsResults: Bool
 
         public init(
             resultBundle: URL? = nil, aloneThenSuite: Bool = false, compareUDID: String? = nil,
-            timeout: TimeInterval? = nil
+            timeout: TimeInterval? = nil, retries: Int = 0, readsResults: Bool = false
         ) {
             self.resultBundle = resultBundle
             self.aloneThenSuite = aloneThenSuite
             self.compareUDID = compareUDID
             self.timeout = timeout
+            self.retries = retries
+            self.readsResults = readsResults
         }
     }
 
@@ -218,7 +224,9 @@ public struct XcodeJob: Sendable {
                 return JobOutcome(.refused(.failed(error)), runs: runs)
             }
         }
-        guard runs.count == 2 else { return JobOutcome(Self.verdict(runs, nil), runs: runs) }
+        guard runs.count == 2 else {
+            return finishSingleRun(runs[0], config: config, folder: folder, options: options, xcode: xcode)
+        }
         // Compare per-test outcomes of the two runs, limited to the bridge tests.
         let reader = ResultReader(tools: tools, xcodeMajor: xcode.major ?? 16)
         let scope = config.onlyTesting ?? JobConfig.defaultOnlyTesting

@@ -58,10 +58,16 @@ enum XcodeCommand {
                     + "times, each into a result bundle of its own (<bundle>-retryK.xcresult); says which passed on "
                     + "a retry (flaky) and which still fail, and exits as the last run ends",
                 rule: .integer(0...maximumRetries), default: .value("0")),
+            .value(
+                "--report", "junit=FILE",
+                "also write the run's JUnit, read from its result bundle (and its retries'), to FILE. An existing "
+                    + "file is overwritten; a symbolic link, a folder, the config, or a folder that does not exist "
+                    + "is refused before anything runs (exit 2); a report that cannot be written is exit 3",
+                rule: .pattern(rule: "junit=FILE") { ReportTarget($0)?.format == .junit }),
         ],
         exclusive: [
             (aloneThenSuite.name, compareUDID.name), ("--retries", aloneThenSuite.name),
-            ("--retries", compareUDID.name),
+            ("--retries", compareUDID.name), ("--report", aloneThenSuite.name), ("--report", compareUDID.name),
         ])
     /// The most `--retries`: each retry is a whole xcodebuild run.
     static let maximumRetries = 10
@@ -257,10 +263,34 @@ enum XcodeCommand {
     }
 
     static func test(_ parsed: ParsedOptions) -> ExitStatus {
+        let reports = parsed.values("--report").compactMap(ReportTarget.init)
+        do {
+            try ReportTarget.validate(reports)
+            try ReportTarget.refuseInputs(reports, [("--config", configURL(parsed).path)])
+        } catch {
+            return testOptions.usageError(error)
+        }
         guard let (config, folder) = loadConfig(parsed) else { return .environment }
         var options = jobOptions(parsed, timeout: parsed.seconds("--timeout"))
         options.retries = parsed.integer("--retries") ?? 0
-        finish(job.test(config: config, folder: folder, options: options), "test")
+        options.readsResults = !reports.isEmpty
+        let outcome = job.test(config: config, folder: folder, options: options)
+        for line in XcodeJobText.lines(outcome, command: "test") { printError(line) }
+        var status = XcodeJobText.exitCode(outcome)
+        if !reports.isEmpty, !outcome.runs.isEmpty {
+            if let document = TestResultsJUnit.document(outcome) {
+                let written = ReportTarget.writeAll(reports, command: "webbridge xcode test") { _ in document }
+                if !written, status == 0 { status = ExitStatus.environment.rawValue }
+            } else {
+                for report in reports {
+                    printError(
+                        "webbridge xcode test: \(report.spelling): not written: the run's per-test results could not be read. Remedy: see the result bundle's error above"
+                    )
+                }
+                if status == 0 { status = ExitStatus.environment.rawValue }
+            }
+        }
+        exit(status)
     }
 
     static func rerun(_ parsed: ParsedOptions) -> Never {

@@ -217,23 +217,7 @@ package enum ReportRendering {
         return JUnitSuite(xml: xml, tests: tests, failures: failures, skipped: skipped, seconds: seconds)
     }
 
-    static func xml(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            // XML 1.0 cannot carry other control characters even escaped.
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "?"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func xml(_ text: String) -> String { text.escapingForXML }
 }
 
 /// The sessions of a run, in bounded memory: counts for all, full reports for the first few and the first failures.

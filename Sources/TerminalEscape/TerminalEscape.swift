@@ -30,4 +30,24 @@ extension String {
         }
         return result
     }
+
+    /// The text as XML character data or an attribute value (the one XML escape of WebBridge's JUnit reports):
+    /// `& < > " '` as entities, tab, line feed and carriage return kept, and the other characters XML 1.0
+    /// cannot carry even escaped (C0 controls, U+FFFE, U+FFFF) as `?`.
+    public var escapingForXML: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "?"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

@@ -79,6 +79,8 @@ public struct JobOutcome: Sendable, Equatable {
         case xcodebuildFailed(exitCode: Int32)
         /// Both runs exited 0 but neither ran a test of the job's scope.
         case noTestRan
+        /// The last retry exited 0, but a test retried did not pass in it (it did not run, or was skipped).
+        case failedAfterRetries
     }
 
     public let verdict: Verdict
@@ -86,11 +88,23 @@ public struct JobOutcome: Sendable, Equatable {
     public let runs: [JobRun]
     /// The two runs compared; nil for a single run, and when a refusal came first.
     public let comparison: RunComparison?
+    /// A single run's per-test results (for JUnit and retries); nil when not asked for or not readable.
+    public let results: TestResults?
+    /// Each rerun of the failed tests (`--retries`), in order; their runs are in `runs` too.
+    public let retries: [RetryAttempt]
+    /// Why `results` could not be read, when they were asked for.
+    public let resultsError: XcodeRunnerError?
 
-    public init(_ verdict: Verdict, runs: [JobRun] = [], comparison: RunComparison? = nil) {
+    public init(
+        _ verdict: Verdict, runs: [JobRun] = [], comparison: RunComparison? = nil, results: TestResults? = nil,
+        retries: [RetryAttempt] = [], resultsError: XcodeRunnerError? = nil
+    ) {
         self.verdict = verdict
         self.runs = runs
         self.comparison = comparison
+        self.results = results
+        self.retries = retries
+        self.resultsError = resultsError
     }
 }
 
@@ -125,7 +139,8 @@ public enum JobRefusal: Error, Sendable, Equatable, CustomStringConvertible {
             return "the recorded run's environment differs; nothing was run: "
                 + lines.map(\.escapingControlCharacters).joined(separator: "; ")
         case .resultsUnreadable(let error):
-            return "per-test outcomes: could not be read to compare the runs: \(error.description)"
+            return
+                "per-test outcomes: could not be read (to compare the runs, or to retry the failed tests): \(error.description)"
         }
     }
 }

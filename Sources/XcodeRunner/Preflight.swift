@@ -124,6 +124,13 @@ public struct Preflight: Sendable {
         }
         return checks
             + missing.map { field in
+                if field.0 == "xcodeVersion" {
+                    return PreflightCheck(
+                        "config", .failed,
+                        "xcodeVersion is missing: a job must pin the Xcode it runs with (CI selects "
+                            + "/Applications/Xcode_<xcodeVersion>.app)",
+                        remedy: "run 'webbridge xcode pin' on the Mac and commit the config")
+                }
                 if !mac && pinFields.contains(field.0) {
                     return PreflightCheck(
                         "config", .notRun, "\(field.0) is not pinned yet ('webbridge xcode pin' runs on the Mac)")

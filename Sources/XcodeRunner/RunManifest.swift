@@ -61,6 +61,11 @@ public struct RunManifest: Codable, Sendable, Equatable {
 public enum XcodebuildCommand {
     /// `xcodebuild test -project|-workspace … -scheme … -destination 'platform=iOS Simulator,id=<UDID>' [-only-testing:…] -resultBundlePath …`.
     public static func test(config: JobConfig, udid: String, onlyTesting: String?, resultBundle: URL) -> [String] {
+        test(config: config, udid: udid, onlyTesting: onlyTesting.map { [$0] } ?? [], resultBundle: resultBundle)
+    }
+
+    /// The same with one `-only-testing:` per test (a retry of the tests that failed).
+    public static func test(config: JobConfig, udid: String, onlyTesting: [String], resultBundle: URL) -> [String] {
         var argv = ["xcodebuild", "test"]
         if let workspace = config.workspace {
             argv += ["-workspace", workspace]
@@ -69,7 +74,7 @@ public enum XcodebuildCommand {
         }
         argv += ["-scheme", config.scheme ?? ""]
         argv += ["-destination", "platform=iOS Simulator,id=\(udid)"]
-        if let onlyTesting { argv.append("-only-testing:\(onlyTesting)") }
+        argv += onlyTesting.map { "-only-testing:\($0)" }
         argv += ["-resultBundlePath", resultBundle.path]
         return argv
     }
@@ -89,7 +94,7 @@ public enum XcodebuildCommand {
         let argv = manifest.argv
         let folder = URL(fileURLWithPath: manifest.workingDirectory).standardizedFileURL.path
         var config = JobConfig()
-        var onlyTesting: String?
+        var onlyTesting: [String] = []
         var inside = false
         if argv.count >= 4, argv[2] == "-project" || argv[2] == "-workspace" {
             let path = argv[3]
@@ -101,8 +106,10 @@ public enum XcodebuildCommand {
             if argv[2] == "-project" { config.project = path } else { config.workspace = path }
         }
         if argv.count >= 6, argv[4] == "-scheme" { config.scheme = argv[5] }
-        if argv.count >= 9, argv[8].hasPrefix("-only-testing:") {
-            onlyTesting = String(argv[8].dropFirst("-only-testing:".count))
+        // One `-only-testing:` for the job's tests, one per test for a retry of the failed ones.
+        for word in argv.dropFirst(8) {
+            guard word.hasPrefix("-only-testing:") else { break }
+            onlyTesting.append(String(word.dropFirst("-only-testing:".count)))
         }
         let expected = test(
             config: config, udid: manifest.udid, onlyTesting: onlyTesting,
@@ -111,7 +118,7 @@ public enum XcodebuildCommand {
             throw XcodeRunnerError(
                 .manifestUnreadable, field: "argv",
                 rule:
-                    "a rerun replays only the 'xcodebuild test' run webbridge recorded (xcodebuild test -project|-workspace <inside workingDirectory> -scheme <scheme> -destination 'platform=iOS Simulator,id=<udid>' [-only-testing:<test>] -resultBundlePath <resultBundle>), and this argv is something else",
+                    "a rerun replays only the 'xcodebuild test' run webbridge recorded (xcodebuild test -project|-workspace <inside workingDirectory> -scheme <scheme> -destination 'platform=iOS Simulator,id=<udid>' [-only-testing:<test> …] -resultBundlePath <resultBundle>), and this argv is something else",
                 remedy: "rerun a manifest written by 'webbridge xcode test', unedited")
         }
     }

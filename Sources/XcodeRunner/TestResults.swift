@@ -27,11 +27,23 @@ public enum TestOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Per-test outcomes read from a result bundle, keyed by `Class/method()`.
+/// Per-test outcomes read from a result bundle, keyed by `Class/method()`, and each test case in full.
 public struct TestResults: Sendable, Equatable {
     public var outcomes: [String: TestOutcome]
+    /// Each test case in the order the bundle lists them; empty for results built from outcomes alone.
+    public var cases: [TestCaseResult]
 
-    public init(outcomes: [String: TestOutcome]) { self.outcomes = outcomes }
+    public init(outcomes: [String: TestOutcome], cases: [TestCaseResult] = []) {
+        self.outcomes = outcomes
+        self.cases = cases
+    }
+
+    /// The results of `cases`, keyed by identifier.
+    public init(cases: [TestCaseResult]) {
+        var outcomes: [String: TestOutcome] = [:]
+        for test in cases { outcomes[test.identifier] = test.outcome }
+        self.init(outcomes: outcomes, cases: cases)
+    }
 
     /// Parses `xcresulttool get test-results tests` (Xcode 16+) or a legacy `ActionTestPlanRunSummaries`.
     public init(json data: Data, source: String) throws(XcodeRunnerError) {
@@ -40,13 +52,14 @@ public struct TestResults: Sendable, Equatable {
                 .resultsUnreadable, field: source, rule: "xcresulttool did not print a JSON object",
                 remedy: "open the result bundle in Xcode; check 'xcrun xcresulttool version'")
         }
-        var outcomes: [String: TestOutcome] = [:]
+        var cases: [TestCaseResult] = []
         if let nodes = root["testNodes"] as? [Any] {
-            Self.collectNodes(nodes, into: &outcomes)
+            Self.collectNodes(nodes, target: nil, into: &cases)
         } else if Self.typeName(root) == "ActionTestPlanRunSummaries" {
             for case let summary as [String: Any] in Self.values(root["summaries"]) {
                 for case let testable as [String: Any] in Self.values(summary["testableSummaries"]) {
-                    Self.collectLegacy(Self.values(testable["tests"]), into: &outcomes)
+                    let target = Self.string(testable["targetName"]) ?? Self.string(testable["name"])
+                    Self.collectLegacy(Self.values(testable["tests"]), target: target, into: &cases)
                 }
             }
         } else {
@@ -55,7 +68,7 @@ public struct TestResults: Sendable, Equatable {
                 rule: "neither \"testNodes\" (Xcode 16+) nor an ActionTestPlanRunSummaries (legacy) at the top level",
                 remedy: "read the bundle with 'xcrun xcresulttool get test-results tests --path <bundle>'")
         }
-        self.init(outcomes: outcomes)
+        self.init(cases: cases)
     }
 
     /// The `testsRef` ids of a legacy `ActionsInvocationRecord`, to fetch each with `--id`.
@@ -88,25 +101,33 @@ public struct TestResults: Sendable, Equatable {
         (object as? [String: Any])?["_value"] as? String
     }
 
-    private static func collectNodes(_ nodes: [Any], into outcomes: inout [String: TestOutcome]) {
+    private static func collectNodes(_ nodes: [Any], target: String?, into cases: inout [TestCaseResult]) {
         for case let node as [String: Any] in nodes {
-            if node["nodeType"] as? String == "Test Case" {
+            let type = node["nodeType"] as? String
+            if type == "Test Case" {
                 let id = (node["nodeIdentifier"] as? String) ?? (node["name"] as? String) ?? "?"
-                outcomes[id] = TestOutcome((node["result"] as? String) ?? "unknown")
+                cases.append(
+                    TestCaseResult(
+                        target: target, identifier: id, outcome: TestOutcome((node["result"] as? String) ?? "unknown"),
+                        seconds: TestCaseResult.seconds(node), messages: TestCaseResult.messages(node)))
                 // Repetitions and arguments below a test case are parts of it, not tests of their own.
                 continue
             }
-            collectNodes(node["children"] as? [Any] ?? [], into: &outcomes)
+            let bundle = type == "Unit test bundle" || type == "UI test bundle" ? node["name"] as? String : nil
+            collectNodes(node["children"] as? [Any] ?? [], target: bundle ?? target, into: &cases)
         }
     }
 
-    private static func collectLegacy(_ tests: [Any], into outcomes: inout [String: TestOutcome]) {
+    private static func collectLegacy(_ tests: [Any], target: String?, into cases: inout [TestCaseResult]) {
         for case let test as [String: Any] in tests {
             if let status = string(test["testStatus"]) {
                 let id = string(test["identifier"]) ?? string(test["name"]) ?? "?"
-                outcomes[id] = TestOutcome(status)
+                let seconds = string(test["duration"]).flatMap(Double.init)
+                cases.append(
+                    TestCaseResult(
+                        target: target, identifier: id, outcome: TestOutcome(status), seconds: seconds, messages: []))
             }
-            collectLegacy(values(test["subtests"]), into: &outcomes)
+            collectLegacy(values(test["subtests"]), target: target, into: &cases)
         }
     }
 
@@ -115,11 +136,12 @@ public struct TestResults: Sendable, Equatable {
         let parts = onlyTesting.split(separator: "/").map(String.init)
         // The target is not part of the identifiers xcresulttool prints.
         let scope = parts.count > 1 ? parts.dropFirst().joined(separator: "/") : onlyTesting
+        func inScope(_ key: String) -> Bool {
+            let bare = key.hasSuffix("()") ? String(key.dropLast(2)) : key
+            return key == scope || bare == scope || key.hasPrefix(scope + "/")
+        }
         return TestResults(
-            outcomes: outcomes.filter { key, _ in
-                let bare = key.hasSuffix("()") ? String(key.dropLast(2)) : key
-                return key == scope || bare == scope || key.hasPrefix(scope + "/")
-            })
+            outcomes: outcomes.filter { key, _ in inScope(key) }, cases: cases.filter { inScope($0.identifier) })
     }
 
     /// One line per test whose outcome differs (or that ran on one side only).
@@ -155,13 +177,13 @@ public struct ResultReader: Sendable {
         }
         // Before Xcode 16 there is no --legacy flag: `get` prints the root record, `--id` each tests summary.
         let root = try run(["xcresulttool", "get", "--format", "json", "--path", bundle.path])
-        var merged: [String: TestOutcome] = [:]
+        var merged: [TestCaseResult] = []
         for id in try TestResults.legacyTestsReferences(json: Data(root.utf8), source: bundle.lastPathComponent) {
             let summaries = try run(["xcresulttool", "get", "--format", "json", "--path", bundle.path, "--id", id])
             let results = try TestResults(json: Data(summaries.utf8), source: bundle.lastPathComponent)
-            merged.merge(results.outcomes) { _, new in new }
+            merged += results.cases
         }
-        return TestResults(outcomes: merged)
+        return TestResults(cases: merged)
     }
 
     private func run(_ arguments: [String]) throws(XcodeRunnerError) -> String {

@@ -82,15 +82,21 @@ public struct XcodeJob: Sendable {
         public var compareUDID: String?
         /// Seconds each xcodebuild run may take before it is stopped (its evidence is kept); nil for no limit.
         public var timeout: TimeInterval?
+        /// How many times to rerun only the tests that failed (a single run only); 0 for none.
+        public var retries: Int
+        /// Read the run's per-test results (for a JUnit report) even without retries.
+        public var readsResults: Bool
 
         public init(
             resultBundle: URL? = nil, aloneThenSuite: Bool = false, compareUDID: String? = nil,
-            timeout: TimeInterval? = nil
+            timeout: TimeInterval? = nil, retries: Int = 0, readsResults: Bool = false
         ) {
             self.resultBundle = resultBundle
             self.aloneThenSuite = aloneThenSuite
             self.compareUDID = compareUDID
             self.timeout = timeout
+            self.retries = retries
+            self.readsResults = readsResults
         }
     }
 
@@ -218,7 +224,9 @@ public struct XcodeJob: Sendable {
                 return JobOutcome(.refused(.failed(error)), runs: runs)
             }
         }
-        guard runs.count == 2 else { return JobOutcome(Self.verdict(runs, nil), runs: runs) }
+        guard runs.count == 2 else {
+            return finishSingleRun(runs[0], config: config, folder: folder, options: options, xcode: xcode)
+        }
         // Compare per-test outcomes of the two runs, limited to the bridge tests.
         let reader = ResultReader(tools: tools, xcodeMajor: xcode.major ?? 16)
         let scope = config.onlyTesting ?? JobConfig.defaultOnlyTesting
@@ -257,169 +265,5 @@ public struct XcodeJob: Sendable {
         }
         if case .noTestRan = comparison { return .testsFailed(.noTestRan) }
         return .passed
-    }
-
-    // MARK: rerun
-
-    /// Repeats a recorded run into a new bundle, refusing when the Xcode or the simulator differ.
-    public func rerun(manifestURL: URL) -> JobOutcome {
-        let old: RunManifest
-        do { old = try RunManifest.load(from: manifestURL) } catch {
-            return JobOutcome(.refused(.failed(error)))
-        }
-        do {
-            // Only the run webbridge recorded is replayed: a UUID simulator and the exact `xcodebuild test` argv.
-            try UDID.validate(
-                old.udid, field: "udid", code: .manifestUnreadable,
-                remedy: "rerun a manifest written by 'webbridge xcode test', unedited")
-            try XcodebuildCommand.checkRecordedTestRun(old)
-        } catch {
-            return JobOutcome(.refused(.notARecordedRun(manifest: manifestURL.path, error)))
-        }
-        guard tools.hasMacTools else { return JobOutcome(.refused(.needsAMac)) }
-        let xcode: XcodeVersion
-        do { xcode = try XcodeVersion(parsing: tools.capture("xcodebuild", ["-version"]).stdout) } catch {
-            return JobOutcome(.refused(.failed(error)))
-        }
-        var refusals: [String] = []
-        let recorded = XcodeVersion(version: old.xcodeVersion, build: old.xcodeBuild)
-        if xcode != recorded {
-            refusals.append(
-                "xcode: running \(xcode.display), the run used \(recorded.display). Remedy: select that Xcode with xcode-select"
-            )
-        }
-        var config = JobConfig()
-        config.runtime = old.runtime
-        let simulator = Preflight(config: config, folder: URL(fileURLWithPath: old.workingDirectory), tools: tools)
-            .simulatorCheck(udid: old.udid, label: "simulator")
-        if simulator.status != .passed { refusals.append(simulator.description) }
-        let oldBundle = URL(fileURLWithPath: old.resultBundle)
-        let start = now()
-        // As for `test`: a rerun in the same second as another takes the next free name, never an existing one.
-        var artifacts = RunArtifacts.default(
-            results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: start, suffix: "-rerun")
-        for attempt in 2..<1000 where artifacts.all.contains(where: { FileManager.default.fileExists(atPath: $0.path) })
-        {
-            artifacts = RunArtifacts.default(
-                results: oldBundle.deletingLastPathComponent(), udid: old.udid, start: start,
-                suffix: "-rerun-\(attempt)")
-        }
-        for url in artifacts.all where FileManager.default.fileExists(atPath: url.path) {
-            refusals.append("result bundle: \(url.path) already exists and is never overwritten")
-        }
-        guard refusals.isEmpty else { return JobOutcome(.refused(.environmentDiffers(refusals))) }
-        guard let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
-            argv.first == "xcodebuild"
-        else {
-            let error = XcodeRunnerError(
-                .manifestUnreadable, field: "argv", rule: "has no -resultBundlePath to redirect",
-                remedy: "rerun a manifest written by 'webbridge xcode test', unedited")
-            return JobOutcome(.refused(.notARecordedRun(manifest: manifestURL.path, error)))
-        }
-        do {
-            let run = try execute(
-                label: old.udid, argv: argv, in: URL(fileURLWithPath: old.workingDirectory), artifacts: artifacts,
-                xcode: xcode, runtime: old.runtime, deviceType: old.deviceType, udid: old.udid,
-                rerunOf: manifestURL.path)
-            return JobOutcome(Self.verdict([run], nil), runs: [run])
-        } catch {
-            return JobOutcome(.refused(.failed(error)))
-        }
-    }
-
-    // MARK: running xcodebuild
-
-    /// The system's words for a failed write ("No space left on device"), else the error's description.
-    static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        let errors = [error as NSError, underlying].compactMap { $0 }
-        if let posix = errors.first(where: { $0.domain == NSPOSIXErrorDomain }) {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        return (error as NSError).localizedDescription
-    }
-
-    /// How the run ended, for an error: "exited with 65", "was interrupted by SIGTERM", "timed out after 60 s".
-    static func describe(_ ending: JobRun.Ending) -> String {
-        switch ending {
-        case .exited(let status): "exited with \(status)"
-        case .interrupted(let signal): "was interrupted by \(SignalName.of(signal))"
-        case .timedOut(let after): "timed out after \(after) s"
-        }
-    }
-
-    /// Runs one xcodebuild argv, teeing output to the console and the build log, and writes the manifest.
-    func execute(
-        label: String, argv: [String], in folder: URL, artifacts: RunArtifacts, xcode: XcodeVersion,
-        runtime: String, deviceType: String?, udid: String, rerunOf: String?, timeout: TimeInterval? = nil
-    ) throws(XcodeRunnerError) -> JobRun {
-        let manager = FileManager.default
-        do {
-            try manager.createDirectory(
-                at: artifacts.resultBundle.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // `.withoutOverwriting` makes creating the log fail rather than truncate an existing one.
-            try Data().write(to: artifacts.buildLog, options: .withoutOverwriting)
-        } catch {
-            throw XcodeRunnerError(
-                .artifactExists, field: artifacts.buildLog.path,
-                rule: "could not create the build log without overwriting",
-                remedy: "check the results folder is writable and the log does not exist")
-        }
-        guard let log = try? FileHandle(forWritingTo: artifacts.buildLog) else {
-            throw XcodeRunnerError(
-                .artifactExists, field: artifacts.buildLog.path, rule: "could not open the build log",
-                remedy: "check permissions")
-        }
-        let start = now()
-        console.event(.runStarted(argv: argv))
-        var tracker = ProgressTracker()
-        console.event(.progress(tracker))
-        // The first failed write (a full disk, say) stops the log, not the run: xcodebuild's output still reaches
-        // the console and the run ends as it would, then the failure is the job's error.
-        var logFailure: (any Error)?
-        let outcome = try tools.stream(argv[0], Array(argv.dropFirst()), in: folder, timeout: timeout) { chunk in
-            console.output(chunk)
-            if logFailure == nil {
-                do { try log.write(contentsOf: chunk) } catch { logFailure = error }
-            }
-            if tracker.consume(chunk) { console.event(.progress(tracker)) }
-        }
-        let ending: JobRun.Ending =
-            if let signal = outcome.interruptedBy {
-                .interrupted(signal: signal)
-            } else if outcome.timedOut, let timeout {
-                .timedOut(after: timeout)
-            } else {
-                .exited(outcome.status)
-            }
-        try? log.close()
-        if let logFailure {
-            throw XcodeRunnerError(
-                .artifactUnwritable, field: artifacts.buildLog.path,
-                rule: "the build log could not be written (\(Self.reason(logFailure))); it is incomplete and no "
-                    + "manifest was written (xcodebuild \(Self.describe(ending)))",
-                remedy: "free space on the results folder's disk, or give a results folder on another disk, "
-                    + "then run the job again")
-        }
-        let end = now()
-        let iso = ISO8601DateFormatter()
-        let manifest = RunManifest(
-            xcodeVersion: xcode.version, xcodeBuild: xcode.build, runtime: runtime, deviceType: deviceType, udid: udid,
-            argv: argv, workingDirectory: folder.path, start: iso.string(from: start), end: iso.string(from: end),
-            exitCode: RunManifest.exitCode(of: ending), host: ProcessInfo.processInfo.hostName,
-            resultBundle: artifacts.resultBundle.path, buildLog: artifacts.buildLog.path, rerunOf: rerunOf,
-            timedOutAfterSeconds: outcome.timedOut && outcome.interruptedBy == nil ? timeout : nil,
-            interruptedBy: outcome.interruptedBy.map(SignalName.of))
-        do {
-            try manifest.encoded().write(to: artifacts.manifest, options: .withoutOverwriting)
-        } catch {
-            throw XcodeRunnerError(
-                .artifactExists, field: artifacts.manifest.path,
-                rule: "could not write the manifest without overwriting",
-                remedy: "check the results folder is writable")
-        }
-        let run = JobRun(label: label, artifacts: artifacts, manifest: manifest, progress: tracker, ending: ending)
-        console.event(.runFinished(run))
-        return run
     }
 }

@@ -52,8 +52,25 @@ enum XcodeCommand {
                 "stop an xcodebuild run that outlives it: SIGTERM to its process group, SIGKILL 30 s later; its "
                     + "evidence is kept and the exit is 124",
                 rule: .seconds(minimum: 0.001, maximum: ToolRunner.longestTimeout), default: .described("no limit")),
+            .value(
+                "--retries", "N",
+                "rerun only the tests that failed (one -only-testing: each, read from the result bundle), up to N "
+                    + "times, each into a result bundle of its own (<bundle>-retryK.xcresult); says which passed on "
+                    + "a retry (flaky) and which still fail, and exits as the last run ends",
+                rule: .integer(0...maximumRetries), default: .value("0")),
+            .value(
+                "--report", "junit=FILE",
+                "also write the run's JUnit, read from its result bundle (and its retries'), to FILE. An existing "
+                    + "file is overwritten; a symbolic link, a folder, the config, or a folder that does not exist "
+                    + "is refused before anything runs (exit 2); a report that cannot be written is exit 3",
+                rule: .pattern(rule: "junit=FILE") { ReportTarget($0)?.format == .junit }),
         ],
-        exclusive: [(aloneThenSuite.name, compareUDID.name)])
+        exclusive: [
+            (aloneThenSuite.name, compareUDID.name), ("--retries", aloneThenSuite.name),
+            ("--retries", compareUDID.name), ("--report", aloneThenSuite.name), ("--report", compareUDID.name),
+        ])
+    /// The most `--retries`: each retry is a whole xcodebuild run.
+    static let maximumRetries = 10
     static let rerunOptions = OptionTable(
         command: "webbridge xcode rerun", positionals: [Positional("the manifest path", "MANIFEST")], options: [])
 
@@ -68,10 +85,12 @@ enum XcodeCommand {
         """
     static let testAbout = """
         Preflight, then 'xcodebuild test' as an argv in its own process group; keeps .xcresult, build log
-        and manifest.json. Exits with xcodebuild's exit code; 1 when the compared runs' outcomes differ;
-        3 when refused. SIGINT is forwarded to xcodebuild's process group, SIGTERM, SIGHUP, SIGQUIT,
-        SIGUSR1, SIGUSR2 and SIGALRM as SIGTERM (a second one kills it); the evidence is kept and the exit
-        is 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+        and manifest.json. With --retries, reruns only the failed tests, each retry into a bundle of its
+        own. Exits with the last run's xcodebuild exit code (0 once every failed test passed on a retry);
+        1 when the compared runs' outcomes differ; 3 when refused. SIGINT is forwarded to xcodebuild's
+        process group, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM as SIGTERM (a second one
+        kills it); the evidence is kept and the exit is 128 + the signal (130 SIGINT, 143 SIGTERM, 129
+        SIGHUP).
         """
     static let rerunAbout = """
         Repeats the 'xcodebuild test' run recorded in MANIFEST (nothing else) into a new result bundle;
@@ -79,10 +98,11 @@ enum XcodeCommand {
         """
 
     static let exitCodes = """
-        EXIT CODES: 0 pass, 1 outcomes differ, 2 usage (the command line itself), 3 environment or preflight
-        failure (including a missing or unreadable config, manifest or --simctl-json file); 124 for
-        --timeout; 128 + the signal after a stop signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP); 'test' and
-        'rerun' otherwise exit with xcodebuild's code.
+        EXIT CODES: 0 pass, 1 outcomes differ (or a retried test did not pass in a retry that exited 0),
+        2 usage (the command line itself), 3 environment or preflight failure (including a missing or
+        unreadable config, manifest or --simctl-json file); 124 for --timeout; 128 + the signal after a
+        stop signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP); 'test' and 'rerun' otherwise exit with the
+        last xcodebuild run's code.
         """
 
     /// Each subcommand: its name, its options and what it does.
@@ -243,9 +263,34 @@ enum XcodeCommand {
     }
 
     static func test(_ parsed: ParsedOptions) -> ExitStatus {
+        let reports = parsed.values("--report").compactMap(ReportTarget.init)
+        do {
+            try ReportTarget.validate(reports)
+            try ReportTarget.refuseInputs(reports, [("--config", configURL(parsed).path)])
+        } catch {
+            return testOptions.usageError(error)
+        }
         guard let (config, folder) = loadConfig(parsed) else { return .environment }
-        let options = jobOptions(parsed, timeout: parsed.seconds("--timeout"))
-        finish(job.test(config: config, folder: folder, options: options), "test")
+        var options = jobOptions(parsed, timeout: parsed.seconds("--timeout"))
+        options.retries = parsed.integer("--retries") ?? 0
+        options.readsResults = !reports.isEmpty
+        let outcome = job.test(config: config, folder: folder, options: options)
+        for line in XcodeJobText.lines(outcome, command: "test") { printError(line) }
+        var status = XcodeJobText.exitCode(outcome)
+        if !reports.isEmpty, !outcome.runs.isEmpty {
+            if let document = TestResultsJUnit.document(outcome) {
+                let written = ReportTarget.writeAll(reports, command: "webbridge xcode test") { _ in document }
+                if !written, status == 0 { status = ExitStatus.environment.rawValue }
+            } else {
+                for report in reports {
+                    printError(
+                        "webbridge xcode test: \(report.spelling): not written: the run's per-test results could not be read. Remedy: see the result bundle's error above"
+                    )
+                }
+                if status == 0 { status = ExitStatus.environment.rawValue }
+            }
+        }
+        exit(status)
     }
 
     static func rerun(_ parsed: ParsedOptions) -> Never {

@@ -48,7 +48,7 @@ enum XcodeJobText {
             return command == "test" ? ["\(prefix) stopped by \(SignalName.of(signal)); no further run"] : []
         case .passed, .testsFailed, .timedOut:
             switch outcome.comparison {
-            case nil: return []
+            case nil: return retryLines(outcome, prefix: prefix)
             case .agree(let left, let right, let tests):
                 return ["\(prefix) \(left) and \(right) agree on \(tests) tests"]
             case .noTestRan(let scope):
@@ -59,6 +59,35 @@ enum XcodeJobText {
             }
         }
     }
+
+    /// After a single run: why its per-test results could not be read, or what its retries came to: the tests
+    /// that passed on a retry (flaky) and those that still fail, each as `-only-testing:` names it.
+    static func retryLines(_ outcome: JobOutcome, prefix: String) -> [String] {
+        if let error = outcome.resultsError {
+            return ["\(prefix) could not read per-test results: \(error.description)"]
+        }
+        guard !outcome.retries.isEmpty else { return [] }
+        func name(_ test: TestCaseResult) -> String {
+            "  " + (test.onlyTesting ?? test.identifier).escapingControlCharacters
+        }
+        let flaky = outcome.passedOnRetry
+        let failing = outcome.stillFailing
+        let retries = outcome.retries.count == 1 ? "1 retry" : "\(outcome.retries.count) retries"
+        var lines: [String] = []
+        if !flaky.isEmpty {
+            lines.append("\(prefix) \(count(flaky.count)) passed on a retry (flaky):")
+            lines += flaky.map { name($0.test) + " (retry \($0.retry))" }
+        }
+        if !failing.isEmpty {
+            lines.append("\(prefix) \(count(failing.count)) still failing after \(retries):")
+            lines += failing.map(name)
+        } else {
+            lines.append("\(prefix) every failed test passed on a retry (\(retries))")
+        }
+        return lines
+    }
+
+    static func count(_ tests: Int) -> String { tests == 1 ? "1 test" : "\(tests) tests" }
 
     static func lines(_ refusal: JobRefusal, prefix: String) -> [String] {
         switch refusal {
@@ -77,13 +106,15 @@ enum XcodeJobText {
         }
     }
 
-    /// The exit code: xcodebuild's own when it failed, 1 when the compared runs differ or ran no test, 124 after
+    /// The exit code: the last run's xcodebuild code when it failed, 1 when the compared runs differ or ran no
+    /// test (or a retried test did not pass in a retry that exited 0), 124 after
     /// `--timeout`, 128 + the signal when interrupted, 3 when refused.
     static func exitCode(_ outcome: JobOutcome) -> Int32 {
         switch outcome.verdict {
         case .passed: ExitStatus.pass.rawValue
         case .testsFailed(.xcodebuildFailed(let code)): code
-        case .testsFailed(.outcomesDiffer), .testsFailed(.noTestRan): ExitStatus.contractFailure.rawValue
+        case .testsFailed(.outcomesDiffer), .testsFailed(.noTestRan), .testsFailed(.failedAfterRetries):
+            ExitStatus.contractFailure.rawValue
         case .timedOut: ExitStatus.timedOut.rawValue
         case .interrupted(let signal): 128 + signal
         case .refused: ExitStatus.environment.rawValue

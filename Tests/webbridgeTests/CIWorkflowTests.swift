@@ -86,6 +86,26 @@ final class CIWorkflowTests: XCTestCase {
         XCTAssertFalse(refused.stdout.contains("Xcode_null"), refused.stdout)
     }
 
+    /// The Mac job's test step is a command line webbridge takes: run off a Mac with the example job, it gets as
+    /// far as the job (exit 3, the run needs a Mac), never a usage error (exit 2).
+    func testTheMacJobsTestCommandLineIsAccepted() throws {
+        let script = """
+            import json, sys, yaml
+            steps = yaml.safe_load(open(sys.argv[1]))["jobs"]["ios-simulator"]["steps"]
+            print(next(s["run"] for s in steps if s.get("name") == "Bridge tests in the simulator"))
+            """
+        let read = try ExternalTool.run(["python3", "-c", script, try workflow()])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        XCTAssertTrue(read.stdout.contains("--retries 2 --report junit=ios-bridge.xml"), read.stdout)
+        let example = SchemaCheck.repository.appendingPathComponent("Examples/Client/webbridge-job.json").path
+        let arguments = read.stdout.split(separator: " ").dropFirst().map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\"$JOB\"", with: example)
+        }
+        let run = try CLI.run(arguments, environment: ["PATH": "/usr/bin:/bin"], currentDirectory: scratch)
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertFalse(run.stderr.contains("USAGE"), run.stderr)
+    }
+
     func testTheWorkflowFollowsGitHubsWorkflowSchema() throws {
         let errors = try SchemaCheck.errors([try workflow()], schema: ["--builtin-schema", "vendor.github-workflows"])
         XCTAssertNil(errors)

@@ -242,7 +242,7 @@ final class XcodeCommandTests: XCTestCase {
     func testPreflightReportsFailuresAndExitsThree() throws {
         let folder = try temporaryFolder()
         try Data(
-            #"{"project": "Missing.xcodeproj", "scheme": "S", "testTarget": "T", "fixture": "f.html", "results": "r", "onlyTesting": "T/C"}"#
+            #"{"xcodeVersion": "16.2", "project": "Missing.xcodeproj", "scheme": "S", "testTarget": "T", "fixture": "f.html", "results": "r", "onlyTesting": "T/C"}"#
                 .utf8
         )
         .write(to: folder.appendingPathComponent("job.json"))
@@ -409,11 +409,32 @@ final class XcodeCommandTests: XCTestCase {
     }
 
     func testTestWithoutAMacRefusesAfterPreflight() throws {
-        let folder = try ecmaswiftFolder(pinned: false)
+        // Pins the Xcode (which every job must) but nothing only a Mac can pin: preflight passes, the run needs a Mac.
+        let folder = try ecmaswiftFolder(pinned: false, overrides: ["xcodeVersion": "16.2"])
         let result = try CLI.run(
             ["xcode", "test", "--config", folder.appendingPathComponent("webbridge-job.json").path], environment: linux)
-        XCTAssertEqual(result.status, 3)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertFalse(result.stderr.contains("FAIL "), result.stderr)
         XCTAssertTrue(result.stderr.contains("the run needs a Mac"), result.stderr)
+    }
+
+    func testTestWithoutXcodeVersionRefusesNamingTheFieldTheRuleAndTheRemedy() throws {
+        let folder = try ecmaswiftFolder(pinned: false)
+        let config = folder.appendingPathComponent("webbridge-job.json").path
+        for subcommand in ["preflight", "test"] {
+            let result = try CLI.run(["xcode", subcommand, "--config", config], environment: linux)
+            XCTAssertEqual(result.status, 3, subcommand + ": " + result.stderr)
+            let output = result.stdout + result.stderr
+            let failures = output.split(separator: "\n").filter { $0.hasPrefix("FAIL ") }
+            XCTAssertEqual(
+                failures,
+                [
+                    "FAIL config: xcodeVersion is missing: a job must pin the Xcode it runs with (CI selects "
+                        + "/Applications/Xcode_<xcodeVersion>.app). Remedy: run 'webbridge xcode pin' on the Mac and "
+                        + "commit the config"
+                ], subcommand + ": " + output)
+            XCTAssertFalse(output.contains("the run needs a Mac"), subcommand + ": " + output)
+        }
     }
 
     /// Rules for a pinned ECMASwift job whose `xcodebuild test` prints a real recorded run, then hangs.

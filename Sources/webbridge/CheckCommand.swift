@@ -54,6 +54,13 @@ enum CheckCommand {
                 "run N fresh sessions; the report keeps the counts, the first sessions and the first failures in full",
                 rule: .integer(1...1_000_000_000), default: .value("1")),
             .value(
+                "--retries", "N",
+                "run a failing page again, up to N more sessions, until one passes; a page with failing and passing "
+                    + "sessions (here or under --repeat) is flaky: the report says, for each failing session, which "
+                    + "events came in another order than in the passing ones, with a --replay token that makes that "
+                    + "order again (flaky is still exit 1)",
+                rule: .integer(0...1_000), default: .value("0")),
+            .value(
                 "--stress", "N",
                 "run N sessions of each page, each under its own seeded perturbation of the timings a remote machine "
                     + "changes (native slow or instant, a reload, the web process starved, the page's timers and "
@@ -192,6 +199,10 @@ enum CheckCommand {
         for _ in 1...options.repeatCount where !Output.standardOutputFailed {
             let report = await BridgeCheck.run(configuration)
             run.record(report)
+        }
+        // A failing page runs again until a session passes (it is then flaky) or the retries are spent.
+        for _ in 0..<options.retries where !Output.standardOutputFailed && run.tally.failedCount == run.tally.count {
+            run.record(await BridgeCheck.run(configuration))
         }
         return run.finish()
     }

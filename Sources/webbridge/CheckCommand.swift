@@ -136,7 +136,7 @@ enum CheckCommand {
         """,
         epilogue: """
             EXIT CODES:
-              0 pass, 1 contract failure, 2 usage (also a --page, --pages or --contract file that is missing or
+              0 pass, 1 contract failure (also a flaky page: some sessions failed, some passed), 2 usage (also a --page, --pages or --contract file that is missing or
               unreadable), 3 environment (also a report that can't be written), 4 page not deployed /
               request failed, 130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT after printing a partial
               summary, 141 standard output closed by its reader (`| head`).

@@ -137,6 +137,28 @@ final class FlakyCommandTests: XCTestCase {
         XCTAssertTrue(passed.stdout.contains("PASS: both directions of the bridge hold (1 session)"), passed.stdout)
     }
 
+    /// In a suite, the flaky page is printed in full with its explanation, its summary line says so, and its JUnit
+    /// suite alone carries the flaky property; the passing page stays one line.
+    func testASuiteNamesItsFlakyPageAndKeepsThePassingOneShort() throws {
+        let url = try serve(slow: 3)
+        let junit = path("suite.xml")
+        let run = try CLI.run(
+            [
+                "check", "--page", CheckCommandTests.fixture.path, "--url", url, "--repeat", "10", "--reporter",
+                "compact", "--report", "junit=\(junit)",
+            ], timeout: 300)
+        let output = run.stdout + run.stderr
+        XCTAssertEqual(run.status, 1, output)
+        XCTAssertTrue(
+            run.stdout.contains("PASS  page 1 of 2: \(CheckCommandTests.fixture.path) (10 sessions)"), output)
+        XCTAssertTrue(run.stdout.contains("flaky: 1 of 10 sessions failed, 9 passed"), output)
+        XCTAssertNotNil(Self.token(after: 3, in: run.stdout), output)
+        XCTAssertTrue(run.stdout.contains("  of them flaky (failed and passed): 1 page (127.0.0.1:"), output)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        let flakySuites = xml.components(separatedBy: #"<property name="webbridge.outcome" value="flaky"/>"#)
+        XCTAssertEqual(flakySuites.count - 1, 1, xml)
+    }
+
     func testRetriesAndStressDoNotCombine() throws {
         let run = try CLI.run(["check", "--stress", "2", "--retries", "1"])
         XCTAssertEqual(run.status, 2, run.stdout + run.stderr)

@@ -51,7 +51,8 @@ enum CheckCommand {
                 default: .value(String(format: "%g", CheckConfiguration.defaultTimeout))),
             .value(
                 "--repeat", "N",
-                "run N fresh sessions; the report keeps the counts, the first sessions and the first failures in full",
+                "run N fresh sessions; the report keeps the counts, the first sessions and the first failures in full; "
+                    + "a page whose sessions both failed and passed is flaky (see --retries)",
                 rule: .integer(1...1_000_000_000), default: .value("1")),
             .value(
                 "--retries", "N",

@@ -37,6 +37,9 @@ public struct CheckConfiguration: Sendable {
     package var stress: StressOptions?
     /// The one perturbation a session runs under (`--replay TOKEN`, or set by a stress run); nil: none.
     package var perturbation: Perturbation?
+    /// Whether the timeline notes when each receiver became a function in the page (``ReceiverWatch``), as a
+    /// repeated check does to explain a flaky page.
+    package var watchesReceivers = false
     /// A folder the check serves on its own loopback HTTP server for each session (`--serve DIR`): an HTML page
     /// whose base URL lies in it loads with the server's address as its base, so ES modules and fetch work.
     public var servedFolder: URL?
@@ -170,7 +173,8 @@ package enum BridgeCheck {
             contract: configuration.contract, mode: configuration.fields,
             announcingKind: play.expectedMessages.first,
             userScripts: (configuration.perturbation?.userScripts ?? []) + play.userScripts,
-            websiteDataStore: websiteDataStore, console: configuration.console)
+            websiteDataStore: websiteDataStore, console: configuration.console,
+            watchesReceivers: configuration.watchesReceivers)
         observe?(session)
         return await PlayRunner(configuration: configuration, play: play, session: session).run()
     }

@@ -109,7 +109,8 @@ package final class BridgeSession: NSObject {
     /// A session with the app's native-side scripts (the contract's check section names them).
     package init(
         contract: BridgeContract = .default, mode: ValidationMode = .strict, announcingKind: String? = nil,
-        userScripts: [UserScriptSpec], websiteDataStore: WKWebsiteDataStore? = nil, console: Bool = false
+        userScripts: [UserScriptSpec], websiteDataStore: WKWebsiteDataStore? = nil, console: Bool = false,
+        watchesReceivers: Bool = false
     ) {
         self.contract = contract
         self.mode = mode
@@ -127,6 +128,13 @@ package final class BridgeSession: NSObject {
             controller.add(WeakDiagnosticsHandler(self), contentWorld: .page, name: CloneDiagnostics.handlerName)
             for name in contract.handlerNames { controller.addUserScript(CloneDiagnostics.userScript(handler: name)) }
             controller.addUserScript(PageDiagnostics.userScript(console: console))
+            let receivers = watchesReceivers ? ReceiverWatch.names(contract) : []
+            if !receivers.isEmpty {
+                controller.addUserScript(
+                    WKUserScript(
+                        source: ReceiverWatch.source(receivers), injectionTime: .atDocumentStart,
+                        forMainFrameOnly: true))
+            }
         }
         let diagnosed = !contract.handlerNames.contains(CloneDiagnostics.handlerName)
         for (index, script) in userScripts.enumerated() {

@@ -171,6 +171,8 @@ final class WeakDiagnosticsHandler: NSObject, WKScriptMessageHandler {
                 session?.dropped(uncloneable)
             } else if let diagnostic = PageDiagnostic(report: message.body) {
                 session?.reported(diagnostic)
+            } else if let receiver = ReceiverWatch.receiver(report: message.body) {
+                session?.record(.receiverDefined, receiver)
             }
         }
     }

@@ -22,7 +22,7 @@ extension HTMLReport {
             .arrow(from: .native)
         case .loadStarted, .httpResponse, .didFinish, .loadFailed, .navigated, .processTerminated, .dialog,
             .pageReported,
-            .accepted, .notAccepted, .perturbed:
+            .accepted, .notAccepted, .perturbed, .receiverDefined:
             .mark
         }
     }

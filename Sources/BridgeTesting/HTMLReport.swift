@@ -160,7 +160,7 @@ package enum HTMLReport {
             let firstFailure = tally.kept.first { !$0.report.passed }?.session
             let target = anchor(page: number, session: firstFailure)
             var row =
-                "<tr class=\"page-row\" data-page=\"\(escape(page.name))\"><td><a href=\"#\(target)\">\(escape(page.name))</a></td>"
+                "<tr class=\"page-row\" data-page=\"\(escape(page.name))\" data-outcome=\"\(tally.outcome.rawValue)\"><td><a href=\"#\(target)\">\(escape(page.name))</a></td>"
                 + "<td class=\"num\">\(tally.count)</td><td class=\"num\">\(tally.count - tally.failedCount)</td>"
                 + "<td class=\"num\(tally.failedCount > 0 ? " bad" : "")\">\(tally.failedCount)</td>"
             for category in categories {
@@ -196,10 +196,21 @@ package enum HTMLReport {
     private static func pageSection(_ page: Page, number: Int, foldPassing: Bool) -> String {
         let tally = page.tally
         var parts = [
-            "<section class=\"page\" id=\"\(anchor(page: number))\" data-page=\"\(escape(page.name))\" data-passed=\"\(tally.passed)\">",
+            "<section class=\"page\" id=\"\(anchor(page: number))\" data-page=\"\(escape(page.name))\" data-passed=\"\(tally.passed)\" data-outcome=\"\(tally.outcome.rawValue)\">",
             "<h2>\(escape(page.name))</h2>",
             "<p class=\"page-summary\">\(escape(ReportRendering.summary(tally)))</p>",
         ]
+        // A flaky page says why each failing session failed: its order of events against the passing ones.
+        if let flaky = tally.flaky {
+            parts.append("<ul class=\"flaky\">")
+            for explanation in flaky.explanations {
+                parts.append(
+                    "<li data-session=\"\(explanation.session)\"><a href=\"#\(anchor(page: number, session: explanation.session))\">session \(explanation.session)</a>: "
+                        + "\(escape(TerminalText.line(explanation.order)))"
+                        + (explanation.replay.map { "<br><code>--replay \(escape($0))</code>" } ?? "") + "</li>")
+            }
+            parts.append("</ul>")
+        }
         for group in sessionGroups(tally.kept) {
             parts.append(
                 sessionSection(

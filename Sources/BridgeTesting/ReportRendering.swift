@@ -100,14 +100,10 @@ package enum ReportRendering {
     }
 
     /// The closing line: the verdict over every session and the first failure's category.
+    /// (Some sessions failed and some passed: `FLAKY:`.)
     package static func summary(_ reports: [SessionReport]) -> String {
-        let failed = reports.filter { !$0.passed }
-        let sessions = reports.count == 1 ? "1 session" : "\(reports.count) sessions"
-        guard !failed.isEmpty else {
-            return "PASS: both directions of the bridge hold (\(sessions))"
-        }
-        let categories = Set(failed.flatMap(\.failures).map(\.category.rawValue)).sorted()
-        return "FAIL: \(categories.joined(separator: "; ")) (\(failed.count) of \(sessions) failed)"
+        // A session is the verdict; summing them is the tally's.
+        reports.isEmpty ? "PASS: both directions of the bridge hold (0 sessions)" : summary(SessionTally(reports))
     }
 
     /// JUnit XML with one test case per direction per session, in one suite named `suite` (the page).
@@ -156,7 +152,7 @@ package enum ReportRendering {
     /// skipped, seconds) count sessions not shown, when given.
     static func junitSuite(
         _ reports: [(Int, SessionReport)], suite: String,
-        totals: (tests: Int, failures: Int, skipped: Int, seconds: Double)?
+        totals: (tests: Int, failures: Int, skipped: Int, seconds: Double)?, flaky: FlakyVerdict? = nil
     ) -> JUnitSuite {
         var cases: [String] = []
         var failures = 0
@@ -173,6 +169,12 @@ package enum ReportRendering {
             // The page's own errors and console messages go with the page's direction, passing or not.
             let diagnostics = report.timeline.filter { $0.event == .pageReported }
                 .map { "\($0.event.rawValue): \(TerminalText.line($0.note, limit: TerminalText.noteLimit))" }
+            // A flaky page's failing session says why, beside its failure (the common schema's <system-out>).
+            let why = flaky.flatMap { verdict in
+                verdict.explanations.first { $0.session == number }.map {
+                    "<system-out>\(ReportRendering.xml(FlakyVerdict.text($0, of: verdict)))</system-out>"
+                }
+            }
             for (name, verdict, time) in directions {
                 seconds += time
                 var body = ""
@@ -194,6 +196,7 @@ package enum ReportRendering {
                         body = "<skipped message=\"\(xml(verdict.note))\"/>"
                     }
                 }
+                if body.contains("<failure"), let why { body += why }
                 if name == "page → native", !diagnostics.isEmpty {
                     body += "<system-out>\(xml(diagnostics.joined(separator: "\n")))</system-out>"
                 }
@@ -209,7 +212,7 @@ package enum ReportRendering {
         let xml = """
               <testsuite name="\(xml(suite))" tests="\(tests)" failures="\(failures)" errors="0" skipped="\(skipped)" time="\(junitTime(seconds))">
                 <properties>
-                  <property name="webbridge.version" value="\(WebBridgeVersion.number)"/>
+                  <property name="webbridge.version" value="\(WebBridgeVersion.number)"/>\(flaky == nil ? "" : "\n          <property name=\"webbridge.outcome\" value=\"flaky\"/>")
                 </properties>
             \(cases.joined(separator: "\n"))
               </testsuite>
@@ -293,7 +296,10 @@ package struct SessionTally: Sendable {
             }
         }
         let keptFailures = kept.count(where: { !$0.report.passed && $0.session > SessionTally.keptFirst })
-        if count <= SessionTally.keptFirst || (!report.passed && keptFailures < SessionTally.keptFailures) {
+        // The first passing session is kept too: a flaky page's failures are explained against it.
+        if count <= SessionTally.keptFirst || (!report.passed && keptFailures < SessionTally.keptFailures)
+            || (report.passed && !kept.contains { $0.report.passed })
+        {
             kept.append(Kept(session: count, report: report))
         }
     }
@@ -311,6 +317,10 @@ extension ReportRendering {
         let sessions = tally.count == 1 ? "1 session" : "\(tally.count) sessions"
         guard !tally.passed else { return "PASS: both directions of the bridge hold (\(sessions))" }
         let categories = tally.failedCategories.map(\.rawValue).joined(separator: "; ")
+        if tally.outcome == .flaky {
+            let passed = tally.count - tally.failedCount
+            return "FLAKY: \(categories) (\(tally.failedCount) of \(sessions) failed, \(passed) passed)"
+        }
         return "FAIL: \(categories) (\(tally.failedCount) of \(sessions) failed)"
     }
 
@@ -324,7 +334,7 @@ extension ReportRendering {
     static func junitSuite(_ tally: SessionTally, suite: String) -> JUnitSuite {
         junitSuite(
             tally.kept.map { ($0.session, $0.report) }, suite: suite,
-            totals: (2 * tally.count, tally.failedCases, tally.skippedCases, tally.totalSeconds))
+            totals: (2 * tally.count, tally.failedCases, tally.skippedCases, tally.totalSeconds), flaky: tally.flaky)
     }
 }
 

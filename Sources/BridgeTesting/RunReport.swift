@@ -218,7 +218,7 @@ extension PageTally: Codable {
 
     private enum CodingKeys: String, CodingKey {
         case page, passed, sessionCount, failedCount, omittedSessions, seconds, failedDirections, skippedDirections
-        case failedCategories, sessions, stress
+        case failedCategories, sessions, stress, outcome, flaky
     }
 
     private struct Category: Codable {
@@ -240,6 +240,9 @@ extension PageTally: Codable {
             tally.failedCategories.map { Category(category: $0, categoryText: $0.rawValue) }, forKey: .failedCategories)
         try container.encode(tally.kept, forKey: .sessions)
         try container.encodeIfPresent(tally.stress, forKey: .stress)
+        // Computed from the sessions, so a merge keeps them; read back by computing them again.
+        try container.encode(tally.outcome, forKey: .outcome)
+        try container.encodeIfPresent(tally.flaky, forKey: .flaky)
     }
 
     package init(from decoder: any Decoder) throws {

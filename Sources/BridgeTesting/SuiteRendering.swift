@@ -52,6 +52,13 @@ extension ReportRendering {
             let counted = names.count == 1 ? "1 page" : "\(names.count) pages"
             lines.append("  \(category.rawValue): \(counted) (\(shown)\(more))")
         }
+        let flaky = suite.pages.filter { $0.tally.outcome == .flaky }.map(\.name)
+        if !flaky.isEmpty {
+            let shown = flaky.prefix(listedPages).map(TerminalText.escape).joined(separator: ", ")
+            let more = flaky.count > listedPages ? ", and \(flaky.count - listedPages) more" : ""
+            let counted = flaky.count == 1 ? "1 page" : "\(flaky.count) pages"
+            lines.append("  of them flaky (failed and passed): \(counted) (\(shown)\(more))")
+        }
         if !suite.notRun.isEmpty {
             let shown = suite.notRun.prefix(listedPages).map(TerminalText.escape).joined(separator: ", ")
             let more = suite.notRun.count > listedPages ? ", and \(suite.notRun.count - listedPages) more" : ""

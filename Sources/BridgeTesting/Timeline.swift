@@ -30,6 +30,9 @@ public struct TimelineEntry: Sendable, Equatable, Codable {
         case navigated = "page navigated away"
         /// A stressed session changed a timing here (native held, the web process paused, the page loaded again).
         case perturbed = "perturbed"
+        /// A receiver native calls (`window.bridgeReceive`) became a function in the page, when a repeated check
+        /// watches for it (``ReceiverWatch``).
+        case receiverDefined = "receiver defined"
     }
 
     public let event: Event

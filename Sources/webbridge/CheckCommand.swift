@@ -51,8 +51,16 @@ enum CheckCommand {
                 default: .value(String(format: "%g", CheckConfiguration.defaultTimeout))),
             .value(
                 "--repeat", "N",
-                "run N fresh sessions; the report keeps the counts, the first sessions and the first failures in full",
+                "run N fresh sessions; the report keeps the counts, the first sessions and the first failures in full; "
+                    + "a page whose sessions both failed and passed is flaky (see --retries)",
                 rule: .integer(1...1_000_000_000), default: .value("1")),
+            .value(
+                "--retries", "N",
+                "run a failing page again, up to N more sessions, until one passes; a page with failing and passing "
+                    + "sessions (here or under --repeat) is flaky: the report says, for each failing session, which "
+                    + "events came in another order than in the passing ones, with a --replay token that makes that "
+                    + "order again (flaky is still exit 1)",
+                rule: .integer(0...1_000), default: .value("0")),
             .value(
                 "--stress", "N",
                 "run N sessions of each page, each under its own seeded perturbation of the timings a remote machine "
@@ -129,7 +137,7 @@ enum CheckCommand {
         """,
         epilogue: """
             EXIT CODES:
-              0 pass, 1 contract failure, 2 usage (also a --page, --pages or --contract file that is missing or
+              0 pass, 1 contract failure (also a flaky page: some sessions failed, some passed), 2 usage (also a --page, --pages or --contract file that is missing or
               unreadable), 3 environment (also a report that can't be written), 4 page not deployed /
               request failed, 130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT after printing a partial
               summary, 141 standard output closed by its reader (`| head`).
@@ -192,6 +200,10 @@ enum CheckCommand {
         for _ in 1...options.repeatCount where !Output.standardOutputFailed {
             let report = await BridgeCheck.run(configuration)
             run.record(report)
+        }
+        // A failing page runs again until a session passes (it is then flaky) or the retries are spent.
+        for _ in 0..<options.retries where !Output.standardOutputFailed && run.tally.failedCount == run.tally.count {
+            run.record(await BridgeCheck.run(configuration))
         }
         return run.finish()
     }

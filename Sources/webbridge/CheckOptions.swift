@@ -22,6 +22,8 @@ struct CheckOptions {
     let value: String?
     let timeout: Double
     let repeatCount: Int
+    /// `--retries N`: sessions a failing page may run again until one passes.
+    let retries: Int
     let format: Format
     /// Pages checked at once in a suite; nil takes `SuiteRun.defaultJobs`.
     let jobs: Int?
@@ -48,6 +50,7 @@ struct CheckOptions {
         // The table checked every value and holds the defaults: these have one.
         timeout = parsed.seconds("--timeout")!
         repeatCount = parsed.integer("--repeat")!
+        retries = parsed.integer("--retries")!
         format = Format(rawValue: parsed.value("--format")!)!
         jobs = parsed.integer("--jobs")
         maxFailures = parsed.integer("--max-failures")
@@ -93,6 +96,10 @@ struct CheckOptions {
         let stress = parsed.integer("--stress").map { StressOptions(sessions: $0) }
         if stress != nil, parsed.isGiven("--repeat") {
             throw UsageError("--stress N runs N stressed sessions of each page: give --stress or --repeat, not both")
+        }
+        if stress != nil, parsed.isGiven("--retries") {
+            throw UsageError(
+                "--stress N explains its own failures by perturbation: give --stress or --retries, not both")
         }
         var replay: Perturbation?
         if let token = parsed.value("--replay") {
@@ -172,6 +179,8 @@ struct CheckOptions {
         configuration.console = console
         configuration.stress = stress
         configuration.perturbation = replay
+        // Sessions compared with each other note when the page's receivers came to exist, to explain a flaky page.
+        configuration.watchesReceivers = stress == nil && (repeatCount > 1 || retries > 0)
         configuration.servedFolder = serve
         do {
             _ = try BridgeCheck.plan(configuration)

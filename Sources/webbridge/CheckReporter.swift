@@ -46,6 +46,7 @@ struct CheckReporter {
     /// Prints the verdict and writes the report files; false when a report file could not be written.
     func end(_ tally: SessionTally) -> Bool {
         if format == .text {
+            if let flaky = tally.flaky { Output.report(flaky.lines.joined(separator: "\n")) }
             Output.report(ReportRendering.summary(tally))
             if let entry = annotates,
                 let line = GitHubAnnotations.annotation(

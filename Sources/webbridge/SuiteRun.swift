@@ -159,6 +159,10 @@ final class SuiteRun {
             for _ in 1...options.repeatCount where !Output.standardOutputFailed {
                 run.record(await lane.run(configuration))
             }
+            for _ in 0..<options.retries
+            where !Output.standardOutputFailed && run.tally.failedCount == run.tally.count {
+                run.record(await lane.run(configuration))
+            }
         }
         pages[index].tally = run.tally
         pages[index].block = buffer.lines
@@ -193,7 +197,7 @@ final class SuiteRun {
             pages[index].block = []
             return
         }
-        let lines = ["== \(title)"] + pages[index].block + [ReportRendering.summary(tally)]
+        let lines = ["== \(title)"] + pages[index].block + (tally.flaky?.lines ?? []) + [ReportRendering.summary(tally)]
         Output.report(lines.joined(separator: "\n"))
         // Printed text is not needed again: the summary uses the tally.
         pages[index].block = []

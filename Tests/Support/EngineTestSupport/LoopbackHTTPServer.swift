@@ -15,6 +15,12 @@ public final class LoopbackHTTPServer: Sendable {
         case page(status: Int, html: String)
         /// A 200 response with this content type and body (a script, a module, a style sheet).
         case file(contentType: String, body: String)
+        /// A 200 response with this content type whose body depends on how many times the path was requested: the
+        /// n-th request (1-based) gets `bodies[n]`, any other `otherwise` (a page that is slow in one session).
+        case numbered(contentType: String, bodies: [Int: String], otherwise: String)
+        /// A 200 response with this content type and body, sent `milliseconds` after the request came (a slow
+        /// subresource); other requests are answered meanwhile.
+        case held(milliseconds: Int, contentType: String, body: String)
         /// A redirect (status 302) to another path or URL.
         case redirect(to: String)
         /// Reads the request and never answers: no status line, no headers, until the server stops.
@@ -125,6 +131,35 @@ public struct LoopbackServerError: Error, CustomStringConvertible {
     init(_ reason: String) {
         description = "loopback HTTP server: \(reason); remedy: check that libsoup-3.0 is installed and loopback is up"
     }
+}
+
+/// A response a `.held` route sends later, on the server thread; it owns a reference to the message.
+private final class HeldResponse {
+    let message: OpaquePointer
+    let type: String
+    let body: String
+    private var sent = false
+
+    init(message: OpaquePointer, type: String, body: String) {
+        self.message = message
+        self.type = type
+        self.body = body
+    }
+
+    func send() {
+        guard !sent else { return }
+        sent = true
+        soup_server_message_set_status(message, 200, nil)
+        var bytes = Array(body.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            soup_server_message_set_response(
+                message, type, SOUP_MEMORY_COPY, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                gsize(buffer.count))
+        }
+        soup_server_message_unpause(message)
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(message)) }
 }
 
 /// The routes, the request log and the server thread's GLib objects.
@@ -241,6 +276,7 @@ private final class ServerState: @unchecked Sendable {
     private func answer(_ message: OpaquePointer, path: String) {
         condition.lock()
         log.append(path)
+        let requests = log.count { $0 == path }
         condition.broadcast()
         condition.unlock()
         let route = routes[path] ?? .page(status: 404, html: "<!doctype html><title>Not Found</title><p>no route</p>")
@@ -261,6 +297,23 @@ private final class ServerState: @unchecked Sendable {
             respond(status, "text/html; charset=utf-8", html)
         case .file(let type, let body):
             respond(200, type, body)
+        case .numbered(let type, let bodies, let otherwise):
+            respond(200, type, bodies[requests] ?? otherwise)
+        case .held(let milliseconds, let type, let body):
+            // Paused now, answered by a timeout on the server's own context; a server stopped first drops it.
+            soup_server_message_pause(message)
+            g_object_ref(UnsafeMutableRawPointer(message))
+            let held = Unmanaged.passRetained(HeldResponse(message: message, type: type, body: body)).toOpaque()
+            let source = g_timeout_source_new(guint(milliseconds))!
+            g_source_set_callback(
+                source,
+                { data in
+                    guard let data else { return 0 }
+                    Unmanaged<HeldResponse>.fromOpaque(data).takeUnretainedValue().send()
+                    return 0
+                }, held, { data in if let data { Unmanaged<HeldResponse>.fromOpaque(data).release() } })
+            g_source_attach(source, context)
+            g_source_unref(source)
         case .redirect(let location):
             soup_server_message_set_redirect(message, 302, location)
         case .stall:

@@ -21,6 +21,8 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
         case consoleDebug = "console.debug"
         /// How many console calls the script only counted, past its budget (`PageDiagnostics.consoleBudget`).
         case consoleLeftOff = "console left off"
+        /// How many uncaught errors and unhandled rejections the session only counted, past `PageDiagnostics.kept`.
+        case errorsLeftOff = "errors left off"
 
         /// An error the page did not handle, as opposed to a console message it chose to write.
         var isUnhandled: Bool { self == .uncaughtError || self == .unhandledRejection }
@@ -52,6 +54,13 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
             return "\(count) console messages after the first \(PageDiagnostics.consoleBudget) of a document, "
                 + "counted only (no place, so logging costs the page what the engine's console does)"
                 + (last.isEmpty ? "" : "; the last: \(last)")
+        }
+        if kind == .errorsLeftOff {
+            // "3 uncaught error: TypeError: x (app.js:1:2)": the count, then the last error left off.
+            let count = text.prefix { $0.isNumber }
+            let last = text.dropFirst(count.count).drop { $0 == " " }
+            return "\(count) uncaught errors or unhandled rejections after the first \(PageDiagnostics.kept) "
+                + "diagnostics, counted only; the last: \(last)"
         }
         return location.isEmpty ? text : "\(text) (\(location))"
     }
@@ -122,6 +131,16 @@ enum PageDiagnostics {
             return count >= 2 * previous ? diagnostic.timelineNote : nil
         }
         let firstUnhandled = diagnostic.kind.isUnhandled && !kept.contains { $0.kind.isUnhandled }
+        if kept.count >= Self.kept && !firstUnhandled && diagnostic.kind.isUnhandled {
+            // Past the budget the first error is kept and the others counted, with the last of them.
+            let index = kept.firstIndex { $0.kind == .errorsLeftOff }
+            let count = 1 + (index.map { Int(kept[$0].text.prefix { $0.isNumber }) ?? 0 } ?? 0)
+            let leftOff = PageDiagnostic(
+                kind: .errorsLeftOff, text: "\(count) \(diagnostic.kind.rawValue): \(diagnostic.description)",
+                location: "")
+            if let index { kept[index] = leftOff } else { kept.append(leftOff) }
+            return leftOff.timelineNote
+        }
         guard kept.count < Self.kept || firstUnhandled else { return nil }
         kept.append(diagnostic)
         return kept.count <= keptOnTimeline || firstUnhandled ? diagnostic.timelineNote : nil

@@ -78,6 +78,27 @@ final class PageDiagnosticsTests: XCTestCase {
         XCTAssertTrue(notes.contains { $0.hasPrefix("uncaught error: " + error) }, "\(notes)")
     }
 
+    func testErrorsPastTheBudgetKeepTheFirstAndTheLastAndAreCounted() async throws {
+        let html = """
+            <!doctype html><html><body><script>
+            for (let error = 0; error < 150; error += 1) setTimeout(() => { throw new Error("boom " + error); });
+            setTimeout(() => Promise.reject(new TypeError("late")));
+            setTimeout(() => window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1}));
+            </script></body></html>
+            """
+        let server = try LoopbackHTTPServer(routes: ["/page.html": .page(status: 200, html: html)])
+        defer { server.stop() }
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/page.html"))))
+        XCTAssertNil(report.pageToNative.failure, "\(String(describing: report.pageToNative.failure))")
+        let notes = reported(report)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("uncaught error: Error: boom 0 ") }, "\(notes)")
+        let leftOff = notes.filter { $0.hasPrefix("errors left off: ") }
+        XCTAssertEqual(leftOff.count, 1, "\(notes)")
+        let last = try XCTUnwrap(leftOff.first)
+        XCTAssertTrue(last.hasPrefix("errors left off: 51 uncaught errors or unhandled rejections after"), last)
+        XCTAssertTrue(last.contains("; the last: unhandled rejection: TypeError: late"), last)
+    }
+
     func testAnUnhandledRejectionAndConsoleErrorsAreRecordedWithoutTheirValues() async throws {
         let report = try await check(
             inline: """

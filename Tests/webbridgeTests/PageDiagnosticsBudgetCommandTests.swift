@@ -17,8 +17,8 @@ final class PageDiagnosticsBudgetCommandTests: XCTestCase {
     static let consoleLeftOff = "console left off: 200 console messages after the first 100 of a document"
     static let lastConsoleLine = "; the last: console.error: line number"
     static let errorsLeftOff =
-        "errors left off: 151 uncaught errors or unhandled rejections after the first 100 diagnostics, counted "
-        + "only; the last: unhandled rejection: TypeError: late"
+        "errors left off: 151 uncaught errors or unhandled rejections after the first 100 diagnostics or 100 errors "
+        + "of a document, counted only; the last: unhandled rejection: TypeError: late"
 
     /// What one check of the page wrote (stdout in text, and each report file), then the merge of its JSON.
     struct Written {

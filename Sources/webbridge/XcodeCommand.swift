@@ -70,8 +70,9 @@ enum XcodeCommand {
         Preflight, then 'xcodebuild test' as an argv in its own process group; keeps .xcresult, build log
         and manifest.json. Exits with xcodebuild's exit code; 1 when the compared runs' outcomes differ;
         3 when refused. SIGINT is forwarded to xcodebuild's process group, SIGTERM, SIGHUP, SIGQUIT,
-        SIGUSR1, SIGUSR2 and SIGALRM as SIGTERM (a second one kills it); the evidence is kept and the exit
-        is 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+        SIGUSR1, SIGUSR2 and SIGALRM as SIGTERM (a second one kills it), also during preflight and between
+        runs; the evidence is kept, nothing further runs and the exit is 128 + the signal (130 SIGINT, 143
+        SIGTERM, 129 SIGHUP).
         """
     static let rerunAbout = """
         Repeats the 'xcodebuild test' run recorded in MANIFEST (nothing else) into a new result bundle;
@@ -243,6 +244,8 @@ enum XcodeCommand {
     }
 
     static func test(_ parsed: ParsedOptions) -> ExitStatus {
+        // Held until exit: a stop signal during preflight or between runs ends the job as one during a run does.
+        XcodeJob.holdStopSignals()
         guard let (config, folder) = loadConfig(parsed) else { return .environment }
         let options = jobOptions(parsed, timeout: parsed.seconds("--timeout"))
         finish(job.test(config: config, folder: folder, options: options), "test")

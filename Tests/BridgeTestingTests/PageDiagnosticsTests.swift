@@ -181,6 +181,22 @@ final class PageDiagnosticsTests: XCTestCase {
         XCTAssertTrue(note.contains("load the page over http"), note)
     }
 
+    func testAFilePageCannotReadItsOtherFilesAsInTheApp() async throws {
+        // Why the check does not unmask a file page's errors with WebKit's file access from file URLs: that also
+        // lets the page fetch and XHR its other files, which a WKWebView refuses by default (measured: with it on,
+        // fetch answers and a synchronous XHR reads the file), so a page could pass here and fail in the app.
+        let report = try await checkFile(
+            inline: """
+                fetch("app.js").then(() => console.error("fetch answered"), () => console.error("fetch refused"));
+                const request = new XMLHttpRequest();
+                try { request.open("GET", "app.js", false); request.send(); console.error("XHR read " + request.status); }
+                catch (error) { console.error("XHR refused"); }
+                """, appScript: "// nothing\n")
+        let notes = reported(report).map { $0.components(separatedBy: " (page.html:").first! }
+        XCTAssertTrue(notes.contains("console.error: fetch refused"), "\(notes)")
+        XCTAssertTrue(notes.contains("console.error: XHR refused"), "\(notes)")
+    }
+
     func testTheChecksOwnFailedCallIsNotThePagesError() async throws {
         // No receiver: native's call throws, and the Linux engine also tells the page of it. That is the call's
         // verdict, not an error of the page's.

@@ -173,6 +173,9 @@ extension XcodeJob {
     /// the tool then running (its group gets SIGTERM, SIGINT as itself) and `test` runs nothing further, returning
     /// `.interrupted`. The command line holds them until it exits; the returned closure puts the previous handlers
     /// back and forgets the signal.
+    /// The first stop signal received since ``holdStopSignals()``, if any.
+    public static var stopSignal: Int32? { SignalRelay.stopped }
+
     @discardableResult public static func holdStopSignals() -> () -> Void {
         SignalRelay.received = 0
         let restore = SignalRelay.install(wakeFD: -1)

@@ -234,8 +234,14 @@ enum XcodeCommand {
     }
 
     static func preflight(_ parsed: ParsedOptions) -> ExitStatus {
+        XcodeJob.holdStopSignals()
         guard let (config, folder) = loadConfig(parsed) else { return .environment }
         let checks = job.preflight(config: config, folder: folder, options: jobOptions(parsed, timeout: nil))
+        // The checks a stop signal cut short are no findings: the signal ends the command as during 'test'.
+        if let signal = XcodeJob.stopSignal {
+            printError("webbridge xcode preflight: stopped by \(SignalName.of(signal))")
+            exit(128 + signal)
+        }
         for check in checks { print(check.description) }
         let failed = checks.filter { $0.status == .failed }.count
         let notRun = checks.filter { $0.status == .notRun }.count

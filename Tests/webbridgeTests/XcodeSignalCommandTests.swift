@@ -43,7 +43,10 @@ extension XcodeCommandTests {
 
     func testAStopSignalDuringPreflightStopsTheToolThenRunningAndRunsNothing() throws {
         let listing = Self.realdata("simctl/openbakery_simctl-list-xcode16.json")
-        for (number, name) in [(SIGHUP, "SIGHUP"), (SIGQUIT, "SIGQUIT"), (SIGUSR1, "SIGUSR1")] {
+        for (command, (number, name)) in [
+            ("test", (SIGHUP, "SIGHUP")), ("test", (SIGQUIT, "SIGQUIT")), ("test", (SIGUSR1, "SIGUSR1")),
+            ("preflight", (SIGHUP, "SIGHUP")),
+        ] {
             let folder = try ecmaswiftFolder(pinned: true)
             // simctl hangs (a wedged CoreSimulator service) with a child that ignores SIGTERM and SIGINT.
             let (environment, replayFolder) = try replay([
@@ -59,7 +62,7 @@ extension XcodeCommandTests {
                 ],
                 Self.failedTestRun,
             ])
-            let run = try RunningCLI(["xcode", "test"], environment: environment, currentDirectory: folder)
+            let run = try RunningCLI(["xcode", command], environment: environment, currentDirectory: folder)
             let pidFile = replayFolder.appendingPathComponent("pids.json").path
             XCTAssertTrue(appears(pidFile, within: 60), "\(name): simctl never started: \(run.stderr)")
             let group = try pids(in: replayFolder)
@@ -71,8 +74,11 @@ extension XcodeCommandTests {
             XCTAssertFalse(
                 result.stderr.contains("Backtrac") || result.stderr.contains("crashed"),
                 "\(name) printed a crash report: \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("stopped by \(name); no further run"), result.stderr)
-            XCTAssertFalse(result.stderr.contains("preflight"), "\(name): a check the signal cut short was reported")
+            XCTAssertTrue(result.stderr.contains("xcode \(command): stopped by \(name)"), result.stderr)
+            let said = result.stdout + result.stderr
+            XCTAssertFalse(
+                said.contains("FAIL ") || said.contains("preflight failed") || said.contains(" failed, "),
+                "\(command), \(name): a check the signal cut short was reported:\n\(said)")
             let calls = try String(contentsOf: replayFolder.appendingPathComponent("calls.jsonl"), encoding: .utf8)
             XCTAssertFalse(calls.contains("\"test\""), "\(name): xcodebuild test ran after the signal:\n\(calls)")
             XCTAssertEqual(stillRunning(group), [], "\(name): simctl or its child outlived webbridge")

@@ -269,7 +269,7 @@ public struct XcodeJob: Sendable {
         guard tools.hasMacTools else { return JobOutcome(.refused(.needsAMac)) }
         let xcode: XcodeVersion
         do { xcode = try XcodeVersion(parsing: tools.capture("xcodebuild", ["-version"]).stdout) } catch {
-            return JobOutcome(.refused(.failed(error)))
+            return JobOutcome(SignalRelay.stopped.map { .interrupted(signal: $0) } ?? .refused(.failed(error)))
         }
         var refusals: [String] = []
         let recorded = XcodeVersion(version: old.xcodeVersion, build: old.xcodeBuild)
@@ -297,6 +297,7 @@ public struct XcodeJob: Sendable {
         for url in artifacts.all where FileManager.default.fileExists(atPath: url.path) {
             refusals.append("result bundle: \(url.path) already exists and is never overwritten")
         }
+        if let signal = SignalRelay.stopped { return JobOutcome(.interrupted(signal: signal)) }
         guard refusals.isEmpty else { return JobOutcome(.refused(.environmentDiffers(refusals))) }
         guard let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
             argv.first == "xcodebuild"

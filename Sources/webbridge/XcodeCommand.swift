@@ -258,6 +258,7 @@ enum XcodeCommand {
     }
 
     static func rerun(_ parsed: ParsedOptions) -> Never {
+        XcodeJob.holdStopSignals()
         finish(job.rerun(manifestURL: URL(fileURLWithPath: parsed.positionals[0]).standardizedFileURL), "rerun")
     }
 }

@@ -146,6 +146,16 @@ extension BridgeSession {
         guard !(diagnostic.isHidden && ownScriptsRunning > 0),
             let note = PageDiagnostics.keep(diagnostic, in: &pageDiagnostics)
         else { return }
+        // The count of errors left off is one entry, updated in place: the timeline says the last count.
+        if diagnostic.kind.isUnhandled || diagnostic.kind == .errorsLeftOff,
+            note.hasPrefix(PageDiagnostic.Kind.errorsLeftOff.rawValue + ":"),
+            let index = timeline.lastIndex(where: {
+                $0.event == .pageReported && $0.note.hasPrefix(PageDiagnostic.Kind.errorsLeftOff.rawValue + ":")
+            })
+        {
+            timeline[index] = TimelineEntry(event: .pageReported, milliseconds: clock.milliseconds, note: note)
+            return
+        }
         record(.pageReported, note)
     }
 

@@ -91,8 +91,12 @@ extension HTMLReport {
 
     static func step(_ entry: TimelineEntry, index: Int, failing: BridgeFailure?) -> String {
         let time = "<span class=\"time\">\(String(format: "%.1f", entry.milliseconds)) ms</span>"
-        // A remedy is read to its end: a note that carries one is never cut (the detail limit still bounds it).
-        let limit = entry.note.contains("Remedy") ? TerminalText.detailLimit : labelLimit
+        // A remedy is read to its end: a note that carries one is never cut (the detail limit still bounds it); so
+        // is a count of what was left off, whose end names the last of them.
+        let whole =
+            entry.note.contains("Remedy")
+            || (entry.event == .pageReported && PageDiagnostic.Kind(timelineNote: entry.note)?.isLeftOffCount == true)
+        let limit = whole ? TerminalText.detailLimit : labelLimit
         let note =
             entry.note.isEmpty
             ? "" : " <span class=\"note\">\(escape(TerminalText.line(entry.note, limit: limit)))</span>"

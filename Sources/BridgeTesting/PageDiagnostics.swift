@@ -21,9 +21,15 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
         case consoleDebug = "console.debug"
         /// How many console calls the script only counted, past its budget (`PageDiagnostics.consoleBudget`).
         case consoleLeftOff = "console left off"
+        /// How many uncaught errors and unhandled rejections were only counted: by the session past
+        /// `PageDiagnostics.kept`, and by the script past `PageDiagnostics.errorBudget` (which sends the count).
+        case errorsLeftOff = "errors left off"
 
         /// An error the page did not handle, as opposed to a console message it chose to write.
         var isUnhandled: Bool { self == .uncaughtError || self == .unhandledRejection }
+
+        /// A count of what was left off past a budget, whose note ends with the last of them.
+        var isLeftOffCount: Bool { self == .consoleLeftOff || self == .errorsLeftOff }
 
         /// The kind a `page reported` timeline note names (``PageDiagnostic/timelineNote``); nil for another text.
         init?(timelineNote note: String) { self.init(rawValue: String(note.prefix { $0 != ":" })) }
@@ -52,6 +58,13 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
             return "\(count) console messages after the first \(PageDiagnostics.consoleBudget) of a document, "
                 + "counted only (no place, so logging costs the page what the engine's console does)"
                 + (last.isEmpty ? "" : "; the last: \(last)")
+        }
+        if kind == .errorsLeftOff {
+            // "3 uncaught error: TypeError: x (app.js:1:2)": the count, then the last error left off.
+            let count = text.prefix { $0.isNumber }
+            let last = text.dropFirst(count.count).drop { $0 == " " }
+            return "\(count) uncaught errors or unhandled rejections after the first \(PageDiagnostics.kept) "
+                + "diagnostics or \(PageDiagnostics.errorBudget) errors of a document, counted only; the last: \(last)"
         }
         return location.isEmpty ? text : "\(text) (\(location))"
     }
@@ -103,6 +116,10 @@ enum PageDiagnostics {
     /// past it, it only counts them (the engine's own console costs about 1.4 µs a call) and reports the count
     /// once the page's task ends.
     static let consoleBudget = 100
+    /// Uncaught errors and unhandled rejections per document the script reports with their text and place; past
+    /// it, it only counts them (no stack read, one message a task), as 100,000 rejections would otherwise keep
+    /// the page busy posting them for longer than a check waits.
+    static let errorBudget = 100
 
     /// Keeps `diagnostic` in `kept`: the first `kept` of them, then the first unhandled error (the one a verdict
     /// names) whatever came before it, and the latest count of console calls left off with the last of them. Returns the note to put
@@ -119,9 +136,29 @@ enum PageDiagnostics {
             let previous = counted(kept[index].text)
             guard count > previous else { return nil }
             kept[index] = diagnostic
-            return count >= 2 * previous ? diagnostic.timelineNote : nil
+            // Halved, not doubled: a count the page forged near Int.max never overflows.
+            return count / 2 >= previous ? diagnostic.timelineNote : nil
         }
         let firstUnhandled = diagnostic.kind.isUnhandled && !kept.contains { $0.kind.isUnhandled }
+        if diagnostic.kind == .errorsLeftOff
+            || (kept.count >= Self.kept && !firstUnhandled && diagnostic.kind.isUnhandled)
+        {
+            // Past the budget the first error is kept and the others counted, with the last of them; the script's
+            // count (of those past its own budget since its last report) adds to the session's.
+            let counted = { (text: String) in Int(text.prefix { $0.isNumber }) ?? 0 }
+            let added = diagnostic.kind == .errorsLeftOff ? counted(diagnostic.text) : 1
+            let last =
+                diagnostic.kind == .errorsLeftOff
+                ? String(diagnostic.text.drop { $0.isNumber }.drop { $0 == " " })
+                : "\(diagnostic.kind.rawValue): \(diagnostic.description)"
+            let index = kept.firstIndex { $0.kind == .errorsLeftOff }
+            // A page can post to the diagnostics handler itself: a forged count never overflows.
+            let sum = (index.map { counted(kept[$0].text) } ?? 0).addingReportingOverflow(added)
+            let leftOff = PageDiagnostic(
+                kind: .errorsLeftOff, text: "\(sum.overflow ? Int.max : sum.partialValue) \(last)", location: "")
+            if let index { kept[index] = leftOff } else { kept.append(leftOff) }
+            return leftOff.timelineNote
+        }
         guard kept.count < Self.kept || firstUnhandled else { return nil }
         kept.append(diagnostic)
         return kept.count <= keptOnTimeline || firstUnhandled ? diagnostic.timelineNote : nil
@@ -206,9 +243,36 @@ enum PageDiagnostics {
               Object.defineProperty(window, Symbol.for(\(ReceiverCall.stringLiteral(userScriptSlot))), {
                 value: (name) => { userScript = name; }, configurable: false, enumerable: false, writable: false,
               });
+              // Past the error budget an error is only counted (no stack read); the count goes once the task ends.
+              const later = window.setTimeout;
+              let errorsSent = 0, errorsLeftOff = 0, errorsFlushing = false, lastError = "";
+              const flushErrors = () => {
+                errorsFlushing = false;
+                const count = errorsLeftOff;
+                errorsLeftOff = 0;
+                send("errors left off", String(count) + " " + lastError, "", 0, 0);
+              };
+              // Whether the error is past the budget: then it is only counted, and kept as the last one.
+              const countedOnly = (kind, text) => {
+                if (errorsSent < \(errorBudget)) {
+                  errorsSent += 1;
+                  return false;
+                }
+                errorsLeftOff += 1;
+                if (!errorsFlushing) {
+                  errorsFlushing = true;
+                  try { apply(later, window, [flushErrors, 0]); } catch (e) { errorsFlushing = false; }
+                }
+                lastError = kind + ": " + text;
+                return true;
+              };
               apply(listen, window, ["error", (event) => {
                 // Errors of scripts only: a resource that fails to load fires a plain Event with no message.
                 if (typeof event.message !== "string" || event.message === "") return;
+                // A hidden error ("Script error.", no file) is always sent: the session drops those of its own
+                // scripts, and one a task costs the page more than its post does.
+                const hidden = event.message === "Script error." && !event.filename;
+                if (!hidden && countedOnly("uncaught error", event.message)) return;
                 if (userScript !== null) {
                   send("uncaught error", "the app's user script " + userScript + " threw or does not parse: " + event.message, "", 0, 0);
                   return;
@@ -217,13 +281,13 @@ enum PageDiagnostics {
               }, true]);
               apply(listen, window, ["unhandledrejection", (event) => {
                 const reason = event.reason;
+                if (countedOnly("unhandled rejection", describe(reason))) return;
                 const where = reason instanceof ErrorType ? caller(reason.stack, 0) : ["", 0, 0];
                 send("unhandled rejection", describe(reason), where[0], where[1], where[2]);
               }]);
               const console = window.console;
               if (!console) return;
               // Past the budget a call is only counted; the count goes once the page's task ends.
-              const later = window.setTimeout;
               // The last call counted is kept as is (its values, no text, no stack) and described once, here.
               let written = 0, leftOff = 0, flushing = false, lastLevel = "", lastValues = [];
               const flush = () => {

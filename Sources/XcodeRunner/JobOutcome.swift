@@ -144,3 +144,21 @@ public enum JobRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension XcodeJob {
+    /// The verdict of finished runs: outcomes that differ, then the first run that did not exit 0 (a timeout or
+    /// xcodebuild's failure), then no test run in either.
+    static func verdict(_ runs: [JobRun], _ comparison: RunComparison?) -> JobOutcome.Verdict {
+        if case .differ = comparison { return .testsFailed(.outcomesDiffer) }
+        for run in runs {
+            switch run.ending {
+            case .exited(0): continue
+            case .exited(let code): return .testsFailed(.xcodebuildFailed(exitCode: code))
+            case .timedOut(let seconds): return .timedOut(after: seconds)
+            case .interrupted(let signal): return .interrupted(signal: signal)
+            }
+        }
+        if case .noTestRan = comparison { return .testsFailed(.noTestRan) }
+        return .passed
+    }
+}

@@ -105,10 +105,24 @@ public enum SignalName {
 /// SIGQUIT (Ctrl-\, which would otherwise print a crash backtrace), SIGUSR1, SIGUSR2 and SIGALRM (whose default
 /// action ends a process). Each stops the tool's group, so none leaves xcodebuild running without its manifest.
 ///
-/// A C signal handler can only do async-signal-safe work, so it writes the signal number to `wakeFD` and the
-/// run loop decides what to do. Only one streamed run exists at a time (runs are sequential).
+/// A C signal handler can only do async-signal-safe work, so it keeps the first signal in `received` and writes
+/// the signal number to `wakeFD` (none between tools), and the run loop decides what to do. Only one tool runs at
+/// a time (runs are sequential). A job holds the handlers from before its preflight until webbridge exits (see
+/// ``XcodeJob/holdStopSignals()``), so a signal between tools stops the job before its next tool.
 enum SignalRelay {
     nonisolated(unsafe) static var wakeFD: Int32 = -1
+    /// The first stop signal since the job began holding them (0 until one arrives).
+    nonisolated(unsafe) static var received: Int32 = 0
+
+    /// The stop signal received, if any: the job runs no further tool.
+    static var stopped: Int32? { received == 0 ? nil : received }
+
+    /// Tells a tool's run loop, through its new `fd`, of a signal that arrived before its handlers were installed.
+    static func replay(to fd: Int32) {
+        guard received != 0 else { return }
+        var byte = UInt8(truncatingIfNeeded: received)
+        _ = write(fd, &byte, 1)
+    }
 
     static let caught: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
 
@@ -126,11 +140,13 @@ enum SignalRelay {
         var relay = sigaction()
         #if canImport(Darwin)
         relay.__sigaction_u.__sa_handler = { received in
+            if SignalRelay.received == 0 { SignalRelay.received = received }
             var byte = UInt8(truncatingIfNeeded: received)
             _ = write(SignalRelay.wakeFD, &byte, 1)
         }
         #else
         relay.__sigaction_handler.sa_handler = { received in
+            if SignalRelay.received == 0 { SignalRelay.received = received }
             var byte = UInt8(truncatingIfNeeded: received)
             _ = write(SignalRelay.wakeFD, &byte, 1)
         }
@@ -147,6 +163,25 @@ enum SignalRelay {
                 sigaction(number, &handler, nil)
             }
             wakeFD = -1
+        }
+    }
+}
+
+extension XcodeJob {
+    /// Catches the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM) from now until the
+    /// process exits, between tools as well as while one runs: a signal during preflight or between runs stops
+    /// the tool then running (its group gets SIGTERM, SIGINT as itself) and `test` runs nothing further, returning
+    /// `.interrupted`. The command line holds them until it exits; the returned closure puts the previous handlers
+    /// back and forgets the signal.
+    /// The first stop signal received since ``holdStopSignals()``, if any.
+    public static var stopSignal: Int32? { SignalRelay.stopped }
+
+    @discardableResult public static func holdStopSignals() -> () -> Void {
+        SignalRelay.received = 0
+        let restore = SignalRelay.install(wakeFD: -1)
+        return {
+            restore()
+            SignalRelay.received = 0
         }
     }
 }

@@ -59,7 +59,15 @@ public struct ToolRunner: Sendable {
         _ tool: String, _ arguments: [String], in folder: URL? = nil, timeout: TimeInterval = 300
     ) throws(XcodeRunnerError) -> ToolOutput {
         guard let executable = locate(tool) else { throw missing(tool) }
+        // The wake pipe first, closed by its defer whatever fails next; its spare pair is not needed.
+        let (wake, spare) = try Self.pipePair(for: tool)
+        defer { for fd in wake { close(fd) } }
+        for fd in spare { close(fd) }
         let (out, err) = try Self.pipePair(for: tool)
+        _ = fcntl(wake[1], F_SETFL, O_NONBLOCK)
+        let restoreSignals = SignalRelay.install(wakeFD: wake[1])
+        defer { restoreSignals() }
+        SignalRelay.replay(to: wake[1])
         // Its own group, as for a streamed run: a tool that ignores SIGTERM is killed with its children.
         let spawned = ProcessGroup.spawn(
             executable, argv: [executable.path] + arguments, environment: environment, folder: folder,
@@ -87,6 +95,13 @@ public struct ToolRunner: Sendable {
             exitStatus.value = group.waitForLeader()
             exited.signal()
         }.start()
+        let relayed = relayStopSignals(from: wake[0], to: group)
+        defer {
+            // Byte 0 (no signal's number) ends the relay once the tool is done.
+            var done: UInt8 = 0
+            _ = write(wake[1], &done, 1)
+            relayed.wait()
+        }
         func seconds(_ value: TimeInterval) -> DispatchTime { .now() + min(max(0, value), Self.longestTimeout) }
         if exited.wait(timeout: seconds(timeout)) == .timedOut {
             group.signal(SIGTERM)
@@ -111,6 +126,42 @@ public struct ToolRunner: Sendable {
         return ToolOutput(
             status: exitStatus.value ?? 128 + SIGKILL, stdout: String(decoding: outData.value, as: UTF8.self),
             stderr: String(decoding: errData.value, as: UTF8.self))
+    }
+
+    /// Forwards the stop signals the handler writes to `fd` to the tool's group, as a streamed run does: the first
+    /// as SIGTERM (SIGINT as itself), SIGKILL `stopGrace` seconds later or at once on a second one. Byte 0 ends it;
+    /// the returned semaphore is signalled when it has.
+    private func relayStopSignals(from fd: Int32, to group: ProcessGroup) -> DispatchSemaphore {
+        let ended = DispatchSemaphore(value: 0)
+        let grace = Int32(min(max(0, stopGrace), 86_400) * 1000)
+        Thread {
+            var stopping = false
+            var killed = false
+            var byte: UInt8 = 0
+            while true {
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let count = poll(&ready, 1, stopping && !killed ? grace : -1)
+                if count == 0 {
+                    group.signal(SIGKILL)
+                    killed = true
+                    continue
+                }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
+                guard read(fd, &byte, 1) == 1, byte != 0 else { break }
+                if stopping {
+                    group.signal(SIGKILL)
+                    killed = true
+                } else {
+                    stopping = true
+                    group.signal(SignalRelay.forwarded(Int32(byte)))
+                }
+            }
+            ended.signal()
+        }.start()
+        return ended
     }
 
     /// Two pipes, every end close-on-exec (the child gets its ends by dup2), or the error that names the limit.
@@ -164,6 +215,7 @@ public struct ToolRunner: Sendable {
         defer { for fd in [output[0], wake[0], wake[1]] { close(fd) } }
         let restoreSignals = SignalRelay.install(wakeFD: wake[1])
         defer { restoreSignals() }
+        SignalRelay.replay(to: wake[1])
         let spawned = ProcessGroup.spawn(
             executable, argv: [executable.path] + arguments, environment: environment, folder: folder,
             output: output[1])

@@ -21,7 +21,7 @@ extension XcodeJob {
         guard tools.hasMacTools else { return JobOutcome(.refused(.needsAMac)) }
         let xcode: XcodeVersion
         do { xcode = try XcodeVersion(parsing: tools.capture("xcodebuild", ["-version"]).stdout) } catch {
-            return JobOutcome(.refused(.failed(error)))
+            return JobOutcome(SignalRelay.stopped.map { .interrupted(signal: $0) } ?? .refused(.failed(error)))
         }
         var refusals: [String] = []
         let recorded = XcodeVersion(version: old.xcodeVersion, build: old.xcodeBuild)
@@ -49,6 +49,7 @@ extension XcodeJob {
         for url in artifacts.all where FileManager.default.fileExists(atPath: url.path) {
             refusals.append("result bundle: \(url.path) already exists and is never overwritten")
         }
+        if let signal = SignalRelay.stopped { return JobOutcome(.interrupted(signal: signal)) }
         guard refusals.isEmpty else { return JobOutcome(.refused(.environmentDiffers(refusals))) }
         guard let argv = XcodebuildCommand.replacingResultBundle(in: old.argv, with: artifacts.resultBundle),
             argv.first == "xcodebuild"

@@ -68,6 +68,10 @@ extension XcodeJob {
             // A test whose bundle is not recorded cannot be named with -only-testing; it stays failed.
             let retried = failing.filter { $0.onlyTesting != nil }
             guard !retried.isEmpty else { break }
+            // A stop signal between runs ends the job before the next one, as between `--alone-then-suite` runs.
+            if let signal = SignalRelay.stopped {
+                return JobOutcome(.interrupted(signal: signal), runs: runs, results: results, retries: attempts)
+            }
             var artifacts = first.artifacts.suffixed("-retry\(number)")
             // Never an existing bundle: the next free name (`-retry1-2`, …), as for the first run.
             for counter in 2..<1000

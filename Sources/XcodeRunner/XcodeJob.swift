@@ -197,17 +197,21 @@ public struct XcodeJob: Sendable {
     }
 
     /// Preflight, then the run(s), then (for two runs) their per-test outcomes compared.
+    /// A stop signal (see ``holdStopSignals()``) ends it before the next tool, `.interrupted` with the runs so far.
     public func test(config: JobConfig, folder: URL, options: TestOptions) -> JobOutcome {
         let checks = preflight(config: config, folder: folder, options: options)
+        // A check the signal cut short is no finding: nothing is said of them.
+        if let signal = SignalRelay.stopped { return JobOutcome(.interrupted(signal: signal)) }
         console.event(.preflight(checks))
         guard checks.passed else { return JobOutcome(.refused(.preflightFailed(checks))) }
         guard tools.hasMacTools else { return JobOutcome(.refused(.needsAMac)) }
         let xcode: XcodeVersion
         do { xcode = try XcodeVersion(parsing: tools.capture("xcodebuild", ["-version"]).stdout) } catch {
-            return JobOutcome(.refused(.failed(error)))
+            return JobOutcome(SignalRelay.stopped.map { .interrupted(signal: $0) } ?? .refused(.failed(error)))
         }
         var runs: [JobRun] = []
         for planned in plan(config: config, folder: folder, options: options) {
+            if let signal = SignalRelay.stopped { return JobOutcome(.interrupted(signal: signal), runs: runs) }
             let argv = XcodebuildCommand.test(
                 config: config, udid: planned.udid, onlyTesting: planned.onlyTesting,
                 resultBundle: planned.artifacts.resultBundle)
@@ -224,6 +228,7 @@ public struct XcodeJob: Sendable {
                 return JobOutcome(.refused(.failed(error)), runs: runs)
             }
         }
+        if let signal = SignalRelay.stopped { return JobOutcome(.interrupted(signal: signal), runs: runs) }
         guard runs.count == 2 else {
             return finishSingleRun(runs[0], config: config, folder: folder, options: options, xcode: xcode)
         }
@@ -236,6 +241,7 @@ public struct XcodeJob: Sendable {
                 try reader.read(URL(fileURLWithPath: run.manifest.resultBundle)).restricted(to: scope)
             }
         } catch {
+            if let signal = SignalRelay.stopped { return JobOutcome(.interrupted(signal: signal), runs: runs) }
             return JobOutcome(.refused(.resultsUnreadable(error)), runs: runs)
         }
         let (left, right) = (runs[0].label, runs[1].label)
@@ -249,21 +255,5 @@ public struct XcodeJob: Sendable {
             comparison = .differ(left: left, right: right, differences: differences)
         }
         return JobOutcome(Self.verdict(runs, comparison), runs: runs, comparison: comparison)
-    }
-
-    /// The verdict of finished runs: outcomes that differ, then the first run that did not exit 0 (a timeout or
-    /// xcodebuild's failure), then no test run in either.
-    static func verdict(_ runs: [JobRun], _ comparison: RunComparison?) -> JobOutcome.Verdict {
-        if case .differ = comparison { return .testsFailed(.outcomesDiffer) }
-        for run in runs {
-            switch run.ending {
-            case .exited(0): continue
-            case .exited(let code): return .testsFailed(.xcodebuildFailed(exitCode: code))
-            case .timedOut(let seconds): return .timedOut(after: seconds)
-            case .interrupted(let signal): return .interrupted(signal: signal)
-            }
-        }
-        if case .noTestRan = comparison { return .testsFailed(.noTestRan) }
-        return .passed
     }
 }

@@ -89,8 +89,8 @@ enum XcodeCommand {
         own. Exits with the last run's xcodebuild exit code (0 once every failed test passed on a retry);
         1 when the compared runs' outcomes differ; 3 when refused. SIGINT is forwarded to xcodebuild's
         process group, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM as SIGTERM (a second one
-        kills it); the evidence is kept and the exit is 128 + the signal (130 SIGINT, 143 SIGTERM, 129
-        SIGHUP).
+        kills it), also during preflight and between runs; the evidence is kept, nothing further runs and
+        the exit is 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
         """
     static let rerunAbout = """
         Repeats the 'xcodebuild test' run recorded in MANIFEST (nothing else) into a new result bundle;
@@ -253,8 +253,14 @@ enum XcodeCommand {
     }
 
     static func preflight(_ parsed: ParsedOptions) -> ExitStatus {
+        XcodeJob.holdStopSignals()
         guard let (config, folder) = loadConfig(parsed) else { return .environment }
         let checks = job.preflight(config: config, folder: folder, options: jobOptions(parsed, timeout: nil))
+        // The checks a stop signal cut short are no findings: the signal ends the command as during 'test'.
+        if let signal = XcodeJob.stopSignal {
+            printError("webbridge xcode preflight: stopped by \(SignalName.of(signal))")
+            exit(128 + signal)
+        }
         for check in checks { print(check.description) }
         let failed = checks.filter { $0.status == .failed }.count
         let notRun = checks.filter { $0.status == .notRun }.count
@@ -263,6 +269,8 @@ enum XcodeCommand {
     }
 
     static func test(_ parsed: ParsedOptions) -> ExitStatus {
+        // Held until exit: a stop signal during preflight or between runs ends the job as one during a run does.
+        XcodeJob.holdStopSignals()
         let reports = parsed.values("--report").compactMap(ReportTarget.init)
         do {
             try ReportTarget.validate(reports)
@@ -294,6 +302,7 @@ enum XcodeCommand {
     }
 
     static func rerun(_ parsed: ParsedOptions) -> Never {
+        XcodeJob.holdStopSignals()
         finish(job.rerun(manifestURL: URL(fileURLWithPath: parsed.positionals[0]).standardizedFileURL), "rerun")
     }
 }

@@ -44,8 +44,9 @@ enum XcodeJobText {
         case .refused(let refusal):
             return lines(refusal, prefix: prefix)
         case .interrupted(let signal):
-            // A rerun is one run: its stop is said by the run's own lines.
-            return command == "test" ? ["\(prefix) stopped by \(SignalName.of(signal)); no further run"] : []
+            // A rerun is one run: its stop is said by the run's own lines, if it started.
+            return command == "test" || outcome.runs.isEmpty
+                ? ["\(prefix) stopped by \(SignalName.of(signal)); no further run"] : []
         case .passed, .testsFailed, .timedOut:
             switch outcome.comparison {
             case nil: return retryLines(outcome, prefix: prefix)

@@ -78,6 +78,69 @@ final class PageDiagnosticsTests: XCTestCase {
         XCTAssertTrue(notes.contains { $0.hasPrefix("uncaught error: " + error) }, "\(notes)")
     }
 
+    func testErrorsPastTheBudgetKeepTheFirstAndTheLastAndAreCounted() async throws {
+        let html = """
+            <!doctype html><html><body><script>
+            for (let error = 0; error < 150; error += 1) setTimeout(() => { throw new Error("boom " + error); });
+            setTimeout(() => Promise.reject(new TypeError("late")));
+            setTimeout(() => window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1}));
+            </script></body></html>
+            """
+        let server = try LoopbackHTTPServer(routes: ["/page.html": .page(status: 200, html: html)])
+        defer { server.stop() }
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/page.html"))))
+        XCTAssertNil(report.pageToNative.failure, "\(String(describing: report.pageToNative.failure))")
+        let notes = reported(report)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("uncaught error: Error: boom 0 ") }, "\(notes)")
+        let leftOff = notes.filter { $0.hasPrefix("errors left off: ") }
+        XCTAssertEqual(leftOff.count, 1, "\(notes)")
+        let last = try XCTUnwrap(leftOff.first)
+        XCTAssertTrue(last.hasPrefix("errors left off: 51 uncaught errors or unhandled rejections after"), last)
+        XCTAssertTrue(last.contains("; the last: unhandled rejection: TypeError: late"), last)
+    }
+
+    func testAHundredThousandRejectionsDuringLoadLeaveThePageResponsiveAndAreCounted() async throws {
+        let html = """
+            <!doctype html><html><body><script>
+            window.bridgeReceive = function (message) { document.body.dataset.received = message.value; };
+            for (let error = 0; error < 100000; error += 1) Promise.reject(new Error("r" + error));
+            window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});
+            </script></body></html>
+            """
+        let server = try LoopbackHTTPServer(routes: ["/page.html": .page(status: 200, html: html)])
+        defer { server.stop() }
+        // The default deadline: the page is good, and its rejections must not make it look otherwise.
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/page.html"))))
+        XCTAssertNil(report.pageToNative.failure, "\(String(describing: report.pageToNative.failure))")
+        XCTAssertNil(report.nativeToPage.failure, "\(String(describing: report.nativeToPage.failure))")
+        let notes = reported(report)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("unhandled rejection: Error: r0 (page.html:") }, "\(notes)")
+        let leftOff = try XCTUnwrap(notes.first { $0.hasPrefix("errors left off: ") }, "\(notes)")
+        XCTAssertTrue(leftOff.hasPrefix("errors left off: \(100_000 - 100) uncaught errors or unhandled"), leftOff)
+        XCTAssertTrue(leftOff.hasSuffix("; the last: unhandled rejection: Error: r99999"), leftOff)
+    }
+
+    func testCountsForgedInTheDiagnosticsChannelNeverOverflow() async throws {
+        let html = """
+            <!doctype html><html><body><script>
+            const forge = (kind, text) => window.webkit.messageHandlers.webbridgeDiagnostics.postMessage(
+              {problem: "page", kind, text, url: "", line: 0, column: 0});
+            forge("console left off", "9000000000000000000 console.error: a");
+            forge("console left off", "9100000000000000000 console.error: b");
+            forge("errors left off", "9223372036854775807 uncaught error: a");
+            forge("errors left off", "9223372036854775807 uncaught error: b");
+            window.webkit.messageHandlers.bridge.postMessage({kind: "ready", version: 1});
+            </script></body></html>
+            """
+        let server = try LoopbackHTTPServer(routes: ["/page.html": .page(status: 200, html: html)])
+        defer { server.stop() }
+        let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/page.html"))))
+        XCTAssertNil(report.pageToNative.failure, "\(String(describing: report.pageToNative.failure))")
+        let notes = reported(report)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("errors left off: \(Int.max) ") }, "\(notes)")
+        XCTAssertTrue(notes.contains { $0.hasPrefix("console left off: 9000000000000000000 ") }, "\(notes)")
+    }
+
     func testAnUnhandledRejectionAndConsoleErrorsAreRecordedWithoutTheirValues() async throws {
         let report = try await check(
             inline: """
@@ -116,6 +179,22 @@ final class PageDiagnosticsTests: XCTestCase {
         let note = try XCTUnwrap(reported(report).first)
         XCTAssertTrue(note.hasPrefix("uncaught error: Script error. (WebKit hides the text and place"), note)
         XCTAssertTrue(note.contains("load the page over http"), note)
+    }
+
+    func testAFilePageCannotReadItsOtherFilesAsInTheApp() async throws {
+        // Why the check does not unmask a file page's errors with WebKit's file access from file URLs: that also
+        // lets the page fetch and XHR its other files, which a WKWebView refuses by default (measured: with it on,
+        // fetch answers and a synchronous XHR reads the file), so a page could pass here and fail in the app.
+        let report = try await checkFile(
+            inline: """
+                fetch("app.js").then(() => console.error("fetch answered"), () => console.error("fetch refused"));
+                const request = new XMLHttpRequest();
+                try { request.open("GET", "app.js", false); request.send(); console.error("XHR read " + request.status); }
+                catch (error) { console.error("XHR refused"); }
+                """, appScript: "// nothing\n")
+        let notes = reported(report).map { $0.components(separatedBy: " (page.html:").first! }
+        XCTAssertTrue(notes.contains("console.error: fetch refused"), "\(notes)")
+        XCTAssertTrue(notes.contains("console.error: XHR refused"), "\(notes)")
     }
 
     func testTheChecksOwnFailedCallIsNotThePagesError() async throws {

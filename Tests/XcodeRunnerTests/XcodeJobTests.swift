@@ -403,6 +403,32 @@ final class XcodeJobTests: XCTestCase {
         XCTAssertEqual(outcome.comparison, .agree(left: "alone", right: "suite", tests: 2))
     }
 
+    func testAStopSignalBetweenTheTwoRunsKeepsTheFirstAndStartsNoSecond() throws {
+        for (number, name) in [(SIGHUP, "SIGHUP"), (SIGQUIT, "SIGQUIT"), (SIGUSR1, "SIGUSR1")] {
+            let folder = try xcode16Job()
+            let replay = try Replay(
+                self, rules: rules16(test: [ReplayRule("xcodebuild", ["test"], output: passingLog, createBundle: true)])
+            )
+            let recording = RecordingConsole()
+            // The signal comes once the first run's manifest is written, before the second run starts.
+            let console = JobConsole(output: recording.console.output) { event in
+                recording.console.event(event)
+                if case .runFinished = event { raise(number) }
+            }
+            let restore = XcodeJob.holdStopSignals()
+            defer { restore() }
+            let outcome = XcodeJob(tools: replay.tools, console: console, now: { [start] in start }).test(
+                config: folder.config, folder: folder.folder, options: .init(aloneThenSuite: true))
+            XCTAssertEqual(outcome.verdict, .interrupted(signal: number), "\(name): \(outcome)")
+            XCTAssertEqual(recording.started.count, 1, "\(name): a run started after the signal")
+            let run = try XCTUnwrap(outcome.runs.first, name)
+            XCTAssertEqual(outcome.runs.count, 1, name)
+            XCTAssertEqual(run.ending, .exited(0), name)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: run.artifacts.manifest.path), "\(name): no manifest")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: run.artifacts.buildLog.path), "\(name): no log")
+        }
+    }
+
     // MARK: compare UDID
 
     func testCompareUDIDPrintsEveryDifferenceBetweenTwoSimulators() throws {

@@ -24,6 +24,7 @@ final class PausedProcessKillCommandTests: XCTestCase {
         let page = StressCommandTests.stress.appendingPathComponent("late-script.html").path
         var random = SeededGenerator(seed: 0x0B5E_55ED_0034)
         var killedPaused = 0
+        var leftBehind = 0
         for run in 1...runs {
             let marker = UUID().uuidString
             var environment = ProcessInfo.processInfo.environment
@@ -54,10 +55,16 @@ final class PausedProcessKillCommandTests: XCTestCase {
             check.signal(SIGKILL)
             _ = try check.wait(timeout: 60)
             let left = ours()
+            let stayed = WebProcesses.waitForExit(of: left, timeout: 20)
+            leftBehind += stayed.count
             XCTAssertEqual(
-                WebProcesses.waitForExit(of: left, timeout: 20), [],
+                stayed, [],
                 "run \(run) (killed at pause \(pauses)): left \(left.map { "\($0) \(WebProcesses.state($0) ?? "-")" })")
         }
+        // The figures Docs/TIMING.md gives for WEBBRIDGE_KILL_RUNS=100.
+        print(
+            "SIGKILL: \(runs) stressed runs, \(killedPaused) while a web process was paused, \(runs - killedPaused) "
+                + "before any pause; web processes left stopped or running: \(leftBehind)")
         XCTAssertGreaterThan(killedPaused, runs / 2, "most runs are killed while a web process is paused")
     }
 

@@ -32,3 +32,11 @@ fi
 grep -q "^FAIL: " "$scratch/fail.txt" || fail "no FAIL line: $(cat "$scratch/fail.txt")"
 grep -q "Plugin ended with exit code 1" "$scratch/fail.err" || fail "webbridge's exit code 1 was not passed on: $(cat "$scratch/fail.err")"
 echo "check-plugin: swift package webbridge runs from Examples/Checkout ($version): pass, report and failure as the CLI gives them"
+
+# CWebKitGTK's pkg-config flags: SwiftPM warns of prohibited ones (-pthread, -Wl,--export-dynamic) on every build of
+# a consumer, even one with nothing to build. Neither the plugin's calls nor the consumer's own build may show it.
+"$swift" build >"$scratch/consumer-build.txt" 2>&1 || fail "Examples/Checkout does not build: $(tail -20 "$scratch/consumer-build.txt")"
+if grep -h "prohibited flag" "$scratch"/*.txt "$scratch"/*.err; then
+    fail "SwiftPM warns of prohibited pkg-config flags (CWebKitGTK's, see Package.swift)"
+fi
+echo "check-plugin: no prohibited-flag warning in the plugin's calls or Examples/Checkout's build"

@@ -118,8 +118,9 @@ let package = Package(
         .plugin(
             name: "WebBridgePlugin",
             capability: .command(
-                intent: .custom(verb: "webbridge", description: "Run webbridge (check, contract, report, …)")),
-            dependencies: ["webbridge"]
+                intent: .custom(verb: "webbridge", description: "Run webbridge (check, contract, report, …)"))
+            // No tool dependency: SwiftPM would build it before the plugin runs, echoing its build lines on every
+            // call. The plugin builds the `webbridge` product itself, quietly (PackageManager.build).
         ),
         // The plugin's generator: BridgeContract only, so generating types never builds the engine.
         .executableTarget(name: "webbridge-typed-code", dependencies: ["BridgeContract"]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The first builds a new user waits for, measured from a copy of the working tree with no .build anywhere: the package's
-# own `swift build`, the consumer's (Examples/Checkout, which depends on WebBridge by path) first `swift build`,
-# and the command plugin's first run there (`swift package webbridge --version`, which builds webbridge for it).
+# own `swift build`, the consumer's (Examples/Checkout, which depends on WebBridge by path) first `swift build` and
+# first build of its tests (what `swift test` builds), and the command plugin's first run there (`swift package webbridge --version`, which builds webbridge for it).
 # Each starts from a clean .build. Writes the wall-clock seconds, the machine (cores, CPU, memory, load before
 # each build) and the toolchain as JSON to OUTPUT (default Benchmarks/build-times/<UTC time>-<commit>.json).
 #   [BUILD_LOGS=folder] scripts/measure-build-times.sh [OUTPUT]     (BUILD_LOGS: keep each build's log there)
@@ -17,7 +17,8 @@ mkdir -p "$clone"
 (cd "$root" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$clone"
 dirty=$(git -C "$root" status --porcelain --untracked-files=no | grep -q . && echo true || echo false)
 entries=()
-# Runs the command in the folder from a clean .build; records seconds, exit status and the 1-minute load before.
+# Runs the command in the folder from a clean .build; records seconds, exit status and the 1-minute load before and
+# after (other work on the machine slows a build: compare runs at like loads).
 measure() {
     local name=$1 folder=$2
     shift 2
@@ -27,7 +28,8 @@ measure() {
     start=$(date +%s.%N)
     (cd "$folder" && "$@") >"$scratch/$name.log" 2>&1 || status=$?
     end=$(date +%s.%N)
-    local seconds warnings
+    local after seconds warnings
+    after=$(cut -d' ' -f1 /proc/loadavg)
     seconds=$(python3 -c "print(round($end - $start, 1))")
     # SwiftPM's warning of pkg-config flags it refuses (Package.swift, CWebKitGTK): none expected.
     warnings=$(grep -c "prohibited flag" "$scratch/$name.log" || true)
@@ -35,11 +37,13 @@ measure() {
     echo "$name: ${seconds} s (exit $status, load before $load, $warnings prohibited-flag warnings)" >&2
     entries+=("$(python3 -c 'import json,sys; print(json.dumps({"name": sys.argv[1], "command": sys.argv[2],
         "folder": sys.argv[3], "seconds": float(sys.argv[4]), "exit_status": int(sys.argv[5]),
-        "load_average_1m_before": float(sys.argv[6]), "prohibited_flag_warnings": int(sys.argv[7])}))' \
-        "$name" "$*" "${folder#"$clone"/}" "$seconds" "$status" "$load" "$warnings")")
+        "load_average_1m_before": float(sys.argv[6]), "load_average_1m_after": float(sys.argv[7]),
+        "prohibited_flag_warnings": int(sys.argv[8])}))' \
+        "$name" "$*" "${folder#"$clone"/}" "$seconds" "$status" "$load" "$after" "$warnings")")
 }
 measure package_debug_build "$clone" swift build
 measure checkout_debug_build "$clone/Examples/Checkout" swift build
+measure checkout_test_build "$clone/Examples/Checkout" swift build --build-tests
 measure checkout_plugin_first_run "$clone/Examples/Checkout" swift package webbridge --version
 mkdir -p "$(dirname "$output")"
 python3 - "$output" "$commit" "$dirty" "${entries[@]}" <<'EOF'

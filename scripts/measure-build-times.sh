@@ -17,6 +17,8 @@ mkdir -p "$clone"
 (cd "$root" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$clone"
 dirty=$(git -C "$root" status --porcelain --untracked-files=no | grep -q . && echo true || echo false)
 entries=()
+# The folder as the package sees it: "." for the package itself, Examples/Checkout for the consumer.
+relative() { if [ "$1" = "$clone" ]; then echo .; else echo "${1#"$clone"/}"; fi; }
 # Runs the command in the folder from a clean .build; records seconds, exit status and the 1-minute load before and
 # after (other work on the machine slows a build: compare runs at like loads).
 measure() {
@@ -39,7 +41,7 @@ measure() {
         "folder": sys.argv[3], "seconds": float(sys.argv[4]), "exit_status": int(sys.argv[5]),
         "load_average_1m_before": float(sys.argv[6]), "load_average_1m_after": float(sys.argv[7]),
         "prohibited_flag_warnings": int(sys.argv[8])}))' \
-        "$name" "$*" "${folder#"$clone"/}" "$seconds" "$status" "$load" "$after" "$warnings")")
+        "$name" "$*" "$(relative "$folder")" "$seconds" "$status" "$load" "$after" "$warnings")")
 }
 measure package_debug_build "$clone" swift build
 measure checkout_debug_build "$clone/Examples/Checkout" swift build

@@ -3,8 +3,9 @@
 # "Shell completions and the man page" and "Installed for every shell") runs in bash from a fresh HOME (a temp
 # folder, nothing else in the environment), then bash (with Debian's bash-completion), zsh and fish start from that
 # home as a login would and complete a subcommand and an option, and `man webbridge` finds the page. Fails, naming
-# the README line or the shell, on the first thing a new user would trip on.
-#   scripts/check-shell-setup.sh [swift]     (webbridge is the one `swift build --show-bin-path` holds)
+# the README line or the shell, each thing a new user would trip on.
+#   scripts/check-shell-setup.sh [swift]     (webbridge is the one `swift build --show-bin-path` holds, or the one
+#                                            in WEBBRIDGE_BIN, a bin folder with its resource bundles)
 set -uo pipefail
 swift=${1:-swift}
 root=$(cd "$(dirname "$0")/.." && pwd)

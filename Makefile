@@ -29,6 +29,8 @@ test: setup
 	cd Examples/Checkout && $(SWIFT) test
 	# The same package runs the tool through the command plugin: `swift package webbridge check …`.
 	scripts/check-plugin.sh $(SWIFT)
+	# The README's completion, man-page and `make install` lines, run from a fresh home in bash, zsh and fish.
+	scripts/check-shell-setup.sh $(SWIFT)
 
 # `make test` on a busy machine: stress-ng holds every core (one CPU worker per core) for the whole run, as other
 # jobs hold a shared CI machine's; the suite must pass the same. The hog starts after the build and stops with the

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 // The target graph is the architecture (see README "Layers"):
@@ -9,6 +10,24 @@ import PackageDescription
 // TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
 // CommandLineOptions (Foundation only)   <- webbridge, webbridge-bench
 let linux = TargetDependencyCondition.when(platforms: [.linux])
+
+// webkit2gtk-4.1's header paths without the flags SwiftPM refuses: `pkg-config --cflags --libs webkit2gtk-4.1` also
+// gives -pthread and -Wl,--export-dynamic, which SwiftPM drops with a "prohibited flag(s)" warning in every build of
+// every package that depends on this one. Sources/CWebKitGTK/webkit2gtk-headers.pc (given by its path, so nobody
+// sets PKG_CONFIG_PATH) requires the modules whose flags are all header paths, names the other four header folders
+// under /usr/include and lists webkit2gtk-4.1's libraries. Dropping the two flags loses nothing: SwiftPM never passed them, every Swift link line already
+// has -lpthread, and nothing here looks its own symbols up with g_module_open(NULL). Where those folders are not
+// under /usr/include (WebKitGTK built into another prefix), or the path holds a space (SwiftPM splits pkgConfig at
+// spaces), webkit2gtk-4.1 itself is asked, with the warning.
+let webKitGTKPkgConfig: String = {
+    let wrapper = Context.packageDirectory + "/Sources/CWebKitGTK/webkit2gtk-headers.pc"
+    let headers = [
+        "webkitgtk-4.1/webkit2/webkit2.h", "gtk-3.0/gtk/gtk.h", "pango-1.0/pango/pango.h",
+        "gdk-pixbuf-2.0/gdk-pixbuf/gdk-pixbuf.h", "libsoup-3.0/libsoup/soup.h",
+    ]
+    let found = headers.allSatisfy { FileManager.default.fileExists(atPath: "/usr/include/" + $0) }
+    return found && !wrapper.contains(" ") ? wrapper : "webkit2gtk-4.1"
+}()
 
 let package = Package(
     name: "WebBridge",
@@ -45,7 +64,7 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CWebKitGTK",
-            pkgConfig: "webkit2gtk-4.1",
+            pkgConfig: webKitGTKPkgConfig,
             providers: [.apt(["libwebkit2gtk-4.1-dev"])]
         ),
         // The process around the engine (Linux only): the display, GTK, GLib's main loop, the engine's processes,
@@ -99,8 +118,9 @@ let package = Package(
         .plugin(
             name: "WebBridgePlugin",
             capability: .command(
-                intent: .custom(verb: "webbridge", description: "Run webbridge (check, contract, report, …)")),
-            dependencies: ["webbridge"]
+                intent: .custom(verb: "webbridge", description: "Run webbridge (check, contract, report, …)"))
+            // No tool dependency: SwiftPM would build it before the plugin runs, echoing its build lines on every
+            // call. The plugin builds the `webbridge` product itself, quietly (PackageManager.build).
         ),
         // The plugin's generator: BridgeContract only, so generating types never builds the engine.
         .executableTarget(name: "webbridge-typed-code", dependencies: ["BridgeContract"]),

@@ -14,6 +14,9 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v zsh >/dev/null 2>&1 || missing+=(zsh)
 command -v fish >/dev/null 2>&1 || missing+=(fish)
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+# scripts/check-shell-setup.sh runs the README's completion lines as a new account's bash would: with
+# bash-completion, which loads a command's completion from ~/.local/share/bash-completion on Tab.
+[ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
 # stress-ng holds every core busy in `make test-loaded`.
 command -v stress-ng >/dev/null 2>&1 || missing+=(stress-ng)
 # xmllint validates the JUnit report against the common JUnit schema (Tests/webbridgeTests/Fixtures).

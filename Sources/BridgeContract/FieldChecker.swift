@@ -88,6 +88,13 @@ struct FieldChecker {
             return complete ? .array(typed) : nil
         case (.object(let specs), .object(let fields)):
             return .object(check(fields, against: specs, reserved: .none, prefix: path + "."))
+        case (.json(let content), .string(let text)):
+            // The text is checked as what it holds; the typed value stays the text the sender wrote.
+            guard let parsed = BodyValue(jsonText: text) else {
+                record(path, .notJSON, type.description, "String")
+                return nil
+            }
+            return check(parsed, as: content, path: path + "(json)") == nil ? nil : .string(text)
         default:
             record(path, .wrongType, type.description, value.typeName)
             return nil

@@ -10,6 +10,9 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
     case array(FieldType)
     /// A nested object with its own typed fields.
     case object([String: FieldSpec])
+    /// A string holding JSON text, whose parsed value has this type: `{"type": "string", "encoding": "json",
+    /// "content": {...}}`. Violations inside it read `payload(json).version`.
+    case json(FieldType)
 
     static let names = ["string", "number", "integer", "boolean", "constant", "array", "object"]
 
@@ -22,6 +25,7 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
         case .constant: "constant"
         case .array: "array"
         case .object: "object"
+        case .json: "string"
         }
     }
 
@@ -35,6 +39,7 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
         case .constant(let value): "\(value.typeName) \(value)"
         case .array(let items): "Array of \(items)"
         case .object: "Object"
+        case .json(let content): "JSON text of \(content)"
         }
     }
 
@@ -46,6 +51,7 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
                 remedy: "use a finite number")
         case .array(let items): try items.check(path: "\(path).items")
         case .object(let fields): try FieldSpec.check(fields, path: "\(path).fields")
+        case .json(let content): try content.check(path: "\(path).content")
         default: break
         }
     }
@@ -61,6 +67,9 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
             true
         case (.integer, .constant(.number(let value))): value.rounded() == value
         case (.array(let items), .array(let otherItems)): items.takesAll(of: otherItems)
+        // JSON text is a string; texts of one type are tried in order, like bare messages.
+        case (.string, .json): true
+        case (.json(let content), .json(let other)): content.takesAll(of: other)
         default: self == other
         }
     }
@@ -78,6 +87,7 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
                     switch key {
                     case "body": "a message's body can't be optional (a message without one is another message)"
                     case "reply": "a reply can't be optional (a message that declares reply is always answered)"
+                    case "content": "JSON text's content can't be optional (the text always holds a value)"
                     default: "array elements can't be optional"
                     }
                 throw ContractFileError(

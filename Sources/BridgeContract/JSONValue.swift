@@ -61,6 +61,14 @@ public enum JSONValue: Codable, Sendable, Equatable {
         return nil
     }
 
+    /// The value as compact JSON text, keys sorted (what JSON text fields carry).
+    var text: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A JSONValue holds only what JSON can: encoding it can't fail.
+        return String(decoding: (try? encoder.encode(self)) ?? Data("null".utf8), as: UTF8.self)
+    }
+
     /// The structure (`{kind: String, items: [String]}`), safe to log.
     public var structure: String { BodyValue(foundationValue).structure() }
 }
@@ -78,6 +86,7 @@ extension FieldType {
         case .array: .array([])
         case .object(let fields):
             .object(fields.filter { !$0.value.optional }.mapValues(\.type.sample))
+        case .json(let content): .string(content.sample.text)
         }
     }
 }

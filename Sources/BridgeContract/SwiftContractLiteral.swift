@@ -74,6 +74,7 @@ struct SwiftContractLiteral {
         case .constant(let value): ".constant(\(constant(value)))"
         case .array(let items): ".array(\(self.type(items)))"
         case .object(let fields): ".object(\(self.fields(fields)))"
+        case .json(let content): ".json(\(self.type(content)))"
         }
     }
 }

@@ -220,7 +220,7 @@ struct SwiftTypeWriter {
     /// The Swift type of a field type, and the declarations of the structs it needs.
     func swiftType(_ type: FieldType, field: String, taken: inout Set<String>) -> (String, [String]) {
         switch type {
-        case .string, .constant(.string): return ("String", [])
+        case .string, .constant(.string), .json: return ("String", [])
         case .number, .constant(.number): return ("Double", [])
         case .integer: return ("Int", [])
         case .boolean, .constant(.boolean): return ("Bool", [])

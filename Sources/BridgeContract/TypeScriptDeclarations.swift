@@ -59,7 +59,8 @@ private enum TS {
 
     static func type(_ type: FieldType) -> String {
         switch type {
-        case .string: "string"
+        // JSON text is a string on the wire; its content is checked when it is parsed.
+        case .string, .json: "string"
         case .number, .integer: "number"
         case .boolean: "boolean"
         case .constant(let value): constant(value)

@@ -230,7 +230,7 @@ struct ContractModuleTests {
     @Test("the JS validator gives the same results as the Swift one on the contract language's bridges")
     func languageParity() throws {
         var rulesSeen = Set<String>()
-        for example in LanguageContracts.all + [LanguageContracts.stringChannel] {
+        for example in LanguageContracts.all + [LanguageContracts.stringChannel, LanguageContracts.jsonText] {
             let contract = try example.contract()
             let cases = try example.parityCases(contract)
             let directory = try moduleDirectory(contract, runner: languageParityRunner)
@@ -268,7 +268,7 @@ struct ContractModuleTests {
         }
         let everyRule: Set<String> = [
             "body-not-object", "missing-field", "wrong-type", "not-integer", "constant-mismatch", "unknown-kind",
-            "wrong-direction", "unexpected-field", "empty-request-id",
+            "wrong-direction", "unexpected-field", "empty-request-id", "not-json",
         ]
         #expect(everyRule.subtracting(rulesSeen).isEmpty, "rules never exercised: \(everyRule.subtracting(rulesSeen))")
     }

@@ -78,6 +78,7 @@ extension BridgeContract {
             case .string(let text): fields[name] = .string(text)
             case .number(let number): fields[name] = .number(number)
             case .boolean(let flag): fields[name] = .boolean(flag)
+            case .null: fields[name] = .null
             }
         }
         if let field = spec.requestIDField, let requestID {
@@ -129,8 +130,12 @@ extension BridgeContract {
             // A bare message: a constant names it; otherwise the first whose type fits.
             let bare = candidates.filter { !$0.isObject }
             if let found = firstFit(value, among: bare, direction: direction, mode: mode) { return found }
+            // The one bare message of the value's JS type shows where the value breaks it (`body[3]`).
+            let shaped = bare.filter { !$0.body!.isConstant && $0.body!.jsTypeName == value.typeName }
             if bare.isEmpty {
                 violation(place.body, .bodyNotObject, "Object", value.typeName)
+            } else if shaped.count == 1 {
+                _ = FieldChecker(mode: mode, record: violation).check(value, as: shaped[0].body!, path: "body")
             } else {
                 let objects = candidates.contains(where: \.isObject) ? "an Object or " : ""
                 violation("body", .unknownKind, "\(objects)one of: \(Self.bareNames(bare))", value.typeName)
@@ -311,6 +316,7 @@ extension FieldType {
             return Int(exactly: number).map(FieldValue.integer) ?? .number(number)
         case (.constant(.string(let expected)), .string(let text)) where text == expected: return .string(text)
         case (.constant(.boolean(let expected)), .boolean(let flag)) where flag == expected: return .boolean(flag)
+        case (.null, .null), (.constant(.null), .null): return .null
         default: return nil
         }
     }
@@ -323,6 +329,7 @@ extension ConstantValue {
         case (.string(let expected), .string(let text)): expected == text
         case (.number(let expected), .number(let number)): expected == number
         case (.boolean(let expected), .boolean(let flag)): expected == flag
+        case (.null, .null): true
         default: false
         }
     }
@@ -333,6 +340,7 @@ extension ConstantValue {
         case .string(let text): .string(text)
         case .number(let number): Int(exactly: number).map(FieldValue.integer) ?? .number(number)
         case .boolean(let flag): .boolean(flag)
+        case .null: .null
         }
     }
 }

@@ -43,7 +43,17 @@ public struct FieldSpec: Codable, Sendable, Equatable {
             }
             type = .constant(try container.decode(ConstantValue.self, forKey: .value))
         case "array":
+            if (try? container.nestedUnkeyedContainer(forKey: .items)) != nil {
+                throw ContractFileError(
+                    code: .wrongType, path: jsonPath(container.codingPath + [CodingKeys.items]),
+                    problem: "an array's items is the one type of every element, not a list",
+                    remedy: "for a positional array write {\"type\": \"tuple\", \"items\": [{…}, {…}]}")
+            }
             type = .array(try container.decode(FieldType.Box.self, forKey: .items).type)
+        case "tuple":
+            type = .tuple(try container.decode([FieldType.Box].self, forKey: .items).map(\.type))
+        case "null": type = .null
+        case "any": type = .any
         case "object":
             type = .object(try container.decode([String: FieldSpec].self, forKey: .fields))
         default:
@@ -54,7 +64,7 @@ public struct FieldSpec: Codable, Sendable, Equatable {
         }
         switch type {
         case .constant: try requireAbsent([.items, .fields, .encoding, .content])
-        case .array: try requireAbsent([.value, .fields, .encoding, .content])
+        case .array, .tuple: try requireAbsent([.value, .fields, .encoding, .content])
         case .object: try requireAbsent([.value, .items, .encoding, .content])
         case .json: try requireAbsent([.value, .items, .fields])
         default: try requireAbsent([.value, .items, .fields, .encoding, .content])
@@ -68,6 +78,7 @@ public struct FieldSpec: Codable, Sendable, Equatable {
         switch type {
         case .constant(let value): try container.encode(value, forKey: .value)
         case .array(let items): try container.encode(FieldType.Box(type: items), forKey: .items)
+        case .tuple(let items): try container.encode(items.map(FieldType.Box.init(type:)), forKey: .items)
         case .object(let fields): try container.encode(fields, forKey: .fields)
         case .json(let content):
             try container.encode("json", forKey: .encoding)

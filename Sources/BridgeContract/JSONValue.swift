@@ -87,6 +87,8 @@ extension FieldType {
         case .object(let fields):
             .object(fields.filter { !$0.value.optional }.mapValues(\.type.sample))
         case .json(let content): .string(content.sample.text)
+        case .tuple(let items): .array(items.map(\.sample))
+        case .null, .constant(.null), .any: .null
         }
     }
 }
@@ -100,7 +102,7 @@ extension JSONValue {
         self = converted
     }
 
-    private static func converted(_ value: BodyValue) -> JSONValue? {
+    static func converted(_ value: BodyValue) -> JSONValue? {
         switch value {
         case .undefined, .tooDeep, .unsupported: return nil
         case .null: return .null

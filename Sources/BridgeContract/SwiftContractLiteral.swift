@@ -62,6 +62,7 @@ struct SwiftContractLiteral {
         case .string(let text): ".string(\(literal(text)))"
         case .number(let number): ".number(\(number))"
         case .boolean(let flag): ".boolean(\(flag))"
+        case .null: ".null"
         }
     }
 
@@ -75,6 +76,9 @@ struct SwiftContractLiteral {
         case .array(let items): ".array(\(self.type(items)))"
         case .object(let fields): ".object(\(self.fields(fields)))"
         case .json(let content): ".json(\(self.type(content)))"
+        case .tuple(let items): ".tuple([\(items.map(self.type).joined(separator: ", "))])"
+        case .null: ".null"
+        case .any: ".any"
         }
     }
 }

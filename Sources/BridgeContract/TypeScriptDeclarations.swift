@@ -65,6 +65,9 @@ private enum TS {
         case .boolean: "boolean"
         case .constant(let value): constant(value)
         case .array(let items): "ReadonlyArray<\(TS.type(items))>"
+        case .tuple(let items): "readonly [" + items.map(TS.type).joined(separator: ", ") + "]"
+        case .null: "null"
+        case .any: "unknown"
         case .object(let fields):
             // `{}` would accept any value but null; an object with no fields is exactly an empty object.
             fields.isEmpty ? "Record<string, never>" : "{ " + members(fields).joined(separator: " ") + " }"

@@ -86,6 +86,40 @@ enum LanguageContracts {
         ],
         replies: [:])
 
+    /// Cordova's shape: `exec` posts the positional array `[callbackId, service, action, args]` with arguments of any
+    /// type; `null`, a null constant and a match on null. Not in `all`: its typed code is not generated yet.
+    static let positional = Example(
+        name: "positional",
+        json: #"""
+            {
+              "version": 1,
+              "handler": "cordova",
+              "receiver": "window.cordova.callbackFromNative",
+              "messages": [
+                {"kind": "exec", "direction": "page-to-native", "body": {"type": "tuple", "items": [
+                  {"type": "string"}, {"type": "string"}, {"type": "string"},
+                  {"type": "array", "items": {"type": "any"}}]}},
+                {"kind": "gap", "direction": "page-to-native", "body": {"type": "constant", "value": null}},
+                {"kind": "result", "direction": "native-to-page",
+                 "fields": {"status": {"type": "integer"}, "message": {"type": "any"}, "keepCallback": {"type": "boolean"},
+                            "error": {"type": "null"}, "args": {"type": "tuple", "items": [{"type": "string"}, {"type": "integer"}]}}},
+                {"kind": "done", "direction": "native-to-page", "match": {"kind": "done", "error": null},
+                 "fields": {"code": {"type": "constant", "value": null}}}
+              ]
+            }
+            """#,
+        valid: [
+            "exec": [
+                #"["cb1", "Device", "getInfo", []]"#, #"["cb2", "Camera", "take", [1, "x", null, {"a": [true]}]]"#,
+            ],
+            "gap": ["null"],
+            "result": [
+                #"{"kind": "result", "status": 1, "message": {"model": "x"}, "keepCallback": false, "error": null, "args": ["a", 2]}"#
+            ],
+            "done": [#"{"kind": "done", "error": null, "code": null}"#],
+        ],
+        replies: [:])
+
     /// Hotwire Native's shape: `component` + `event`, a bare `"ready"`, string ids, `register` and `replyWith`.
     static let hotwire = Example(
         name: "Hotwire-like",

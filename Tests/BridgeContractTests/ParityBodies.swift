@@ -55,6 +55,7 @@ enum ParityBodies {
             return result
         case .array(let items):
             var result: [JSONValue] = [.array(items + [wrongType(items.first ?? .string("x"))])]
+            if !items.isEmpty { result.append(.array(Array(items.dropLast()))) }
             if let first = items.first {
                 for change in depth < 2 ? mutations(of: first, depth: depth + 1) : [wrongType(first)] {
                     result.append(.array([change] + items.dropFirst()))

@@ -164,6 +164,7 @@ function numberText(value) {
 }
 
 function constantText(value) {
+  if (value === null) return "Null";
   return typeName(value) + " " + (typeof value === "number" ? numberText(value) : JSON.stringify(value));
 }
 
@@ -176,6 +177,9 @@ function expectedType(spec) {
     case "constant": return constantText(spec.value);
     case "array": return "Array of " + expectedType(spec.items);
     case "object": return "Object";
+    case "tuple": return "[" + spec.items.map(expectedType).join(", ") + "]";
+    case "null": return "Null";
+    case "any": return "Any";
     default: return spec.type;
   }
 }
@@ -211,6 +215,40 @@ function checkValue(value, spec, path, mode, add) {
       if (found !== "Object") return add(path, "wrong-type", expected, found);
       checkFields(value, spec.fields, new Set(), path + ".", mode, add);
       return;
+    case "tuple":
+      if (found !== "Array") return add(path, "wrong-type", expected, found);
+      spec.items.forEach((item, index) => {
+        const at = path + "[" + index + "]";
+        if (index >= value.length) add(at, "missing-field", expectedType(item), "Missing");
+        else checkValue(value[index], item, at, mode, add);
+      });
+      if (mode === "strict") {
+        for (let index = spec.items.length; index < value.length; index++) {
+          add(path + "[" + index + "]", "unexpected-field", "no such element", typeName(value[index]));
+        }
+      }
+      return;
+    case "null":
+      if (found !== "Null") add(path, "wrong-type", expected, found);
+      return;
+    case "any":
+      // Anything that is there.
+      if (found === "Undefined") add(path, "wrong-type", expected, found);
+      return;
+  }
+}
+
+// The JS type of every value of a type (Array for arrays and tuples); null for any.
+function jsTypeName(spec) {
+  switch (spec.type) {
+    case "string": return "String";
+    case "number": case "integer": return "Number";
+    case "boolean": return "Boolean";
+    case "array": case "tuple": return "Array";
+    case "object": return "Object";
+    case "null": return "Null";
+    case "constant": return typeName(spec.value);
+    default: return null;
   }
 }
 
@@ -376,8 +414,12 @@ function identifyIn(message, route, direction, mode, place) {
     const bare = candidates.filter((entry) => entry.bare);
     const entry = firstFit(message, bare, mode);
     if (entry !== null) return { entry, violations, requestID: null };
+    // The one bare message of the value's JS type shows where the value breaks it (`body[3]`).
+    const shaped = bare.filter((entry) => entry.body.type !== "constant" && jsTypeName(entry.body) === typeName(message));
     if (!bare.length) {
       add(place.body, "body-not-object", "Object", typeName(message));
+    } else if (shaped.length === 1) {
+      checkValue(message, shaped[0].body, "body", mode, add);
     } else {
       const objects = candidates.some((entry) => !entry.bare) ? "an Object or " : "";
       add("body", "unknown-kind", objects + "one of: " + bareNames(bare), typeName(message));

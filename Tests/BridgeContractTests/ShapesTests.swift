@@ -83,4 +83,18 @@ struct ShapesTests {
             #"{"kind": "a", "direction": "page-to-native", "fields": {"x": {"type": "constant", "value": null}}}"#)
         #expect(try BridgeContract(jsonData: Data(constant.utf8)).messages[0].fields["x"]?.type == .constant(.null))
     }
+
+    @Test("Docs/CONTRACT.md's tuple example loads, and the violation it shows is the library's own")
+    func documented() throws {
+        let block = try ContractDocumentationTests.block(after: "### Tuples, null and any")
+        let contract = try BridgeContract(
+            jsonData: Data(ContractLanguageTests.file(block).utf8))
+        let violations = contract.validate(["cb1", "Device", "getInfo", "x"]).violations
+        let document = try #require(ContractDocumentationTests.document)
+        #expect(violations.count == 1)
+        for violation in violations {
+            let shown = violation.description.components(separatedBy: ". Remedy:")[0]
+            #expect(document.contains("\n\(shown)\n"), "\(shown)")
+        }
+    }
 }

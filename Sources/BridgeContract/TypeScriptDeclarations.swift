@@ -28,7 +28,12 @@ package struct TypeScriptDeclarations: Sendable, Equatable {
         lines.append("")
         lines += TS.unions(contract, names)
         lines.append("")
-        lines += TS.functions
+        // A bare null message is bare too; written only when there is one, so other contracts' text stays the same.
+        let bareNull = contract.messages.contains { $0.body?.jsTypeName == "Null" }
+        lines += TS.functions.map {
+            bareNull && $0.hasPrefix("type Bare = ")
+                ? "type Bare = string | number | boolean | null | ReadonlyArray<unknown>;" : $0
+        }
         source = lines.joined(separator: "\n") + "\n"
     }
 }

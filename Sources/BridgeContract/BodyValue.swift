@@ -69,6 +69,13 @@ enum BodyValue: Equatable, Sendable {
         }
     }
 
+    /// The value of JSON text, as `JSON.parse` reads it; nil when the text is not JSON.
+    init?(jsonText text: String) {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        else { return nil }
+        self.init(value)
+    }
+
     /// The JS type name used in violations and structure descriptions.
     var typeName: String {
         switch self {

@@ -82,7 +82,7 @@ extension BridgeContract {
                 }
                 // Two messages the same values name could never be told apart.
                 let signature =
-                    "\(message.route) "
+                    "\(message.route)\(message.jsonText ? " text" : "") "
                     + match.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
                 if let other = named[signature] {
                     throw invalid(
@@ -212,6 +212,16 @@ extension BridgeContract {
             throw invalid(
                 "\(path).transport", "a prompt message is JSON text of an object",
                 "declare it with fields (and match), not body")
+        }
+        if message.jsonText, !message.isObject || message.transport == .prompt {
+            throw invalid(
+                "\(path).encoding",
+                message.isObject
+                    ? "a prompt message is JSON text already" : "encoding applies to a message declared with fields",
+                message.isObject
+                    ? "remove encoding"
+                    : "declare the body itself as JSON text: {\"type\": \"string\", \"encoding\": \"json\", "
+                        + "\"content\": …}, or declare the message with fields (and match)")
         }
         if message.transport == .prompt, message.declared.handler != nil {
             throw invalid(

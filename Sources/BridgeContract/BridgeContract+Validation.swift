@@ -25,26 +25,39 @@ extension BridgeContract {
             violations.append(
                 ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: spec.direction))
         }
-        let value = BodyValue(body)
+        var value = BodyValue(body)
         if let type = spec.body {
             let typed = FieldChecker(mode: mode, record: violation).check(value, as: type, path: "body")
             guard violations.isEmpty, let typed else { return .invalid(violations) }
             return .valid(ValidatedMessage(kind: spec.kind, direction: spec.direction, fields: [:], body: typed))
         }
+        let place = Place(inText: spec.jsonText)
+        if spec.jsonText {
+            // The message is its JSON text: parsed first, then checked as the object it holds.
+            guard case .string(let text) = value else {
+                violation("body", .wrongType, "JSON text of Object", value.typeName)
+                return .invalid(violations)
+            }
+            guard let parsed = BodyValue(jsonText: text) else {
+                violation("body", .notJSON, "JSON text of Object", "String")
+                return .invalid(violations)
+            }
+            value = parsed
+        }
         guard case .object(let object) = value else {
-            violation("body", .bodyNotObject, "Object", value.typeName)
+            violation(place.body, .bodyNotObject, "Object", value.typeName)
             return .invalid(violations)
         }
         for (name, expected) in spec.match.sorted(by: { $0.key < $1.key }) {
             guard let field = object[name] else {
                 let type = FieldType.constant(expected)
-                violation(BodyValue.displayKey(name), .missingField, type.description, "Missing")
+                violation(place.prefix + BodyValue.displayKey(name), .missingField, type.description, "Missing")
                 continue
             }
             _ = FieldChecker(mode: mode, record: violation).check(
-                field, as: .constant(expected), path: BodyValue.displayKey(name))
+                field, as: .constant(expected), path: place.prefix + BodyValue.displayKey(name))
         }
-        return checkFields(object, of: spec, violations: violations, mode: mode)
+        return checkFields(object, of: spec, violations: violations, mode: mode, place: place)
     }
 
     /// Checks a value against a type on its own (native's reply to a page message), path first.
@@ -65,6 +78,7 @@ extension BridgeContract {
             case .string(let text): fields[name] = .string(text)
             case .number(let number): fields[name] = .number(number)
             case .boolean(let flag): fields[name] = .boolean(flag)
+            case .null: fields[name] = .null
             }
         }
         if let field = spec.requestIDField, let requestID {
@@ -74,7 +88,8 @@ extension BridgeContract {
         for (name, field) in spec.fields where fields[name] == nil && !field.optional {
             if case .constant = field.type { fields[name] = field.type.sample }
         }
-        return JSONValue.object(fields).foundationValue
+        // A message of JSON text is sent as its text.
+        return spec.jsonText ? JSONValue.object(fields).text : JSONValue.object(fields).foundationValue
     }
 
     /// Checks a body already sorted into JS types.
@@ -85,15 +100,27 @@ extension BridgeContract {
         _ value: BodyValue, direction: Direction, mode: ValidationMode, handler: String? = nil,
         transport: MessageSpec.Transport = .default, collectingFields: Bool = true
     ) -> Validation {
+        // The candidates are the messages of the body's route.
+        let route = MessageRoute(direction, handler: handler ?? self.handler, transport: transport)
+        if case .string(let text) = value, messages.contains(where: { $0.jsonText && $0.route == route }) {
+            return validateText(text, route: route, direction: direction, mode: mode, collecting: collectingFields)
+        }
+        return identify(value, route: route, direction: direction, mode: mode, collecting: collectingFields)
+    }
+
+    /// Names the message a value is among those of its route (inside JSON text, the messages sent as text) and
+    /// checks it.
+    func identify(
+        _ value: BodyValue, route: MessageRoute, direction: Direction, mode: ValidationMode, collecting: Bool,
+        place: Place = Place(inText: false)
+    ) -> Validation {
         var violations: [ContractViolation] = []
         func violation(_ path: String, _ rule: ContractViolation.Rule, _ expected: String, _ found: String) {
             violations.append(
                 ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
         }
-        // The candidates are the messages of the body's route.
-        let route = MessageRoute(direction, handler: handler ?? self.handler, transport: transport)
         // Built only off the hot path (a bare message, a violation): a valid object message never needs the list.
-        var candidates: [MessageSpec] { messages.filter { $0.route == route } }
+        var candidates: [MessageSpec] { messages.filter { $0.route == route && $0.jsonText == place.inText } }
         var expectedKind: String {
             let kinds = candidates.filter(\.isObject).map(\.kind)
             return kinds.isEmpty ? "no kind (none declared)" : "one of: \(kinds.joined(separator: ", "))"
@@ -102,22 +129,13 @@ extension BridgeContract {
             let candidates = candidates
             // A bare message: a constant names it; otherwise the first whose type fits.
             let bare = candidates.filter { !$0.isObject }
-            let ordered =
-                bare.filter { if case .constant = $0.body { true } else { false } }
-                + bare.filter {
-                    if case .constant = $0.body { false } else { true }
-                }
-            for spec in ordered {
-                // A nested object's violations don't make its check return nil: count them.
-                var fits = true
-                let typed = FieldChecker(mode: mode) { _, _, _, _ in fits = false }
-                    .check(value, as: spec.body!, path: "body")
-                if fits, let typed {
-                    return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:], body: typed))
-                }
-            }
+            if let found = firstFit(value, among: bare, direction: direction, mode: mode) { return found }
+            // The one bare message of the value's JS type shows where the value breaks it (`body[3]`).
+            let shaped = bare.filter { !$0.body!.isConstant && $0.body!.jsTypeName == value.typeName }
             if bare.isEmpty {
-                violation("body", .bodyNotObject, "Object", value.typeName)
+                violation(place.body, .bodyNotObject, "Object", value.typeName)
+            } else if shaped.count == 1 {
+                _ = FieldChecker(mode: mode, record: violation).check(value, as: shaped[0].body!, path: "body")
             } else {
                 let objects = candidates.contains(where: \.isObject) ? "an Object or " : ""
                 violation("body", .unknownKind, "\(objects)one of: \(Self.bareNames(bare))", value.typeName)
@@ -126,27 +144,51 @@ extension BridgeContract {
         }
         // The message whose discriminator values all match; the most specific wins ({type} < {type, pluginId}).
         var best: (index: Int, count: Int)?
-        for index in messages.indices where messages[index].isObject && messages[index].route == route {
+        for index in messages.indices
+        where messages[index].isObject && messages[index].route == route && messages[index].jsonText == place.inText {
             guard let count = matchCount(messages[index], object) else { continue }
             if best == nil || count > best!.count { best = (index, count) }
         }
         guard let index = best?.index else {
             let candidates = candidates
-            if !candidates.isEmpty, !candidates.contains(where: \.isObject) {
-                // A channel of bare messages only (a string channel): the object is the wrong body, not a message
-                // missing its discriminator.
-                violation("body", .wrongType, Self.bareExpectation(candidates), value.typeName)
+            let texts = place.inText ? [] : messages.filter { $0.route == route && $0.jsonText }
+            if !candidates.contains(where: \.isObject), !candidates.isEmpty || !texts.isEmpty {
+                // A channel of bare messages and texts only (a string channel): the object is the wrong body, not a
+                // message missing its discriminator.
+                let expected =
+                    texts.isEmpty
+                    ? Self.bareExpectation(candidates) : Self.textExpectation(texts: texts, bare: candidates)
+                violation("body", .wrongType, expected, value.typeName)
             } else {
-                describeUnmatched(object, candidates: candidates, direction: direction, expectedKind, violation)
+                describeUnmatched(
+                    object, candidates: candidates, direction: direction, prefix: place.prefix, expectedKind,
+                    violation)
             }
             return .invalid(violations)
         }
         return checkFields(
-            object, of: messages[index], violations: violations, mode: mode, collecting: collectingFields)
+            object, of: messages[index], violations: violations, mode: mode, collecting: collecting, place: place)
+    }
+
+    /// The first of `specs` (bare messages) the value fits, constants first; nil when none does.
+    func firstFit(_ value: BodyValue, among specs: [MessageSpec], direction: Direction, mode: ValidationMode)
+        -> Validation?
+    {
+        let ordered = specs.filter { $0.body!.isConstant } + specs.filter { !$0.body!.isConstant }
+        for spec in ordered {
+            // A nested object's violations don't make its check return nil: count them.
+            var fits = true
+            let typed = FieldChecker(mode: mode) { _, _, _, _ in fits = false }
+                .check(value, as: spec.body!, path: "body")
+            if fits, let typed {
+                return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:], body: typed))
+            }
+        }
+        return nil
     }
 
     /// The bare messages of a route as a violation lists them: `ready (String), ping (Number)`.
-    private static func bareNames(_ bare: [MessageSpec]) -> String {
+    static func bareNames(_ bare: [MessageSpec]) -> String {
         bare.map { "\($0.kind) (\($0.body!))" }.joined(separator: ", ")
     }
 
@@ -175,7 +217,7 @@ extension BridgeContract {
 
     /// Names why no message matched: the first discriminator field that is missing, mistyped or unknown.
     private func describeUnmatched(
-        _ object: [String: BodyValue], candidates: [MessageSpec], direction: Direction,
+        _ object: [String: BodyValue], candidates: [MessageSpec], direction: Direction, prefix: String,
         _ expectedKind: @autoclosure () -> String, _ violation: (String, ContractViolation.Rule, String, String) -> Void
     ) {
         var fields = discriminator
@@ -184,7 +226,7 @@ extension BridgeContract {
         }
         let used = fields.filter { name in candidates.contains { $0.match[name] != nil } }
         for name in used.isEmpty ? [discriminator[0]] : used {
-            let path = BodyValue.displayKey(name)
+            let path = prefix + BodyValue.displayKey(name)
             let declared = candidates.compactMap { $0.match[name] }
             guard let value = object[name] else {
                 violation(path, .missingField, "\(declared.first?.typeName ?? "String"), \(expectedKind())", "Missing")
@@ -206,18 +248,18 @@ extension BridgeContract {
         }
         let name = unmatched ?? used.first ?? discriminator[0]
         let otherWay = messages.contains { spec in
-            spec.direction != direction && spec.isObject
+            spec.direction != direction && spec.isObject && spec.jsonText == !prefix.isEmpty
                 && matchesAll(spec.match, object)
         }
         violation(
-            BodyValue.displayKey(name), otherWay ? .wrongDirection : .unknownKind, expectedKind(),
+            prefix + BodyValue.displayKey(name), otherWay ? .wrongDirection : .unknownKind, expectedKind(),
             object[name]?.typeName ?? "Missing")
     }
 
     /// Checks the fields of an object message named `spec`.
     private func checkFields(
         _ object: [String: BodyValue], of spec: MessageSpec, violations existing: [ContractViolation],
-        mode: ValidationMode, collecting: Bool = true
+        mode: ValidationMode, collecting: Bool = true, place: Place
     ) -> Validation {
         var violations = existing
         let direction = spec.direction
@@ -232,19 +274,20 @@ extension BridgeContract {
         var reserved = ReservedNames(discriminator: single, match: match)
         if let idField = spec.requestIDField {
             reserved.requestID = idField
+            let path = place.prefix + idField
             switch object[idField] {
             case nil:
-                violation(idField, .missingField, "String (request id)", "Missing")
+                violation(path, .missingField, "String (request id)", "Missing")
             case .string(let id)? where id.isEmpty:
-                violation(idField, .emptyRequestID, "String (request id)", "String")
+                violation(path, .emptyRequestID, "String (request id)", "String")
             case .string(let id)?:
                 requestIDValue = id
             case let other?:
-                violation(idField, .wrongType, "String (request id)", other.typeName)
+                violation(path, .wrongType, "String (request id)", other.typeName)
             }
         }
         let fields = FieldChecker(mode: mode, record: violation, collects: collecting).check(
-            object, against: spec.fields, reserved: reserved, prefix: "")
+            object, against: spec.fields, reserved: reserved, prefix: place.prefix)
         guard violations.isEmpty else { return .invalid(violations) }
         guard collecting else { return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:])) }
         var message = ValidatedMessage(
@@ -273,6 +316,7 @@ extension FieldType {
             return Int(exactly: number).map(FieldValue.integer) ?? .number(number)
         case (.constant(.string(let expected)), .string(let text)) where text == expected: return .string(text)
         case (.constant(.boolean(let expected)), .boolean(let flag)) where flag == expected: return .boolean(flag)
+        case (.null, .null), (.constant(.null), .null): return .null
         default: return nil
         }
     }
@@ -285,6 +329,7 @@ extension ConstantValue {
         case (.string(let expected), .string(let text)): expected == text
         case (.number(let expected), .number(let number)): expected == number
         case (.boolean(let expected), .boolean(let flag)): expected == flag
+        case (.null, .null): true
         default: false
         }
     }
@@ -295,6 +340,7 @@ extension ConstantValue {
         case .string(let text): .string(text)
         case .number(let number): Int(exactly: number).map(FieldValue.integer) ?? .number(number)
         case .boolean(let flag): .boolean(flag)
+        case .null: .null
         }
     }
 }

@@ -1,15 +1,18 @@
 import Foundation
 
-/// The value of a constant field: a JSON string, number or boolean.
+/// The value of a constant field: a JSON string, number, boolean or null.
 public enum ConstantValue: Codable, Sendable, Equatable, CustomStringConvertible {
     case string(String)
     case number(Double)
     case boolean(Bool)
+    case null
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         // Booleans first: some decoders would read `true` as a number.
-        if let flag = try? container.decode(Bool.self) {
+        if container.decodeNil() {
+            self = .null
+        } else if let flag = try? container.decode(Bool.self) {
             self = .boolean(flag)
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)
@@ -18,7 +21,8 @@ public enum ConstantValue: Codable, Sendable, Equatable, CustomStringConvertible
         } else {
             throw ContractFileError(
                 code: .wrongType, path: jsonPath(decoder.codingPath),
-                problem: "a constant must be a string, a number or a boolean", remedy: "write a JSON scalar")
+                problem: "a constant must be a string, a number, a boolean or null",
+                remedy: "write a JSON scalar or null; for an array or an object declare its type")
         }
     }
 
@@ -27,6 +31,7 @@ public enum ConstantValue: Codable, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .string(let text): try container.encode(text)
         case .boolean(let flag): try container.encode(flag)
+        case .null: try container.encodeNil()
         case .number(let number):
             if let integer = Int(exactly: number) {
                 try container.encode(integer)
@@ -41,6 +46,7 @@ public enum ConstantValue: Codable, Sendable, Equatable, CustomStringConvertible
         case .string: "String"
         case .number: "Number"
         case .boolean: "Boolean"
+        case .null: "Null"
         }
     }
 
@@ -52,6 +58,7 @@ public enum ConstantValue: Codable, Sendable, Equatable, CustomStringConvertible
                 (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
             return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
         case .boolean(let flag): return flag ? "true" : "false"
+        case .null: return "null"
         case .number(let number):
             if let integer = Int(exactly: number) { return String(integer) }
             return String(number)

@@ -63,7 +63,7 @@ package struct ContractModule: Sendable, Equatable {
         let spec: MessageSpec
 
         private enum CodingKeys: String, CodingKey {
-            case kind, direction, route, call, match, bare, acknowledges, requestIDField, fields, body, reply
+            case kind, direction, route, call, match, bare, jsonText, acknowledges, requestIDField, fields, body, reply
         }
 
         private enum RouteKeys: String, CodingKey { case direction, handler, transport }
@@ -87,6 +87,7 @@ package struct ContractModule: Sendable, Equatable {
             // For a bare message too: the description of a body that names nothing reads them.
             try container.encode(spec.match, forKey: .match)
             try container.encode(!spec.isObject, forKey: .bare)
+            try container.encode(spec.jsonText, forKey: .jsonText)
             try container.encode(spec.acknowledges, forKey: .acknowledges)
             try container.encode(spec.requestIDField, forKey: .requestIDField)
             try container.encode(spec.fields, forKey: .fields)

@@ -28,6 +28,8 @@ public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStri
         case wrongFrame = "wrong-frame"
         /// The same page → native message arrived again where the check expects it once.
         case duplicate = "duplicate"
+        /// A string the contract declares as JSON text is not JSON.
+        case notJSON = "not-json"
 
         /// The rule in words, beside its identifier in the JSON report.
         public var text: String {
@@ -44,6 +46,7 @@ public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStri
             case .emptyRequestID: "the request-id field is empty"
             case .wrongFrame: "a frame the contract does not accept messages from"
             case .duplicate: "the message arrived again where it is expected once"
+            case .notJSON: "a string declared as JSON text is not JSON"
             }
         }
     }
@@ -106,6 +109,10 @@ public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStri
                 "only \(expected) may post to the bridge: post from the main frame, or declare the frame's origin in the contract's frames.origins"
         case .duplicate:
             return "\(sender) must send it once per page load; look for a second listener or a repeated init"
+        case .notJSON:
+            return
+                "\(sender) must send \(path) as JSON text, JSON.stringify of the value (not plain text, or an object "
+                + "turned into \"[object Object]\")"
         }
     }
 

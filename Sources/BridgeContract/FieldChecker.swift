@@ -68,7 +68,7 @@ struct FieldChecker {
             return nil
         case (.constant(let constant), _):
             switch (constant, value) {
-            case (.number, .number), (.string, .string), (.boolean, .boolean):
+            case (.number, .number), (.string, .string), (.boolean, .boolean), (.null, .null):
                 record(path, .constantMismatch, type.description, value.typeName)
                 return nil
             default:
@@ -88,6 +88,41 @@ struct FieldChecker {
             return complete ? .array(typed) : nil
         case (.object(let specs), .object(let fields)):
             return .object(check(fields, against: specs, reserved: .none, prefix: path + "."))
+        case (.any, _):
+            // Anything that is there; its typed value is its JSON form.
+            guard let json = JSONValue.converted(value) else {
+                record(path, .wrongType, type.description, value.typeName)
+                return nil
+            }
+            return FieldValue(json)
+        case (.tuple(let types), .array(let items)):
+            var typed: [FieldValue] = []
+            var complete = true
+            for (index, itemType) in types.enumerated() {
+                guard index < items.count else {
+                    record("\(makePath())[\(index)]", .missingField, itemType.description, "Missing")
+                    complete = false
+                    continue
+                }
+                if let checked = check(items[index], as: itemType, path: "\(makePath())[\(index)]") {
+                    if collects { typed.append(checked) }
+                } else {
+                    complete = false
+                }
+            }
+            if mode == .strict, items.count > types.count {
+                for index in types.count..<items.count {
+                    record("\(makePath())[\(index)]", .unexpectedField, "no such element", items[index].typeName)
+                }
+            }
+            return complete ? .array(typed) : nil
+        case (.json(let content), .string(let text)):
+            // The text is checked as what it holds; the typed value stays the text the sender wrote.
+            guard let parsed = BodyValue(jsonText: text) else {
+                record(path, .notJSON, type.description, "String")
+                return nil
+            }
+            return check(parsed, as: content, path: path + "(json)") == nil ? nil : .string(text)
         default:
             record(path, .wrongType, type.description, value.typeName)
             return nil

@@ -12,7 +12,7 @@ public struct FieldSpec: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, optional, value, items, fields
+        case type, optional, value, items, fields, encoding, content
     }
 
     public init(from decoder: any Decoder) throws {
@@ -25,11 +25,13 @@ public struct FieldSpec: Codable, Sendable, Equatable {
                 throw ContractFileError(
                     code: .unknownKey, path: jsonPath(container.codingPath + [key]),
                     problem: "\"\(key.rawValue)\" does not apply to type \(name)",
-                    remedy: "remove it (value is for constant, items for array, fields for object)")
+                    remedy:
+                        "remove it (value is for constant, items for array, fields for object, encoding and content "
+                        + "for string)")
             }
         }
         switch name {
-        case "string": type = .string
+        case "string": type = try Self.string(container)
         case "number": type = .number
         case "integer": type = .integer
         case "boolean": type = .boolean
@@ -41,7 +43,17 @@ public struct FieldSpec: Codable, Sendable, Equatable {
             }
             type = .constant(try container.decode(ConstantValue.self, forKey: .value))
         case "array":
+            if (try? container.nestedUnkeyedContainer(forKey: .items)) != nil {
+                throw ContractFileError(
+                    code: .wrongType, path: jsonPath(container.codingPath + [CodingKeys.items]),
+                    problem: "an array's items is the one type of every element, not a list",
+                    remedy: "for a positional array write {\"type\": \"tuple\", \"items\": [{…}, {…}]}")
+            }
             type = .array(try container.decode(FieldType.Box.self, forKey: .items).type)
+        case "tuple":
+            type = .tuple(try container.decode([FieldType.Box].self, forKey: .items).map(\.type))
+        case "null": type = .null
+        case "any": type = .any
         case "object":
             type = .object(try container.decode([String: FieldSpec].self, forKey: .fields))
         default:
@@ -51,10 +63,11 @@ public struct FieldSpec: Codable, Sendable, Equatable {
                 remedy: "use one of: \(FieldType.names.joined(separator: ", "))")
         }
         switch type {
-        case .constant: try requireAbsent([.items, .fields])
-        case .array: try requireAbsent([.value, .fields])
-        case .object: try requireAbsent([.value, .items])
-        default: try requireAbsent([.value, .items, .fields])
+        case .constant: try requireAbsent([.items, .fields, .encoding, .content])
+        case .array, .tuple: try requireAbsent([.value, .fields, .encoding, .content])
+        case .object: try requireAbsent([.value, .items, .encoding, .content])
+        case .json: try requireAbsent([.value, .items, .fields])
+        default: try requireAbsent([.value, .items, .fields, .encoding, .content])
         }
     }
 
@@ -65,9 +78,39 @@ public struct FieldSpec: Codable, Sendable, Equatable {
         switch type {
         case .constant(let value): try container.encode(value, forKey: .value)
         case .array(let items): try container.encode(FieldType.Box(type: items), forKey: .items)
+        case .tuple(let items): try container.encode(items.map(FieldType.Box.init(type:)), forKey: .items)
         case .object(let fields): try container.encode(fields, forKey: .fields)
+        case .json(let content):
+            try container.encode("json", forKey: .encoding)
+            try container.encode(FieldType.Box(type: content), forKey: .content)
         default: break
         }
+    }
+
+    /// A string, or with `"encoding": "json"` the JSON text of `content`.
+    private static func string(_ container: KeyedDecodingContainer<CodingKeys>) throws -> FieldType {
+        guard let encoding = try container.decodeIfPresent(String.self, forKey: .encoding) else {
+            if container.contains(.content) {
+                throw ContractFileError(
+                    code: .missingKey, path: jsonPath(container.codingPath + [CodingKeys.encoding]),
+                    problem: "content applies to a string of JSON text only",
+                    remedy: "add \"encoding\": \"json\", or remove content")
+            }
+            return .string
+        }
+        guard encoding == "json" else {
+            throw ContractFileError(
+                code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.encoding]),
+                problem: "unknown encoding \"\(encoding)\"",
+                remedy: "use \"json\" for a string that holds JSON text, or remove encoding")
+        }
+        guard container.contains(.content) else {
+            throw ContractFileError(
+                code: .missingKey, path: jsonPath(container.codingPath + [CodingKeys.content]),
+                problem: "JSON text needs the type of what it holds",
+                remedy: "add \"content\": a type such as {\"type\": \"object\", \"fields\": {…}}")
+        }
+        return .json(try container.decode(FieldType.Box.self, forKey: .content).type)
     }
 
     static func check(_ fields: [String: FieldSpec], path: String) throws(ContractFileError) {

@@ -10,8 +10,19 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
     case array(FieldType)
     /// A nested object with its own typed fields.
     case object([String: FieldSpec])
+    /// A string holding JSON text, whose parsed value has this type: `{"type": "string", "encoding": "json",
+    /// "content": {...}}`. Violations inside it read `payload(json).version`.
+    case json(FieldType)
+    /// A positional array: element `i` has type `i`, no more, no fewer (`{"type": "tuple", "items": [...]}`).
+    case tuple([FieldType])
+    /// `null`, and nothing else.
+    case null
+    /// Any value that is there (an explicit "anything": Cordova's plugin arguments).
+    case any
 
-    static let names = ["string", "number", "integer", "boolean", "constant", "array", "object"]
+    static let names = [
+        "string", "number", "integer", "boolean", "constant", "array", "object", "tuple", "null", "any",
+    ]
 
     var name: String {
         switch self {
@@ -22,6 +33,10 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
         case .constant: "constant"
         case .array: "array"
         case .object: "object"
+        case .json: "string"
+        case .tuple: "tuple"
+        case .null: "null"
+        case .any: "any"
         }
     }
 
@@ -32,9 +47,13 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
         case .number: "Number"
         case .integer: "Integer"
         case .boolean: "Boolean"
+        case .constant(.null), .null: "Null"
         case .constant(let value): "\(value.typeName) \(value)"
         case .array(let items): "Array of \(items)"
         case .object: "Object"
+        case .json(let content): "JSON text of \(content)"
+        case .tuple(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
+        case .any: "Any"
         }
     }
 
@@ -46,7 +65,24 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
                 remedy: "use a finite number")
         case .array(let items): try items.check(path: "\(path).items")
         case .object(let fields): try FieldSpec.check(fields, path: "\(path).fields")
+        case .json(let content): try content.check(path: "\(path).content")
+        case .tuple(let items):
+            for (index, item) in items.enumerated() { try item.check(path: "\(path).items[\(index)]") }
         default: break
+        }
+    }
+
+    /// The JS type of every value of this type (`Array` for arrays and tuples); nil for `any`.
+    var jsTypeName: String? {
+        switch self {
+        case .string, .json: "String"
+        case .number, .integer: "Number"
+        case .boolean: "Boolean"
+        case .array, .tuple: "Array"
+        case .object: "Object"
+        case .null: "Null"
+        case .constant(let value): value.typeName
+        case .any: nil
         }
     }
 
@@ -60,7 +96,14 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
             (.boolean, .constant(.boolean)):
             true
         case (.integer, .constant(.number(let value))): value.rounded() == value
+        case (.any, _), (.null, .constant(.null)): true
+        case (.array(let items), .tuple(let types)): types.allSatisfy(items.takesAll)
+        case (.tuple(let types), .tuple(let others)):
+            types.count == others.count && zip(types, others).allSatisfy { $0.takesAll(of: $1) }
         case (.array(let items), .array(let otherItems)): items.takesAll(of: otherItems)
+        // JSON text is a string; texts of one type are tried in order, like bare messages.
+        case (.string, .json): true
+        case (.json(let content), .json(let other)): content.takesAll(of: other)
         default: self == other
         }
     }
@@ -78,6 +121,7 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
                     switch key {
                     case "body": "a message's body can't be optional (a message without one is another message)"
                     case "reply": "a reply can't be optional (a message that declares reply is always answered)"
+                    case "content": "JSON text's content can't be optional (the text always holds a value)"
                     default: "array elements can't be optional"
                     }
                 throw ContractFileError(

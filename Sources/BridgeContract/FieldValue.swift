@@ -8,6 +8,7 @@ public enum FieldValue: Sendable, Equatable, CustomStringConvertible, CustomDebu
     case boolean(Bool)
     case array([FieldValue])
     case object([String: FieldValue])
+    case null
 
     /// The JS type name, for structure descriptions.
     var typeName: String {
@@ -17,6 +18,19 @@ public enum FieldValue: Sendable, Equatable, CustomStringConvertible, CustomDebu
         case .boolean: "Boolean"
         case .array: "Array"
         case .object: "Object"
+        case .null: "Null"
+        }
+    }
+
+    /// A JSON value as a checked value (an `any` field's): numbers stay numbers.
+    init(_ json: JSONValue) {
+        switch json {
+        case .string(let text): self = .string(text)
+        case .number(let number): self = .number(number)
+        case .boolean(let flag): self = .boolean(flag)
+        case .null: self = .null
+        case .array(let items): self = .array(items.map(FieldValue.init))
+        case .object(let fields): self = .object(fields.mapValues(FieldValue.init))
         }
     }
 
@@ -43,6 +57,7 @@ public enum FieldValue: Sendable, Equatable, CustomStringConvertible, CustomDebu
         case .boolean(let flag): .boolean(flag)
         case .array(let items): .array(items.map(\.jsonValue))
         case .object(let fields): .object(fields.mapValues(\.jsonValue))
+        case .null: .null
         }
     }
 

@@ -61,6 +61,14 @@ public enum JSONValue: Codable, Sendable, Equatable {
         return nil
     }
 
+    /// The value as compact JSON text, keys sorted (what JSON text fields carry).
+    var text: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A JSONValue holds only what JSON can: encoding it can't fail.
+        return String(decoding: (try? encoder.encode(self)) ?? Data("null".utf8), as: UTF8.self)
+    }
+
     /// The structure (`{kind: String, items: [String]}`), safe to log.
     public var structure: String { BodyValue(foundationValue).structure() }
 }
@@ -78,6 +86,9 @@ extension FieldType {
         case .array: .array([])
         case .object(let fields):
             .object(fields.filter { !$0.value.optional }.mapValues(\.type.sample))
+        case .json(let content): .string(content.sample.text)
+        case .tuple(let items): .array(items.map(\.sample))
+        case .null, .constant(.null), .any: .null
         }
     }
 }
@@ -91,7 +102,7 @@ extension JSONValue {
         self = converted
     }
 
-    private static func converted(_ value: BodyValue) -> JSONValue? {
+    static func converted(_ value: BodyValue) -> JSONValue? {
         switch value {
         case .undefined, .tooDeep, .unsupported: return nil
         case .null: return .null

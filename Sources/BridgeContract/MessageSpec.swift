@@ -22,6 +22,9 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     public var reply: FieldType?
     /// Page → native: the page reports an error with it (Capacitor's `js.error`): its arrival fails the check.
     public var pageError: Bool
+    /// An object message that travels as its JSON text (`"encoding": "json"`): the page posts
+    /// `JSON.stringify(m)`, or native sends the text. It is parsed, then matched and checked like an object.
+    package var jsonText = false
     /// The keys that have a default, as the file (or the initializer) wrote them.
     private(set) var declared: Declared
     /// The same keys resolved against the contract; until the message is part of one, against nothing (see
@@ -170,7 +173,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     public var isObject: Bool { body == nil }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, direction, fields, acknowledges, match, body, handler, transport, reply, call, pageError
+        case kind, direction, fields, acknowledges, match, body, handler, transport, reply, call, pageError, encoding
     }
 
     public init(from decoder: any Decoder) throws {
@@ -205,6 +208,15 @@ public struct MessageSpec: Codable, Sendable, Equatable {
             handler: handler, transport: transport, reply: reply,
             call: try container.decodeIfPresent(String.self, forKey: .call),
             pageError: try container.decodeIfPresent(Bool.self, forKey: .pageError) ?? false)
+        if let encoding = try container.decodeIfPresent(String.self, forKey: .encoding) {
+            guard encoding == "json" else {
+                throw ContractFileError(
+                    code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.encoding]),
+                    problem: "unknown encoding \"\(encoding)\"",
+                    remedy: "use \"json\" for a message sent as its JSON text, or remove encoding")
+            }
+            jsonText = true
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -222,5 +234,6 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         try container.encodeIfPresent(reply.map(FieldType.Box.init(type:)), forKey: .reply)
         try container.encodeIfPresent(declared.call, forKey: .call)
         if pageError { try container.encode(true, forKey: .pageError) }
+        if jsonText { try container.encode("json", forKey: .encoding) }
     }
 }

@@ -62,6 +62,7 @@ struct SwiftContractLiteral {
         case .string(let text): ".string(\(literal(text)))"
         case .number(let number): ".number(\(number))"
         case .boolean(let flag): ".boolean(\(flag))"
+        case .null: ".null"
         }
     }
 
@@ -74,6 +75,10 @@ struct SwiftContractLiteral {
         case .constant(let value): ".constant(\(constant(value)))"
         case .array(let items): ".array(\(self.type(items)))"
         case .object(let fields): ".object(\(self.fields(fields)))"
+        case .json(let content): ".json(\(self.type(content)))"
+        case .tuple(let items): ".tuple([\(items.map(self.type).joined(separator: ", "))])"
+        case .null: ".null"
+        case .any: ".any"
         }
     }
 }

@@ -220,10 +220,12 @@ struct SwiftTypeWriter {
     /// The Swift type of a field type, and the declarations of the structs it needs.
     func swiftType(_ type: FieldType, field: String, taken: inout Set<String>) -> (String, [String]) {
         switch type {
-        case .string, .constant(.string): return ("String", [])
+        case .string, .constant(.string), .json: return ("String", [])
         case .number, .constant(.number): return ("Double", [])
         case .integer: return ("Int", [])
         case .boolean, .constant(.boolean): return ("Bool", [])
+        // Positional arrays, null and any are read as their JSON.
+        case .tuple, .null, .constant(.null), .any: return ("JSONValue", [])
         case .array(let items):
             let (element, decls) = swiftType(items, field: field + " item", taken: &taken)
             return ("[\(element)]", decls)
@@ -303,6 +305,7 @@ struct SwiftTypeWriter {
         case .string(let text): ".string(\(Self.literal(text)))"
         case .number(let number): ".number(\(number))"
         case .boolean(let flag): ".boolean(\(flag))"
+        case .null: ".null"
         }
     }
 

@@ -28,7 +28,12 @@ package struct TypeScriptDeclarations: Sendable, Equatable {
         lines.append("")
         lines += TS.unions(contract, names)
         lines.append("")
-        lines += TS.functions
+        // A bare null message is bare too; written only when there is one, so other contracts' text stays the same.
+        let bareNull = contract.messages.contains { $0.body?.jsTypeName == "Null" }
+        lines += TS.functions.map {
+            bareNull && $0.hasPrefix("type Bare = ")
+                ? "type Bare = string | number | boolean | null | ReadonlyArray<unknown>;" : $0
+        }
         source = lines.joined(separator: "\n") + "\n"
     }
 }
@@ -59,11 +64,15 @@ private enum TS {
 
     static func type(_ type: FieldType) -> String {
         switch type {
-        case .string: "string"
+        // JSON text is a string on the wire; its content is checked when it is parsed.
+        case .string, .json: "string"
         case .number, .integer: "number"
         case .boolean: "boolean"
         case .constant(let value): constant(value)
         case .array(let items): "ReadonlyArray<\(TS.type(items))>"
+        case .tuple(let items): "readonly [" + items.map(TS.type).joined(separator: ", ") + "]"
+        case .null: "null"
+        case .any: "unknown"
         case .object(let fields):
             // `{}` would accept any value but null; an object with no fields is exactly an empty object.
             fields.isEmpty ? "Record<string, never>" : "{ " + members(fields).joined(separator: " ") + " }"

@@ -84,6 +84,12 @@ extension Array: ContractValue where Element: ContractValue {
     public var contractJSON: JSONValue { .array(map(\.contractJSON)) }
 }
 
+/// A positional array, `null` or `any`: read as its JSON.
+extension JSONValue: ContractValue {
+    public init(contractValue: FieldValue, path: String) throws(TypedMessageError) { self = contractValue.jsonValue }
+    public var contractJSON: JSONValue { self }
+}
+
 /// The fields of a checked object, read by name into typed values.
 public struct ContractFields: Sendable {
     let fields: [String: FieldValue]

@@ -230,7 +230,8 @@ struct ContractModuleTests {
     @Test("the JS validator gives the same results as the Swift one on the contract language's bridges")
     func languageParity() throws {
         var rulesSeen = Set<String>()
-        for example in LanguageContracts.all + [LanguageContracts.stringChannel] {
+        let extra = [LanguageContracts.stringChannel, LanguageContracts.jsonText, LanguageContracts.positional]
+        for example in LanguageContracts.all + extra {
             let contract = try example.contract()
             let cases = try example.parityCases(contract)
             let directory = try moduleDirectory(contract, runner: languageParityRunner)
@@ -263,12 +264,12 @@ struct ContractModuleTests {
             #expect(validKinds == Set(contract.messages.map(\.kind)), "\(example): valid kinds")
             // The bridges' contracts have many messages; the string channel has three.
             #expect(
-                cases.count > (example.name == LanguageContracts.stringChannel.name ? 300 : 1000),
+                cases.count > (example.name == LanguageContracts.jsonText.name ? 1000 : 300),
                 "\(example): \(cases.count) cases")
         }
         let everyRule: Set<String> = [
             "body-not-object", "missing-field", "wrong-type", "not-integer", "constant-mismatch", "unknown-kind",
-            "wrong-direction", "unexpected-field", "empty-request-id",
+            "wrong-direction", "unexpected-field", "empty-request-id", "not-json",
         ]
         #expect(everyRule.subtracting(rulesSeen).isEmpty, "rules never exercised: \(everyRule.subtracting(rulesSeen))")
     }

@@ -43,6 +43,83 @@ enum LanguageContracts {
         ],
         replies: [:])
 
+    /// React Native's shape: the page posts `JSON.stringify(m)` to one string channel, messages told apart by `type`
+    /// inside the text, a request id inside it too; native answers with JSON text, or with a field of JSON text; a
+    /// second handler carries a queue as JSON text of an array. Not in `all`: its typed code is not generated yet.
+    static let jsonText = Example(
+        name: "JSON-text",
+        json: #"""
+            {
+              "version": 1,
+              "handler": "ReactNativeWebView",
+              "receiver": "window.onNative",
+              "discriminator": "type",
+              "requestID": {"field": "id"},
+              "messages": [
+                {"kind": "hello", "direction": "page-to-native", "body": {"type": "constant", "value": "hello"}},
+                {"kind": "ready", "direction": "page-to-native", "encoding": "json",
+                 "fields": {"version": {"type": "integer"}}},
+                {"kind": "track", "direction": "page-to-native", "encoding": "json",
+                 "fields": {"event": {"type": "string"}, "props": {"type": "object", "fields": {
+                   "screen": {"type": "string"}, "count": {"type": "integer", "optional": true}}}}},
+                {"kind": "fetchUser", "direction": "page-to-native", "encoding": "json",
+                 "fields": {"userId": {"type": "integer"}}},
+                {"kind": "queue", "direction": "page-to-native", "handler": "queue",
+                 "body": {"type": "string", "encoding": "json", "content": {"type": "array", "items": {
+                   "type": "object", "fields": {"handlerName": {"type": "string"}, "callbackId": {"type": "string"}}}}}},
+                {"kind": "user", "direction": "native-to-page", "encoding": "json", "acknowledges": "fetchUser",
+                 "fields": {"name": {"type": "string"}}},
+                {"kind": "config", "direction": "native-to-page",
+                 "fields": {"payload": {"type": "string", "encoding": "json", "content": {"type": "object", "fields": {
+                   "theme": {"type": "string"}, "flags": {"type": "array", "items": {"type": "boolean"}}}}}}}
+              ]
+            }
+            """#,
+        valid: [
+            "hello": [#""hello""#],
+            "ready": [#""{\"type\":\"ready\",\"version\":2}""#],
+            "track": [#""{\"type\":\"track\",\"event\":\"open\",\"props\":{\"screen\":\"home\",\"count\":3}}""#],
+            "fetchUser": [#""{\"type\":\"fetchUser\",\"id\":\"7\",\"userId\":42}""#],
+            "queue": [#""[{\"handlerName\":\"scan\",\"callbackId\":\"cb_1\"}]""#, #""[]""#],
+            "user": [#""{\"type\":\"user\",\"id\":\"7\",\"name\":\"Ada\"}""#],
+            "config": [#"{"type": "config", "payload": "{\"theme\":\"dark\",\"flags\":[true,false]}"}"#],
+        ],
+        replies: [:])
+
+    /// Cordova's shape: `exec` posts the positional array `[callbackId, service, action, args]` with arguments of any
+    /// type; `null`, a null constant and a match on null. Not in `all`: its typed code is not generated yet.
+    static let positional = Example(
+        name: "positional",
+        json: #"""
+            {
+              "version": 1,
+              "handler": "cordova",
+              "receiver": "window.cordova.callbackFromNative",
+              "messages": [
+                {"kind": "exec", "direction": "page-to-native", "body": {"type": "tuple", "items": [
+                  {"type": "string"}, {"type": "string"}, {"type": "string"},
+                  {"type": "array", "items": {"type": "any"}}]}},
+                {"kind": "gap", "direction": "page-to-native", "body": {"type": "constant", "value": null}},
+                {"kind": "result", "direction": "native-to-page",
+                 "fields": {"status": {"type": "integer"}, "message": {"type": "any"}, "keepCallback": {"type": "boolean"},
+                            "error": {"type": "null"}, "args": {"type": "tuple", "items": [{"type": "string"}, {"type": "integer"}]}}},
+                {"kind": "done", "direction": "native-to-page", "match": {"kind": "done", "error": null},
+                 "fields": {"code": {"type": "constant", "value": null}}}
+              ]
+            }
+            """#,
+        valid: [
+            "exec": [
+                #"["cb1", "Device", "getInfo", []]"#, #"["cb2", "Camera", "take", [1, "x", null, {"a": [true]}]]"#,
+            ],
+            "gap": ["null"],
+            "result": [
+                #"{"kind": "result", "status": 1, "message": {"model": "x"}, "keepCallback": false, "error": null, "args": ["a", 2]}"#
+            ],
+            "done": [#"{"kind": "done", "error": null, "code": null}"#],
+        ],
+        replies: [:])
+
     /// Hotwire Native's shape: `component` + `event`, a bare `"ready"`, string ids, `register` and `replyWith`.
     static let hotwire = Example(
         name: "Hotwire-like",

@@ -55,13 +55,27 @@ enum ParityBodies {
             return result
         case .array(let items):
             var result: [JSONValue] = [.array(items + [wrongType(items.first ?? .string("x"))])]
+            if !items.isEmpty { result.append(.array(Array(items.dropLast()))) }
             if let first = items.first {
                 for change in depth < 2 ? mutations(of: first, depth: depth + 1) : [wrongType(first)] {
                     result.append(.array([change] + items.dropFirst()))
                 }
             }
             return result
-        case .string: return [.number(1), .string("zz-other"), .string(""), .array([])]
+        case .string(let text):
+            // JSON text of an object or an array is broken inside too: each change written back as text.
+            var inside: [JSONValue] = []
+            if let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), depth < 2 {
+                switch parsed {
+                case .object, .array:
+                    inside = mutations(of: parsed, depth: depth + 1).compactMap {
+                        (try? ParityBodies.text($0)).map(JSONValue.string)
+                    }
+                    inside += [.string("[object Object]"), .string(text + "}")]
+                default: break
+                }
+            }
+            return [.number(1), .string("zz-other"), .string(""), .array([])] + inside
         case .number(let number): return [.number(number + 0.5), .string("1"), .boolean(true), .number(1e300)]
         case .boolean(let flag): return [.boolean(!flag), .number(1), .string("true")]
         case .null: return [.string("x")]

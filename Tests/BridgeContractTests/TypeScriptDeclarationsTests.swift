@@ -127,6 +127,21 @@ struct TypeScriptDeclarationsTests {
         #expect(errors.isEmpty, "\(errors)")
     }
 
+    @Test("tuples, null and any: a correct page compiles; a wrong element or a non-null null does not")
+    func positionalShapes() throws {
+        let example = LanguageContracts.positional
+        let contract = try example.contract()
+        let errors = try TypeScript.errors(contract, page: correctPage(example, contract))
+        #expect(errors.isEmpty, "\(errors)")
+        try TypeScript.rejection(
+            contract, imports: "postToNative", bad: #"postToNative(["cb1", "Device", 3, []]);"#, field: "3")
+        try TypeScript.rejection(
+            contract, imports: "type Messages",
+            bad: #"const r: Messages["result"] = { kind: "result", status: 1, message: 1, keepCallback: true, "#
+                + #"error: "x", args: ["a", 2] }; void r;"#,
+            field: "error")
+    }
+
     @Test("the default contract's page compiles: the fixture's ready and receiver")
     func defaultPageCompiles() throws {
         let page = """

@@ -164,18 +164,22 @@ function numberText(value) {
 }
 
 function constantText(value) {
+  if (value === null) return "Null";
   return typeName(value) + " " + (typeof value === "number" ? numberText(value) : JSON.stringify(value));
 }
 
 function expectedType(spec) {
   switch (spec.type) {
-    case "string": return "String";
+    case "string": return spec.encoding === "json" ? "JSON text of " + expectedType(spec.content) : "String";
     case "number": return "Number";
     case "integer": return "Integer";
     case "boolean": return "Boolean";
     case "constant": return constantText(spec.value);
     case "array": return "Array of " + expectedType(spec.items);
     case "object": return "Object";
+    case "tuple": return "[" + spec.items.map(expectedType).join(", ") + "]";
+    case "null": return "Null";
+    case "any": return "Any";
     default: return spec.type;
   }
 }
@@ -185,6 +189,9 @@ function checkValue(value, spec, path, mode, add) {
   const expected = expectedType(spec);
   switch (spec.type) {
     case "string":
+      if (spec.encoding === "json") return checkText(value, spec, path, mode, add);
+      if (found !== expected) add(path, "wrong-type", expected, found);
+      return;
     case "boolean":
       if (found !== expected) add(path, "wrong-type", expected, found);
       return;
@@ -208,6 +215,58 @@ function checkValue(value, spec, path, mode, add) {
       if (found !== "Object") return add(path, "wrong-type", expected, found);
       checkFields(value, spec.fields, new Set(), path + ".", mode, add);
       return;
+    case "tuple":
+      if (found !== "Array") return add(path, "wrong-type", expected, found);
+      spec.items.forEach((item, index) => {
+        const at = path + "[" + index + "]";
+        if (index >= value.length) add(at, "missing-field", expectedType(item), "Missing");
+        else checkValue(value[index], item, at, mode, add);
+      });
+      if (mode === "strict") {
+        for (let index = spec.items.length; index < value.length; index++) {
+          add(path + "[" + index + "]", "unexpected-field", "no such element", typeName(value[index]));
+        }
+      }
+      return;
+    case "null":
+      if (found !== "Null") add(path, "wrong-type", expected, found);
+      return;
+    case "any":
+      // Anything that is there.
+      if (found === "Undefined") add(path, "wrong-type", expected, found);
+      return;
+  }
+}
+
+// The JS type of every value of a type (Array for arrays and tuples); null for any.
+function jsTypeName(spec) {
+  switch (spec.type) {
+    case "string": return "String";
+    case "number": case "integer": return "Number";
+    case "boolean": return "Boolean";
+    case "array": case "tuple": return "Array";
+    case "object": return "Object";
+    case "null": return "Null";
+    case "constant": return typeName(spec.value);
+    default: return null;
+  }
+}
+
+// JSON text: a string, parsed, then checked as what it holds (the path goes on inside it: payload(json).version).
+function checkText(value, spec, path, mode, add) {
+  const expected = expectedType(spec);
+  if (typeof value !== "string") return add(path, "wrong-type", expected, typeName(value));
+  const parsed = parseText(value);
+  if (!parsed.ok) return add(path, "not-json", expected, "String");
+  checkValue(parsed.value, spec.content, path + "(json)", mode, add);
+}
+
+// JSON text's value, or {ok: false} for text that is not JSON.
+function parseText(text) {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
   }
 }
 
@@ -235,25 +294,30 @@ function matchesAll(match, object) {
     (name) => present(object, name) && typeName(object[name]) === typeName(match[name]) && object[name] === match[name]);
 }
 
+// Where a message's fields are: at the top of the body, or inside the JSON text the body is.
+const TOP = Object.freeze({ inText: false, body: "body", prefix: "" });
+const IN_TEXT = Object.freeze({ inText: true, body: "body(json)", prefix: "body(json)." });
+
 // A message's own fields, once its entry is known: the request id, then the declared fields.
-function checkObject(object, entry, mode, add) {
+function checkObject(object, entry, mode, add, place) {
   const reserved = new Set(Object.keys(entry.match));
   let requestID = null;
   const field = entry.requestIDField;
   if (field !== null) {
     reserved.add(field);
     const id = object[field];
-    if (!present(object, field)) add(field, "missing-field", "String (request id)", "Missing");
-    else if (typeof id !== "string") add(field, "wrong-type", "String (request id)", typeName(id));
-    else if (id === "") add(field, "empty-request-id", "String (request id)", "String");
+    const path = place.prefix + field;
+    if (!present(object, field)) add(path, "missing-field", "String (request id)", "Missing");
+    else if (typeof id !== "string") add(path, "wrong-type", "String (request id)", typeName(id));
+    else if (id === "") add(path, "empty-request-id", "String (request id)", "String");
     else requestID = id;
   }
-  checkFields(object, entry.fields, reserved, "", mode, add);
+  checkFields(object, entry.fields, reserved, place.prefix, mode, add);
   return requestID;
 }
 
 // Names why no message matched: the first discriminator field that is missing, mistyped or unknown.
-function describeUnmatched(object, candidates, direction, expectedKind, add) {
+function describeUnmatched(object, candidates, direction, prefix, expectedKind, add) {
   const fields = [...DISCRIMINATOR];
   for (const entry of candidates) {
     if (entry.bare) continue;
@@ -262,7 +326,7 @@ function describeUnmatched(object, candidates, direction, expectedKind, add) {
   const used = fields.filter((name) => candidates.some((entry) => hasOwn(entry.match, name)));
   const names = used.length ? used : [DISCRIMINATOR[0]];
   for (const name of names) {
-    const path = displayKey(name);
+    const path = prefix + displayKey(name);
     const declared = candidates.filter((entry) => hasOwn(entry.match, name)).map((entry) => entry.match[name]);
     if (!present(object, name)) {
       return add(path, "missing-field", (declared.length ? typeName(declared[0]) : "String") + ", " + expectedKind(), "Missing");
@@ -278,8 +342,9 @@ function describeUnmatched(object, candidates, direction, expectedKind, add) {
   const unmatched = used.find((name) => !candidates.some(
     (entry) => !entry.bare && hasOwn(entry.match, name) && matchesAll({ [name]: entry.match[name] }, object)));
   const blamed = unmatched === undefined ? names[0] : unmatched;
-  const otherWay = ENTRIES.some((entry) => entry.direction !== direction && !entry.bare && matchesAll(entry.match, object));
-  add(displayKey(blamed), otherWay ? "wrong-direction" : "unknown-kind", expectedKind(), typeName(object[blamed]));
+  const otherWay = ENTRIES.some((entry) => entry.direction !== direction && !entry.bare
+    && entry.jsonText === (prefix !== "") && matchesAll(entry.match, object));
+  add(prefix + displayKey(blamed), otherWay ? "wrong-direction" : "unknown-kind", expectedKind(), typeName(object[blamed]));
 }
 
 // Finds the message a body is and checks it: {entry (null when none matched), violations, requestID}.
@@ -288,11 +353,58 @@ function bareNames(bare) {
   return bare.map((entry) => entry.kind + " (" + expectedType(entry.body) + ")").join(", ");
 }
 
+// What a route of messages sent as JSON text expects: `JSON text of one of: a, b, or one of: ready (String)`.
+function textExpectation(texts, bare) {
+  const alternatives = bare.length ? ", or one of: " + bareNames(bare) : "";
+  return "JSON text of one of: " + texts.map((entry) => entry.kind).join(", ") + alternatives;
+}
+
+// The first of `entries` (bare messages) the value fits, constants first; null when none does.
+function firstFit(message, entries, mode) {
+  const isConstant = (entry) => entry.body.type === "constant";
+  for (const entry of [...entries.filter(isConstant), ...entries.filter((entry) => !isConstant(entry))]) {
+    let fits = true;
+    checkValue(message, entry.body, "body", mode, () => { fits = false; });
+    if (fits) return entry;
+  }
+  return null;
+}
+
 function identify(message, direction, mode, handler, transport) {
+  const route = routeOf(direction, handler, transport);
+  if (typeof message === "string" && ENTRIES.some((entry) => entry.jsonText && sameRoute(entry.route, route))) {
+    return identifyText(message, route, direction, mode);
+  }
+  return identifyIn(message, route, direction, mode, TOP);
+}
+
+// A string on a route that carries messages as JSON text: a bare constant names it first; then its JSON text,
+// parsed, names a message sent as text; then the other bare messages by type. Text that is not JSON and that no
+// bare message takes is the violation not-json.
+function identifyText(text, route, direction, mode) {
+  const bare = ENTRIES.filter((entry) => sameRoute(entry.route, route) && entry.bare);
+  const constant = firstFit(text, bare.filter((entry) => entry.body.type === "constant"), mode);
+  if (constant !== null) return { entry: constant, violations: [], requestID: null };
+  let inText = null;
+  const parsed = parseText(text);
+  if (parsed.ok) {
+    const result = identifyIn(parsed.value, route, direction, mode, IN_TEXT);
+    if (result.entry !== null && !result.violations.length) return result;
+    inText = result;
+  }
+  const other = firstFit(text, bare.filter((entry) => entry.body.type !== "constant"), mode);
+  if (other !== null) return { entry: other, violations: [], requestID: null };
+  if (inText !== null) return inText;
+  const texts = ENTRIES.filter((entry) => sameRoute(entry.route, route) && entry.jsonText);
+  const violation = { path: "body", rule: "not-json", expected: textExpectation(texts, bare), found: "String", direction };
+  return { entry: null, violations: [violation], requestID: null };
+}
+
+// Names the message a value is among those of its route (inside JSON text, the messages sent as text) and checks it.
+function identifyIn(message, route, direction, mode, place) {
   const violations = [];
   const add = (path, rule, expected, found) => { violations.push({ path, rule, expected, found, direction }); };
-  const route = routeOf(direction, handler, transport);
-  const candidates = ENTRIES.filter((entry) => sameRoute(entry.route, route));
+  const candidates = ENTRIES.filter((entry) => sameRoute(entry.route, route) && entry.jsonText === place.inText);
   const expectedKind = () => {
     const kinds = candidates.filter((entry) => !entry.bare).map((entry) => entry.kind);
     return kinds.length ? "one of: " + kinds.join(", ") : "no kind (none declared)";
@@ -300,14 +412,14 @@ function identify(message, direction, mode, handler, transport) {
   if (typeName(message) !== "Object") {
     // A bare message: a constant names it; otherwise the first whose type fits.
     const bare = candidates.filter((entry) => entry.bare);
-    const isConstant = (entry) => entry.body.type === "constant";
-    for (const entry of [...bare.filter(isConstant), ...bare.filter((entry) => !isConstant(entry))]) {
-      let fits = true;
-      checkValue(message, entry.body, "body", mode, () => { fits = false; });
-      if (fits) return { entry, violations, requestID: null };
-    }
+    const entry = firstFit(message, bare, mode);
+    if (entry !== null) return { entry, violations, requestID: null };
+    // The one bare message of the value's JS type shows where the value breaks it (`body[3]`).
+    const shaped = bare.filter((entry) => entry.body.type !== "constant" && jsTypeName(entry.body) === typeName(message));
     if (!bare.length) {
-      add("body", "body-not-object", "Object", typeName(message));
+      add(place.body, "body-not-object", "Object", typeName(message));
+    } else if (shaped.length === 1) {
+      checkValue(message, shaped[0].body, "body", mode, add);
     } else {
       const objects = candidates.some((entry) => !entry.bare) ? "an Object or " : "";
       add("body", "unknown-kind", objects + "one of: " + bareNames(bare), typeName(message));
@@ -321,17 +433,20 @@ function identify(message, direction, mode, handler, transport) {
     if (best === null || Object.keys(entry.match).length > Object.keys(best.match).length) best = entry;
   }
   if (best === null) {
-    if (candidates.length && candidates.every((entry) => entry.bare)) {
-      // A channel of bare messages only (a string channel): the object is the wrong body, not a message missing
-      // its discriminator.
+    const texts = place.inText ? [] : ENTRIES.filter((entry) => sameRoute(entry.route, route) && entry.jsonText);
+    if (candidates.every((entry) => entry.bare) && (candidates.length || texts.length)) {
+      // A channel of bare messages and texts only (a string channel): the object is the wrong body, not a message
+      // missing its discriminator.
       const types = [...new Set(candidates.map((entry) => expectedType(entry.body)))];
-      add("body", "wrong-type", types.length === 1 ? types[0] : "one of: " + bareNames(candidates), "Object");
+      const expected = texts.length ? textExpectation(texts, candidates)
+        : types.length === 1 ? types[0] : "one of: " + bareNames(candidates);
+      add("body", "wrong-type", expected, "Object");
     } else {
-      describeUnmatched(message, candidates, direction, expectedKind, add);
+      describeUnmatched(message, candidates, direction, place.prefix, expectedKind, add);
     }
     return { entry: null, violations, requestID: null };
   }
-  const requestID = checkObject(message, best, mode, add);
+  const requestID = checkObject(message, best, mode, add, place);
   return { entry: best, violations, requestID };
 }
 
@@ -344,16 +459,26 @@ function checkAs(message, entry, mode) {
     checkValue(message, entry.body, "body", mode, add);
     return { entry, violations, requestID: null };
   }
+  const place = entry.jsonText ? IN_TEXT : TOP;
+  if (entry.jsonText) {
+    // The message is its JSON text: parsed first, then checked as the object it holds.
+    if (typeof message !== "string") add("body", "wrong-type", "JSON text of Object", typeName(message));
+    const parsed = typeof message === "string" ? parseText(message) : { ok: true };
+    if (!parsed.ok) add("body", "not-json", "JSON text of Object", "String");
+    if (violations.length) return { entry, violations, requestID: null };
+    message = parsed.value;
+  }
   if (typeName(message) !== "Object") {
-    add("body", "body-not-object", "Object", typeName(message));
+    add(place.body, "body-not-object", "Object", typeName(message));
     return { entry, violations, requestID: null };
   }
   for (const name of sortedNames(Object.keys(entry.match))) {
     const constant = { type: "constant", value: entry.match[name] };
-    if (!present(message, name)) add(displayKey(name), "missing-field", expectedType(constant), "Missing");
-    else checkValue(message[name], constant, displayKey(name), mode, add);
+    const path = place.prefix + displayKey(name);
+    if (!present(message, name)) add(path, "missing-field", expectedType(constant), "Missing");
+    else checkValue(message[name], constant, path, mode, add);
   }
-  const requestID = checkObject(message, entry, mode, add);
+  const requestID = checkObject(message, entry, mode, add, place);
   return { entry, violations, requestID };
 }
 

@@ -50,7 +50,7 @@ final class ReceiverWatchTests: XCTestCase {
         }
     }
 
-    func testOnlyTopLevelNamesAreWatched() {
+    func testOnlyTopLevelNamesAreWatched() async {
         XCTAssertEqual(ReceiverWatch.names(.default), ["bridgeReceive"])
         XCTAssertTrue(ReceiverWatch.isIdentifier("$receive_2"))
         XCTAssertFalse(ReceiverWatch.isIdentifier("2receive"))

@@ -247,6 +247,7 @@ enum PageDiagnostics {
               const later = window.setTimeout;
               let errorsSent = 0, errorsLeftOff = 0, errorsFlushing = false, lastError = "";
               const flushErrors = () => {
+                if (!errorsFlushing) return;
                 errorsFlushing = false;
                 const count = errorsLeftOff;
                 errorsLeftOff = 0;
@@ -291,6 +292,7 @@ enum PageDiagnostics {
               // The last call counted is kept as is (its values, no text, no stack) and described once, here.
               let written = 0, leftOff = 0, flushing = false, lastLevel = "", lastValues = [];
               const flush = () => {
+                if (!flushing) return;
                 flushing = false;
                 let text = lastValues.length === 0 ? "" : describe(lastValues[0]);
                 for (let index = 1; index < lastValues.length; index += 1) text += " " + typeOf(lastValues[index]);
@@ -318,6 +320,9 @@ enum PageDiagnostics {
                   return apply(original, this, values);
                 };
               }
+              // What was counted during the load goes with the load event, before didFinish reaches native: a
+              // timer may come after native's answer on a busy machine, and the session may end first.
+              apply(listen, window, ["load", () => { flushErrors(); flush(); }, true]);
             })();
             """
     }

@@ -9,8 +9,8 @@ import WebKitGTK
 /// The check's side of a stressed session's page clock (``PageClock``): one virtual timeline for the page's
 /// timers and native's holds, so their order is the perturbation's, not the machine's.
 ///
-/// Native's holds (its actions, late replies and completions, the stressed reload) are due on virtual time and
-/// happen at once, after the page's timers due before them. The page's timers run only while native waits for
+/// Native's holds (its actions, late replies and completions, the stressed reload) are due on virtual time, after
+/// the page's timers due before them, and as long after their trigger on the machine's clock as on the page's. The page's timers run only while native waits for
 /// the page, once native has seen every anchor the page has (its load event, each message it posted): none runs
 /// between a page event and native's answer to it. While only the page's timers wait, virtual time moves at the
 /// machine's pace, so a page's own time-outs keep their meaning against its network.
@@ -24,6 +24,8 @@ final class PageClockDriver {
     private var pageAnchors = 0
     private struct Item {
         let due: Double
+        /// When it is due on the machine's clock: as long after it was scheduled as it is on the page's.
+        let realDue: DispatchTime
         let order: Int
         let fire: @MainActor () -> Void
         /// Whether the item runs when the session ends first (a held action resumes; a late reply is dropped).
@@ -82,7 +84,10 @@ final class PageClockDriver {
 
     /// Runs `fire` `milliseconds` of virtual time from now, after the page's timers due before it.
     func schedule(after milliseconds: Double, atEnd: Bool = false, _ fire: @escaping @MainActor () -> Void) {
-        items.append(Item(due: now + milliseconds, order: order, fire: fire, atEnd: atEnd))
+        items.append(
+            Item(
+                due: now + milliseconds, realDue: .now() + milliseconds / 1_000, order: order, fire: fire,
+                atEnd: atEnd))
         order += 1
         poke()
     }
@@ -110,7 +115,14 @@ final class PageClockDriver {
         while !ended {
             switch nextStep() {
             case .native(let index):
-                let item = items.remove(at: index)
+                // At the machine's pace too, so native slow still gives the page's network its time; a wake
+                // meanwhile may bring something due before it.
+                let order = items[index].order
+                let left = Double(items[index].realDue.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)
+                if await sleep(milliseconds: left / 1e6) { continue }
+                guard let still = items.firstIndex(where: { $0.order == order }) else { continue }
+                if case .native(let next) = nextStep(), next != still { continue }
+                let item = items.remove(at: still)
                 await advance(to: item.due)
                 if !ended { item.fire() }
             case .page(let due):

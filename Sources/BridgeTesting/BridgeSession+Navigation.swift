@@ -65,6 +65,7 @@ extension BridgeSession: WKNavigationDelegate {
 
     private func committed(_ url: URL?) {
         committedDocuments += 1
+        seenAtCommit = messagesSeen + finishedDocuments
         // The first commit is the page the session loaded; any later one replaced it (and its bridge code).
         guard committedDocuments > 1 else { return }
         if loadingAgain {

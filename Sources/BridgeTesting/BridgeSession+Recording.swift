@@ -24,6 +24,7 @@ extension BridgeSession {
     /// Validates a posted message and records it; returns the validated message, or nil when it was refused.
     @discardableResult
     func receive(_ message: WKScriptMessage) -> ValidatedMessage? {
+        messagesSeen += 1
         onScriptMessage?(message)
         if let violation = contract.frameViolation(
             isMainFrame: message.frameInfo.isMainFrame, origin: frameOrigin(message.frameInfo))

@@ -54,6 +54,10 @@ package final class BridgeSession: NSObject {
     /// Documents committed so far (a reload or a navigation commits another), and didFinish callbacks so far.
     var committedDocuments = 0
     var finishedDocuments = 0
+    /// Messages that reached native on any of the page's handlers, and that count plus didFinish callbacks when the
+    /// current document committed: what a stressed session's page clock compares its own count of them with.
+    var messagesSeen = 0
+    var seenAtCommit = 0
     /// Native's answer to a message that expects one, given whenever native has it (its completion handler may
     /// come late); nil answers at once from ``replyProvider``.
     var answer: (@MainActor (ValidatedMessage, @escaping @MainActor (BridgeReply?) -> Void) -> Void)?

@@ -167,6 +167,7 @@ final class WeakDiagnosticsHandler: NSObject, WKScriptMessageHandler {
         _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
     ) {
         MainActor.assumeIsolated {
+            session?.messagesSeen += 1
             if let uncloneable = UncloneableMessage(report: message.body) {
                 session?.dropped(uncloneable)
             } else if let diagnostic = PageDiagnostic(report: message.body) {

@@ -178,20 +178,14 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
         values.map { $0 == $0.rounded() ? "\(Int($0))" : String(format: "%.1f", $0) }.joined(separator: ", ")
     }
 
-    /// The native-side script that makes the page's timers late, injected before the page's own; none when on time.
+    /// The page's clock (``PageClock``), injected before the page's own scripts: its timers and time run on the
+    /// session's virtual timeline, each timer `timerDelay` late.
     var userScripts: [UserScriptSpec] {
-        guard let timerDelay else { return [] }
-        // The page's setTimeout, each callback `timerDelay` later; ids and clearTimeout stay the engine's own.
-        let source = """
-            (function () {
-              const late = \(timerDelay);
-              const setTimeoutOnTime = window.setTimeout;
-              window.setTimeout = function (callback, delay, ...rest) {
-                return setTimeoutOnTime.call(window, callback, (Number(delay) || 0) + late, ...rest);
-              };
-            })();
-            """
-        return [UserScriptSpec(source: source, injectionTime: .documentStart, forMainFrameOnly: false)]
+        [
+            UserScriptSpec(
+                source: PageClock.userScript(late: timerDelay ?? 0), injectionTime: .documentStart,
+                forMainFrameOnly: true)
+        ]
     }
 
     // MARK: Replay token

@@ -59,7 +59,7 @@ extension PlayRunner {
         }
         let fixtureStyle = isFixtureStyle(step)
         if let perturber {
-            await perturber.holdNative(name, after: (pending.triggeredAt, pending.trigger?.kind ?? CheckPlay.didFinish))
+            await perturber.holdNative(name, after: pending.trigger?.kind ?? CheckPlay.didFinish)
             clock.beginStep()
         }
         session.record(fixtureStyle ? .syncSent : .sent, fixtureStyle ? call.structure : "\(name): \(call.description)")
@@ -139,7 +139,9 @@ extension PlayRunner {
             case .success:
                 // Not answered yet: look again once the page has run its next tasks, or stop at the deadline.
                 let next = min(clock.deadline, .now() + Self.lookAgain)
+                perturber?.clock.waiting(true)
                 _ = await session.wait(until: next, pausing: true) { false }
+                perturber?.clock.waiting(false)
                 if session.webView == nil || DispatchTime.now() >= clock.deadline { return late }
             }
         }

@@ -21,11 +21,10 @@ final class PlayRunner {
     let session: BridgeSession
     var contract: BridgeContract { configuration.contract }
 
-    /// A step to run, with the page message that triggered it, when, and in which document.
+    /// A step to run, with the page message that triggered it, and in which document.
     struct Pending {
         let index: Int
         let trigger: ValidatedMessage?
-        var triggeredAt = DispatchTime.now()
         var document = 1
     }
 
@@ -104,11 +103,13 @@ final class PlayRunner {
                 return
             }
             // Anything new (a message, the load, a dead process) wakes the wait; nothing new within a step ends it.
+            perturber?.clock.waiting(true)
             let progressed = await session.wait(until: clock.deadline) { [unowned self] in
                 !queue.isEmpty || finished != nil || (loaded == nil && session.loadResult != nil)
                     || session.webContentProcessTerminated || reloadReady
                     || perturber?.secondDocumentFinished == true
             }
+            perturber?.clock.waiting(false)
             if !progressed {
                 ending = .deadline
                 return

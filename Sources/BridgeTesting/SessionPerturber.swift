@@ -25,6 +25,9 @@ final class SessionPerturber {
     var secondDocumentStarted = false
     /// The time the web process has been paused so far, which the session's deadlines do not count.
     let pausedTime: PausedTime
+    /// One virtual timeline for the page's timers and native's holds (the page's clock is installed by
+    /// ``Perturbation/userScripts``).
+    let clock: PageClockDriver
 
     init(_ perturbation: Perturbation, session: BridgeSession) {
         self.perturbation = perturbation
@@ -32,6 +35,9 @@ final class SessionPerturber {
         let budget = perturbation.pauses.map(\.milliseconds).reduce(perturbation.pauseAtFinish ?? 0, +)
         pausedTime = PausedTime(budget: budget / 1000)
         session.pausedTime = pausedTime
+        clock = PageClockDriver(session: session)
+        session.controller.add(PageClockHandler(clock), contentWorld: .page, name: PageClock.handlerName)
+        clock.start()
     }
 
     /// Records a change in words, on the timeline and in the report.
@@ -40,13 +46,13 @@ final class SessionPerturber {
         session.record(.perturbed, text)
     }
 
-    /// Waits until native's next action is due: its seeded delay after `trigger`.
-    func holdNative(_ action: String, after trigger: (time: DispatchTime, name: String)) async {
+    /// Waits until native's next action is due: its seeded delay after `trigger`, on the page's clock.
+    func holdNative(_ action: String, after trigger: String) async {
         let index = nextAction
         nextAction += 1
         let delay = index < perturbation.nativeDelays.count ? perturbation.nativeDelays[index] : 0
-        note("\(action) held \(Perturbation.ms(delay)) after \(trigger.name)")
-        await Self.hold(until: trigger.time + delay / 1000)
+        note("\(action) held \(Perturbation.ms(delay)) after \(trigger)")
+        await clock.hold(delay)
     }
 
     /// How long native's reply to `kind` is held before the page gets it (the reply handler's completion, late).
@@ -64,14 +70,14 @@ final class SessionPerturber {
             let reply = session.replyProvider?(message)
             let delay = reply == nil ? 0 : replyDelay(message.kind)
             guard delay > 0 else { return send(reply) }
-            DispatchQueue.main.asyncAfter(deadline: .now() + delay) { MainActor.assumeIsolated { send(reply) } }
+            clock.schedule(after: delay * 1000) { send(reply) }
         }
     }
 
     /// Native learns late that its call completed.
     func holdCompletion() async {
         guard perturbation.completionDelay > 0 else { return }
-        await Self.hold(until: .now() + perturbation.completionDelay / 1000)
+        await clock.hold(perturbation.completionDelay)
     }
 
     /// Schedules the seeded pauses of the web process, counted from now (the load's start).
@@ -111,6 +117,8 @@ final class SessionPerturber {
     /// Ends the session's perturbation: every pause still held is released, the served responses are described.
     func end(served: [LoopbackServer.Served]) {
         ended = true
+        clock.end()
+        session.controller.removeScriptMessageHandler(forName: PageClock.handlerName, contentWorld: .page)
         for id in heldPauses.keys { resume(id) }
         let held = served.filter { $0.heldMilliseconds > 0 }
         if !held.isEmpty {
@@ -131,11 +139,9 @@ final class SessionPerturber {
     /// Schedules the reload the perturbation asks for, counted from didFinish.
     func scheduleReload() {
         guard let after = perturbation.reloadAfter else { return }
-        DispatchQueue.main.asyncAfter(deadline: .now() + after / 1000) { [weak self] in
-            MainActor.assumeIsolated {
-                self?.reloadDue = true
-                self?.session.notify()
-            }
+        clock.schedule(after: after) { [weak self] in
+            self?.reloadDue = true
+            self?.session.notify()
         }
     }
 
@@ -164,12 +170,4 @@ final class SessionPerturber {
 
     /// Whether the reload has replaced the first document.
     var reloaded: Bool { reloadDocument.map { session.committedDocuments >= $0 } ?? false }
-
-    /// Waits until `deadline` (a perturbation's delay, not a wait for an event).
-    static func hold(until deadline: DispatchTime) async {
-        guard deadline > .now() else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.main.asyncAfter(deadline: deadline) { continuation.resume() }
-        }
-    }
 }

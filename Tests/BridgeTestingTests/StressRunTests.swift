@@ -113,11 +113,8 @@ final class StressRunTests: XCTestCase {
             replay.stress = nil
             replay.perturbation = shrunk
             // Replays reproduce: the failure's own token 20 times, the shrunk one (which shrinking already saw fail
-            // twice in a row) 10 times. On an idle machine 20 of 20 and 10 of 10. With stress-ng on both cores and
-            // four other builds beside (load average near 20), two runs: every token 20 of 20 but ack-after-timeout's
-            // 18 once, every shrunk token 10 of 10 but receiver-after-load's 8 once (timers 7.9 ms late against
-            // native at didFinish). What still runs on the machine's own timing (the engine's scheduling) decides
-            // those; the target is every replay, the bound leaves that margin (Docs/TIMING.md).
+            // twice in a row) 10 times, every time: the page's timers and native's holds share the page clock's
+            // virtual timeline, whatever the machine's load (Docs/TIMING.md).
             var reproduced: [Int] = []
             for (token, times) in [(failure.replay, 20), (try XCTUnwrap(failure.shrunkReplay), 10)] {
                 replay.perturbation = try Perturbation(token: token)
@@ -128,8 +125,8 @@ final class StressRunTests: XCTestCase {
                 }
                 reproduced.append(count)
             }
-            XCTAssertGreaterThanOrEqual(reproduced[0], 17, "\(race.name): replays of \(failure.words)")
-            XCTAssertGreaterThanOrEqual(reproduced[1], 8, "\(race.name): replays of \(failure.shrunkWords ?? "")")
+            XCTAssertEqual(reproduced[0], 20, "\(race.name): replays of \(failure.words)")
+            XCTAssertEqual(reproduced[1], 10, "\(race.name): replays of \(failure.shrunkWords ?? "")")
             print(
                 "stress \(race.name): \(verdict.failed) of 50 failed; first: \(failure.words); shrunk: \(failure.shrunkWords ?? ""); replays reproduced \(reproduced[0]) of 20 and \(reproduced[1]) of 10 (shrunk)"
             )

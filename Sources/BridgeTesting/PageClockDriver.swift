@@ -1,0 +1,218 @@
+import Foundation
+
+#if canImport(WebKit)
+import WebKit
+#else
+import WebKitGTK
+#endif
+
+/// The check's side of a stressed session's page clock (``PageClock``): one virtual timeline for the page's
+/// timers and native's holds, so their order is the perturbation's, not the machine's.
+///
+/// Native's holds (its actions, late replies and completions, the stressed reload) are due on virtual time, after
+/// the page's timers due before them, and as long after their trigger on the machine's clock as on the page's. The page's timers run only while native waits for
+/// the page, once native has seen every anchor the page has (its load event, each message it posted): none runs
+/// between a page event and native's answer to it. While only the page's timers wait, virtual time moves at the
+/// machine's pace, so a page's own time-outs keep their meaning against its network.
+@MainActor
+final class PageClockDriver {
+    private unowned let session: BridgeSession
+    /// Virtual milliseconds since the session started.
+    private(set) var now: Double = 0
+    /// The page's next timer (virtual time) and the anchors it has counted in its document.
+    private var pageNext: Double?
+    private var pageAnchors = 0
+    private struct Item {
+        let due: Double
+        /// When it is due on the machine's clock: as long after it was scheduled as it is on the page's.
+        let realDue: DispatchTime
+        let order: Int
+        let fire: @MainActor () -> Void
+        /// Whether the item runs when the session ends first (a held action resumes; a late reply is dropped).
+        let atEnd: Bool
+    }
+    private var items: [Item] = []
+    private var order = 0
+    /// Since when native has been waiting for the page (nil while it works).
+    private var waitingSince: DispatchTime?
+    private var ended = false
+    private var wake: CheckedContinuation<Bool, Never>?
+    private var generation = 0
+    /// The page's timer the timeline waits for at the machine's pace, and since when.
+    private var pacing: (due: Double, since: DispatchTime)?
+
+    /// How long the page's timers wait for a page event that native never sees (a message the engine dropped).
+    static let anchorGrace: Double = 1_000
+
+    init(session: BridgeSession) {
+        self.session = session
+    }
+
+    /// Runs the timeline until ``end()``.
+    func start() {
+        Task { @MainActor [self] in await drive() }
+    }
+
+    /// Ends the timeline: a held action resumes, nothing else of native's runs, the page's timers stop.
+    func end() {
+        ended = true
+        let pending = items
+        items = []
+        for item in pending where item.atEnd { item.fire() }
+        poke()
+    }
+
+    /// The page told the time to its next timer (`{next, anchors}` from its clock).
+    func told(_ body: Any) {
+        guard let fields = body as? [String: Any], let next = (fields["next"] as? NSNumber)?.doubleValue,
+            let anchors = (fields["anchors"] as? NSNumber)?.intValue
+        else { return }
+        pageNext = next >= 0 ? now + next : nil
+        pageAnchors = anchors
+        poke()
+    }
+
+    /// Native waits for the page (`true`) or works (`false`).
+    func waiting(_ yes: Bool) {
+        if yes {
+            if waitingSince == nil { waitingSince = .now() }
+            poke()
+        } else {
+            waitingSince = nil
+        }
+    }
+
+    /// Runs `fire` `milliseconds` of virtual time from now, after the page's timers due before it.
+    func schedule(after milliseconds: Double, atEnd: Bool = false, _ fire: @escaping @MainActor () -> Void) {
+        items.append(
+            Item(
+                due: now + milliseconds, realDue: .now() + milliseconds / 1_000, order: order, fire: fire,
+                atEnd: atEnd))
+        order += 1
+        poke()
+    }
+
+    /// Holds native `milliseconds` of virtual time (it waits for the page meanwhile).
+    func hold(_ milliseconds: Double) async {
+        guard !ended else { return }
+        waiting(true)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            schedule(after: milliseconds, atEnd: true) { continuation.resume() }
+        }
+        waiting(false)
+    }
+
+    // MARK: The timeline
+
+    private enum Step {
+        case native(Int)
+        case page(Double)
+        /// Nothing can happen before a wake, or before this many real milliseconds have passed.
+        case idle(Double?)
+    }
+
+    private func drive() async {
+        while !ended {
+            switch nextStep() {
+            case .native(let index):
+                // At the machine's pace too, so native slow still gives the page's network its time; a wake
+                // meanwhile may bring something due before it.
+                let order = items[index].order
+                let left = Double(items[index].realDue.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)
+                if await sleep(milliseconds: left / 1e6) { continue }
+                guard let still = items.firstIndex(where: { $0.order == order }) else { continue }
+                if case .native(let next) = nextStep(), next != still { continue }
+                let item = items.remove(at: still)
+                await advance(to: item.due)
+                if !ended { item.fire() }
+            case .page(let due):
+                // At the machine's pace: a page's own time-out must not pass before its network answers. A wake
+                // meanwhile (a message, a note) does not start the wait for the same timer again.
+                if pacing?.due != due { pacing = (due, .now()) }
+                let waited = Double(DispatchTime.now().uptimeNanoseconds - pacing!.since.uptimeNanoseconds) / 1e6
+                if await sleep(milliseconds: due - now - waited) { continue }
+                if case .page(let still) = nextStep(), still == due { await advance(to: due) }
+            case .idle(let milliseconds):
+                _ = await sleep(milliseconds: milliseconds)
+            }
+        }
+    }
+
+    private func nextStep() -> Step {
+        let native = items.indices.min { (items[$0].due, items[$0].order) < (items[$1].due, items[$1].order) }
+        var pageWaits: Double?
+        if let due = pageNext {
+            let eligibility = pageEligible()
+            if eligibility == 0 {
+                // The page's timers first on a tie: native acts after what is due at its time.
+                if let native, items[native].due < due { return .native(native) }
+                return .page(due)
+            }
+            pageWaits = eligibility
+        }
+        if let native { return .native(native) }
+        return .idle(pageWaits)
+    }
+
+    /// 0 when the page's timers may run now; otherwise how long until they may (nil: not before a wake).
+    private func pageEligible() -> Double? {
+        guard let since = waitingSince else { return nil }
+        let seen = session.messagesSeen + session.finishedDocuments - session.seenAtCommit
+        if seen >= pageAnchors { return 0 }
+        let waited = Double(DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1e6
+        return max(0, Self.anchorGrace - waited)
+    }
+
+    /// Moves the page's time to `due`, running its timers due by then.
+    private func advance(to due: Double) async {
+        // A timer due now runs without moving time; with nothing due by then, only a later time needs the page.
+        guard due > now || (pageNext.map { $0 <= due } ?? false), let webView = session.webView else { return }
+        let result = try? await webView.evaluateJavaScript(PageClock.advance(max(0, due - now)))
+        // After the page's answer: a note of its next timer sent before the advance is read against the old time.
+        now = max(now, due)
+        if let result {
+            told(result)
+        } else {
+            // No clock in the page (it left, or its process ended): its timers are no longer the timeline's.
+            pageNext = nil
+        }
+    }
+
+    /// Waits for a wake (true) or `milliseconds` (false); nil: only a wake.
+    private func sleep(milliseconds: Double?) async -> Bool {
+        if let milliseconds, milliseconds <= 0 { return false }
+        generation += 1
+        let mine = generation
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            wake = continuation
+            guard let milliseconds else { return }
+            DispatchQueue.main.asyncAfter(deadline: .now() + milliseconds / 1_000) { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self, self.generation == mine, let wake = self.wake else { return }
+                    self.wake = nil
+                    wake.resume(returning: false)
+                }
+            }
+        }
+    }
+
+    private func poke() {
+        guard let wake else { return }
+        self.wake = nil
+        wake.resume(returning: true)
+    }
+}
+
+/// Passes the page clock's messages to its driver.
+final class PageClockHandler: NSObject, WKScriptMessageHandler {
+    weak var driver: PageClockDriver?
+
+    init(_ driver: PageClockDriver) { self.driver = driver }
+
+    // Nonisolated for both SDK shapes, like the session's delegate methods.
+    nonisolated func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage
+    ) {
+        MainActor.assumeIsolated { driver?.told(message.body) }
+    }
+}

@@ -119,7 +119,7 @@ final class PageClockDriver {
                 // meanwhile may bring something due before it.
                 let order = items[index].order
                 let left = Double(items[index].realDue.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)
-                if await sleep(milliseconds: left / 1e6) { continue }
+                if await waitForWake(orMilliseconds: left / 1e6) { continue }
                 guard let still = items.firstIndex(where: { $0.order == order }) else { continue }
                 if case .native(let next) = nextStep(), next != still { continue }
                 let item = items.remove(at: still)
@@ -130,10 +130,10 @@ final class PageClockDriver {
                 // meanwhile (a message, a note) does not start the wait for the same timer again.
                 if pacing?.due != due { pacing = (due, .now()) }
                 let waited = Double(DispatchTime.now().uptimeNanoseconds - pacing!.since.uptimeNanoseconds) / 1e6
-                if await sleep(milliseconds: due - now - waited) { continue }
+                if await waitForWake(orMilliseconds: due - now - waited) { continue }
                 if case .page(let still) = nextStep(), still == due { await advance(to: due) }
             case .idle(let milliseconds):
-                _ = await sleep(milliseconds: milliseconds)
+                _ = await waitForWake(orMilliseconds: milliseconds)
             }
         }
     }
@@ -179,7 +179,7 @@ final class PageClockDriver {
     }
 
     /// Waits for a wake (true) or `milliseconds` (false); nil: only a wake.
-    private func sleep(milliseconds: Double?) async -> Bool {
+    private func waitForWake(orMilliseconds milliseconds: Double?) async -> Bool {
         if let milliseconds, milliseconds <= 0 { return false }
         generation += 1
         let mine = generation

@@ -204,6 +204,7 @@ final class PageClockDriver {
 }
 
 /// Passes the page clock's messages to its driver.
+@MainActor
 final class PageClockHandler: NSObject, WKScriptMessageHandler {
     weak var driver: PageClockDriver?
 

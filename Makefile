@@ -22,15 +22,13 @@ test: setup
 	scripts/apple-shape/check.sh --self-test
 	scripts/apple-shape/check.sh
 	$(SWIFT) test --skip-build --filter 'BridgeTestingTests.BridgeContractTests/'
-	# After the whole suite, no process it started (web processes, Xvfb, servers, stand-ins) may be left. The
-	# stress tests run beside the others (scripts/run-tests.sh): they wait on the engine more than they compute.
-	scripts/check-no-leftover-processes.sh scripts/run-tests.sh $(SWIFT)
-	# The adoption path: a team's package that depends on WebBridge by path and tests its own bridge.
-	cd Examples/Checkout && $(SWIFT) test
-	# The same package runs the tool through the command plugin: `swift package webbridge check …`.
-	scripts/check-plugin.sh $(SWIFT)
-	# The README's completion, man-page and `make install` lines, run from a fresh home in bash, zsh and fish.
-	scripts/check-shell-setup.sh $(SWIFT)
+	# The tests run in several processes side by side (scripts/run-tests.sh): they wait on the engine more than they
+	# compute. Beside them, once the stress tests are done, the adoption path (scripts/check-adoption.sh): a team's
+	# package that depends on WebBridge by path and tests its own bridge, the same package running the tool through
+	# the command plugin, and the README's completion, man-page and `make install` lines in bash, zsh and fish.
+	# After all of it, no process it started (web processes, Xvfb, servers, stand-ins) may be left.
+	scripts/check-no-leftover-processes.sh scripts/run-tests.sh $(SWIFT) \
+		scripts/check-adoption.sh $(SWIFT) $$($(SWIFT) build --show-bin-path)
 
 # `make test` on a busy machine: stress-ng holds every core (one CPU worker per core) for the whole run, as other
 # jobs hold a shared CI machine's; the suite must pass the same. The hog starts after the build and stops with the

@@ -1,19 +1,66 @@
 #!/bin/sh
-# Runs the package's tests: the stress tests (minutes of stressed sessions that mostly wait on the engine) in
-# the background, straight from the test bundle (a second `swift test` would wait for the first's lock on
-# .build), and everything else through `swift test` meanwhile. Fails if either fails; prints the stress log.
-# Usage: scripts/run-tests.sh SWIFT
+# Runs the package's tests in several processes side by side: they wait on the engine (its web processes, the
+# webbridge processes the command-line tests start, loopback servers) more than they compute, so on 2 cores the
+# suite takes about half the time it takes in one process.
+#   - The XCTest classes go to a queue that $WORKERS workers (default 3) empty, each running one class at a time
+#     straight from the test bundle (a second `swift test` would wait for the first's lock on .build).
+#   - The first worker runs the stress tests first (the longest class by far, and the one most sensitive to load),
+#     then COMMAND if one is given (checks with builds of their own, which would only wait otherwise), then joins
+#     the others on the queue.
+#   - The Swift Testing tests run through `swift test` meanwhile.
+# Each class's output goes to its own log, printed after the run in the queue's order, COMMAND's last. Fails if any
+# class, the Swift Testing run or COMMAND fails, naming them.
+# Usage: scripts/run-tests.sh SWIFT [COMMAND ARGUMENT…]
 set -u
 swift="${1:-swift}"
-stress='BridgeTestingTests.StressRunTests'
+[ "$#" -gt 0 ] && shift
+workers="${WORKERS:-3}"
+first='BridgeTestingTests.StressRunTests'
 bin="$("$swift" build --show-bin-path)" || exit 3
-log="$bin/stress-tests.log"
-"$bin/WebBridgePackageTests.xctest" "$stress" >"$log" 2>&1 &
-stress_pid=$!
-"$swift" test --skip-build --skip "$stress"
+bundle="$bin/WebBridgePackageTests.xctest"
+logs="$bin/test-logs"
+rm -rf "$logs" && mkdir -p "$logs" || exit 3
+classes="$("$bundle" --list-tests 2>/dev/null | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u)"
+printf '%s\n' "$classes" | grep -qx "$first" ||
+    { echo "run-tests: $bundle does not list $first; remedy: swift build --build-tests" >&2; exit 3; }
+printf '%s\n' "$classes" | grep -vx "$first" >"$logs/queue"
+order="$first $(cat "$logs/queue")"
+
+run() { "$bundle" "$1" >"$logs/$1.log" 2>&1 || echo "$1" >>"$logs/failed"; }
+# Takes the queue's first class under a lock; prints nothing once it is empty.
+next() { flock "$logs/queue.lock" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' sh "$logs/queue"; }
+drain() { while class="$(next)" && [ -n "$class" ]; do run "$class"; done; }
+
+pids=""
+(
+    run "$first"
+    if [ "$#" -gt 0 ]; then "$@" >"$logs/beside.log" 2>&1 || echo "$*" >>"$logs/failed"; fi
+    drain
+) &
+pids="$!"
+i=1
+while [ "$i" -lt "$workers" ]; do
+    drain &
+    pids="$pids $!"
+    i=$((i + 1))
+done
+"$swift" test --skip-build --disable-xctest
 status=$?
-wait "$stress_pid"
-stress_status=$?
-echo "== $stress (run beside the others, log $log)"
-cat "$log"
-[ "$status" -eq 0 ] && [ "$stress_status" -eq 0 ]
+[ "$status" -eq 0 ] || echo "the Swift Testing tests (swift test --disable-xctest)" >>"$logs/failed"
+for pid in $pids; do wait "$pid"; done
+
+for class in $order; do
+    echo "== $class (log $logs/$class.log)"
+    cat "$logs/$class.log"
+done
+if [ "$#" -gt 0 ]; then
+    echo "== $* (run beside the tests, log $logs/beside.log)"
+    cat "$logs/beside.log"
+fi
+count=$(printf '%s\n' $order | grep -c .)
+if [ -s "$logs/failed" ]; then
+    echo "run-tests: $count XCTest classes, the Swift Testing tests${1:+ and $*} ran; these failed:" >&2
+    sed 's/^/  /' "$logs/failed" >&2
+    exit 1
+fi
+echo "run-tests: $count XCTest classes, the Swift Testing tests${1:+ and $*} passed"

@@ -232,7 +232,14 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains(remedy), refused.stderr)
         XCTAssertTrue(refused.stdout.isEmpty, "refused before any session ran: \(refused.stdout)")
         XCTAssertLessThan(Date().timeIntervalSince(started), CheckConfiguration.defaultTimeout, "not at once")
-        let served = try CLI.run(["check", "--serve", folder.path, "--page", page.path])
+        // Served, it loads. Native answers ready rather than didFinish: on a busy machine WebKit can finish the load
+        // before a deferred module has run (seen: sync at didFinish met no receiver, ready came 13 ms later).
+        let play = folder.appendingPathComponent("after-ready.json")
+        try Data(
+            #"{"steps": [{"after": "ready", "send": "sync", "value": {"value": "ok"}, "accepted": {"expression": "document.body.dataset.received", "equals": "ok"}}]}"#
+                .utf8
+        ).write(to: play)
+        let served = try CLI.run(["check", "--serve", folder.path, "--page", page.path, "--play", play.path])
         XCTAssertEqual(served.status, 0, served.stdout + served.stderr)
     }
 

@@ -21,7 +21,7 @@ import Testing
 @MainActor
 @discardableResult
 public func assertBridge(
-    page: URL, contract: URL? = nil, strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    page: URL, contract: URL? = nil, strictness: ValidationMode = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {
@@ -36,7 +36,7 @@ public func assertBridge(
 @discardableResult
 public func assertBridge(
     html: String, baseURL: URL? = nil, contract: BridgeContract = .default,
-    strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    strictness: ValidationMode = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {
@@ -60,7 +60,7 @@ public func assertBridge(
 @MainActor
 @discardableResult
 public func assertBridge(
-    pages: [URL], contract: URL? = nil, strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    pages: [URL], contract: URL? = nil, strictness: ValidationMode = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> [(page: URL, report: BridgeReport)] {
@@ -94,7 +94,7 @@ public func assertBridge(
 @MainActor
 @discardableResult
 public func expectBridge(
-    page: URL, contract: URL? = nil, strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    page: URL, contract: URL? = nil, strictness: ValidationMode = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {
@@ -109,7 +109,7 @@ public func expectBridge(
 @discardableResult
 public func expectBridge(
     html: String, baseURL: URL? = nil, contract: BridgeContract = .default,
-    strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    strictness: ValidationMode = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) async -> BridgeReport {

@@ -25,8 +25,9 @@ public struct CheckConfiguration: Sendable {
     public var timeout: TimeInterval
     /// Seconds the whole check may take, whatever each step takes; nil bounds only the steps.
     public var bound: TimeInterval?
-    /// Whether unknown, invalid or repeated page messages fail the check (strict, the default) or are listed.
-    public var strictness: CheckStrictness
+    /// Whether unknown, invalid or repeated page messages fail the check (strict, the default) or are listed with
+    /// the session's extras, so that only a missing expected message fails (lenient).
+    public var strictness: ValidationMode
     /// Whether fields the contract does not declare are violations (strict, the default) or ignored.
     public var fields: ValidationMode
     /// How native is played; nil takes the contract's `check` section, or the fixture style (ready, then sync).
@@ -51,7 +52,7 @@ public struct CheckConfiguration: Sendable {
     public init(
         page: Page, contract: BridgeContract = .default, value: String = "ok",
         timeout: TimeInterval = defaultTimeout, bound: TimeInterval? = nil,
-        strictness: CheckStrictness = .strict, fields: ValidationMode = .strict
+        strictness: ValidationMode = .strict, fields: ValidationMode = .strict
     ) {
         self.init(
             page: page, contract: contract, value: value, timeout: timeout, bound: bound, strictness: strictness,
@@ -62,7 +63,7 @@ public struct CheckConfiguration: Sendable {
     package init(
         page: Page, contract: BridgeContract = .default, value: String = "ok",
         timeout: TimeInterval = defaultTimeout, bound: TimeInterval? = nil,
-        strictness: CheckStrictness = .strict, fields: ValidationMode = .strict, play: CheckPlay?
+        strictness: ValidationMode = .strict, fields: ValidationMode = .strict, play: CheckPlay?
     ) {
         self.page = page
         self.contract = contract
@@ -73,15 +74,6 @@ public struct CheckConfiguration: Sendable {
         self.fields = fields
         self.play = play
     }
-}
-
-/// Whether page messages beyond what the play expects fail the check; apart from the contract's `ValidationMode`,
-/// which says whether undeclared fields are violations.
-public enum CheckStrictness: String, Sendable, Codable {
-    /// An unknown or invalid page message, or a second copy of an expected one, fails page → native.
-    case strict
-    /// Such messages are listed with the session's extras; only a missing expected message fails.
-    case lenient
 }
 
 /// The verdict on one direction of the bridge.

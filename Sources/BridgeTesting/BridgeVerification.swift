@@ -23,7 +23,7 @@ public func verifyBridge(_ configuration: CheckConfiguration, page: String = "pa
 @MainActor
 public func verifyBridge(
     html: String, baseURL: URL? = nil, contract: BridgeContract = .default,
-    strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    strictness: ValidationMode = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1
 ) async -> BridgeReport {
     await verifyBridge(
@@ -35,7 +35,7 @@ public func verifyBridge(
 @MainActor
 package func verifyBridge(
     html: String, baseURL: URL? = nil, contract: BridgeContract = .default, play: CheckPlay?,
-    strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    strictness: ValidationMode = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1
 ) async -> BridgeReport {
     await verifyBridge(
@@ -50,7 +50,7 @@ package func verifyBridge(
 /// A page or contract that cannot be read fails the report too, naming the file and the remedy.
 @MainActor
 public func verifyBridge(
-    page: URL, contract: URL? = nil, strictness: CheckStrictness = .strict, fields: ValidationMode = .strict,
+    page: URL, contract: URL? = nil, strictness: ValidationMode = .strict, fields: ValidationMode = .strict,
     timeout: TimeInterval = CheckConfiguration.defaultTimeout, sessions: Int = 1
 ) async -> BridgeReport {
     let name = page.lastPathComponent

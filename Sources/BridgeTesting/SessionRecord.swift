@@ -11,7 +11,7 @@ struct SessionRecord: Sendable, Equatable {
     /// What was checked: the contract, the play, how strictly, and each step's deadline.
     var contract: BridgeContract
     var play: CheckPlay
-    var strictness: CheckStrictness = .strict
+    var strictness: ValidationMode = .strict
     var timeout: TimeInterval = CheckConfiguration.defaultTimeout
     /// The page's address when it is a real page (`--url`); nil for HTML loaded as a string.
     var url: URL?

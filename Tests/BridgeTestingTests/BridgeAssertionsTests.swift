@@ -39,7 +39,7 @@ final class BridgeAssertionsTests: XCTestCase {
         XCTAssertTrue(report.passed, report.failureText ?? "")
     }
 
-    func testTheCheckStrictnessAndTheFieldModeAreSeparateChoices() async throws {
+    func testTheValidationModeAndTheFieldModeAreSeparateChoices() async throws {
         let html = try FixtureVariant.posting(#"{kind: "ready", version: 1, theme: "dark"}"#)
         // A lenient check still refuses the ready for its undeclared field: it is not a valid ready.
         let strictFields = await verifyBridge(html: html, strictness: .lenient, timeout: Self.timeout)

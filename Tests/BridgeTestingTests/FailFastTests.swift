@@ -15,7 +15,7 @@ final class FailFastTests: XCTestCase {
     /// Runs the check and fails if its report does not come before `decidedWithin`; the bound ends it either way.
     func decidedReport(
         _ page: CheckConfiguration.Page, contract: BridgeContract = .default,
-        strictness: CheckStrictness = .strict, file: StaticString = #filePath, line: UInt = #line
+        strictness: ValidationMode = .strict, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> SessionReport {
         let configuration = CheckConfiguration(
             page: page, contract: contract, timeout: Self.stepTimeout, bound: 3 * Self.decidedWithin,
@@ -139,7 +139,7 @@ final class FailFastTests: XCTestCase {
             post();
             </script></body>
             """
-        for strictness in [CheckStrictness.strict, .lenient] {
+        for strictness in [ValidationMode.strict, .lenient] {
             let report = try await decidedReport(
                 .html(html, baseURL: nil), contract: contract, strictness: strictness)
             let sent = report.timeline.filter { $0.event == .sent }.count

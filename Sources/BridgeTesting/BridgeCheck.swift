@@ -98,7 +98,7 @@ public struct SessionReport: Sendable, Equatable, Codable {
     public let load: DirectionVerdict
     public let pageToNative: DirectionVerdict
     public let nativeToPage: DirectionVerdict
-    public let timeline: [TimelineEntry]
+    package let timeline: [TimelineEntry]
     /// Page → native messages seen besides the first valid ready (duplicates, rejections), as structure.
     public let extraMessages: [String]
     /// The first page messages the contract refused, each violation as a value (path, rule, expected, found).

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A moment in a session, measured from the session's start.
-public struct TimelineEntry: Sendable, Equatable, Codable {
-    public enum Event: String, Sendable, Codable {
+package struct TimelineEntry: Sendable, Equatable, Codable {
+    package enum Event: String, Sendable, Codable {
         case loadStarted = "load started"
         case httpResponse = "response"
         case readyReceived = "ready received"

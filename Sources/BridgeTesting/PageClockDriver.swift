@@ -22,6 +22,9 @@ final class PageClockDriver {
     /// The page's next timer (virtual time) and the anchors it has counted in its document.
     private var pageNext: Double?
     private var pageAnchors = 0
+    /// When the page last told of a new anchor count (a new document restarts it): the grace for an anchor native
+    /// never sees runs from then.
+    private var anchorToldAt = DispatchTime.now()
     private struct Item {
         let due: Double
         /// When it is due on the machine's clock: as long after it was scheduled as it is on the page's.
@@ -68,6 +71,7 @@ final class PageClockDriver {
             let anchors = (fields["anchors"] as? NSNumber)?.intValue
         else { return }
         pageNext = next >= 0 ? now + next : nil
+        if anchors != pageAnchors { anchorToldAt = .now() }
         pageAnchors = anchors
         poke()
     }
@@ -159,7 +163,10 @@ final class PageClockDriver {
         guard let since = waitingSince else { return nil }
         let seen = session.messagesSeen + session.finishedDocuments - session.seenAtCommit
         if seen >= pageAnchors { return 0 }
-        let waited = Double(DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1e6
+        // From the later of the two: a load that took longer than the grace must not spend it before the load
+        // event's anchor was even told (seen on a busy machine: the timers ran before native saw didFinish).
+        let from = max(since.uptimeNanoseconds, anchorToldAt.uptimeNanoseconds)
+        let waited = Double(DispatchTime.now().uptimeNanoseconds - from) / 1e6
         return max(0, Self.anchorGrace - waited)
     }
 

@@ -101,9 +101,14 @@ final class PageClockDriver {
         guard !ended else { return }
         waiting(true)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            schedule(after: milliseconds, atEnd: true) { continuation.resume() }
+            schedule(after: milliseconds, atEnd: true) { [self] in
+                // Native works from the moment its hold ends, not from when its task next runs: the timeline's
+                // next turn must not find it still waiting and run the page's timers before native's action
+                // (seen on a busy machine: a timer due 7.9 ms after sync ran before it).
+                waiting(false)
+                continuation.resume()
+            }
         }
-        waiting(false)
     }
 
     // MARK: The timeline

@@ -252,4 +252,36 @@ struct FieldPathTests {
         #expect(correlator.settle(rendered, in: settling)?.correlation == .duplicate)
         #expect(correlator.settle(rendered, in: settling)?.rule.field == "data.identifier")
     }
+
+    @Test("Docs/CONTRACT.md's Paths section shows the library's own load error, and its rule loads")
+    func documented() throws {
+        let text = try #require(ContractDocumentationTests.document)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("bridge.json")
+        try Data(
+            LanguageContracts.nestedPath.json.replacingOccurrences(
+                of: #""field": "data.identifier"}"#, with: #""field": "data.ident"}"#
+            ).utf8
+        ).write(to: url)
+        do {
+            _ = try BridgeContract.load(contentsOf: url)
+            Issue.record("accepted a request-id path that names nothing")
+        } catch {
+            let shown = error.description.replacingOccurrences(of: directory.path + "/", with: "")
+            #expect(text.contains("\n\(shown)\n"), "\(shown)")
+        }
+        // The rule shown, with the message it names, loads and resolves both paths.
+        let block = try ContractDocumentationTests.block(after: "**Correlation.**")
+        let started =
+            #"{"kind": "visitStarted", "direction": "page-to-native", "fields": {"data": {"type": "object", "#
+            + #""fields": {"identifier": {"type": "string"}}}}}"#
+        let contract = try BridgeContract(
+            jsonData: Data(
+                ContractLanguageTests.file(started + ", " + block, extra: #", "discriminator": "name""#).utf8))
+        let rule = try #require(contract.message("visitCompleted", direction: .pageToNative)?.correlation)
+        #expect(rule.paths?.field.description == "data.identifier")
+        #expect(rule.paths?.messageField.description == "data.identifier")
+    }
 }

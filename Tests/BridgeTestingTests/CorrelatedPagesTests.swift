@@ -143,5 +143,36 @@ final class CorrelatedPagesTests: XCTestCase {
             ["pong answers no request native sent (duplicate id): its id must be the id of the request it acknowledges"]
         )
     }
+
+    // MARK: Cordova iOS: the callback id at body[0]
+
+    /// The request ids the session read at body[0] of what cordova.js posted; `count` commands awaited.
+    func cordova(_ page: String, commands: Int) async throws -> [String] {
+        let contract = try contract("cordova")
+        let session = BridgeSession(contract: contract)
+        defer { session.tearDown() }
+        let server = try LoopbackHTTPServer(folder: folder)
+        defer { server.stop() }
+        session.load(URLRequest(url: server.url("/cordova/\(page).html")))
+        let arrived = await session.wait(timeout: timeout) {
+            session.messages.filter { $0.kind == "exec" }.count >= commands
+        }
+        XCTAssertTrue(arrived, "cordova/\(page): \(commands) commands did not arrive within \(timeout) s")
+        XCTAssertEqual(session.rejections, [], "cordova/\(page): the contract refused what cordova.js posted")
+        return session.messages.filter { $0.kind == "exec" }.compactMap(\.requestID)
+    }
+
+    /// The id is read where Cordova puts it, so native's answer can carry it (its five-argument nativeCallback
+    /// is a native step the contract language does not have yet: the stale and double callbacks fail through it).
+    func testCordovaCallbackIDIsReadAtBodyIndexZero() async throws {
+        let passed = try await cordova("pass", commands: 1)
+        XCTAssertEqual(passed.count, 1)
+        XCTAssertTrue(passed.allSatisfy { $0.hasPrefix("Device") && $0 != "Device0" }, "\(passed.count) ids")
+        let stale = try await cordova("stale-callback-id", commands: 1)
+        XCTAssertEqual(stale, ["Device0"])
+        let doubled = try await cordova("double-callback", commands: 2)
+        XCTAssertEqual(doubled.count, 2)
+        XCTAssertEqual(Set(doubled).count, 1, "the double callback's two commands carry one id")
+    }
 }
 #endif

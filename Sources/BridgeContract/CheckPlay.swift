@@ -113,7 +113,9 @@ package struct CheckPlay: Codable, Sendable, Equatable {
                 }
                 var value = step.value ?? .object([:])
                 try Self.checkImplicitFields(of: value, for: spec, path: "\(path).value", invalid: invalid)
-                if let echo = step.echo {
+                if let echo = step.echo, echo.contains(where: FieldPath.isPath) {
+                    value = try step.echoSample(into: value, contract: contract, path: "\(path).echo")
+                } else if let echo = step.echo {
                     // Echoed fields come from the trigger: check them with a sample of the trigger's own field.
                     guard let trigger = contract.message(step.after, direction: .pageToNative),
                         case .object(var fields) = value
@@ -304,7 +306,8 @@ package struct PlayStep: Codable, Sendable, Equatable {
     public var reply: JSONValue?
     /// Native refuses the trigger: the reply handler's error message (the page's promise rejects).
     public var replyError: String?
-    /// Fields of the trigger copied into the sent value, as native echoes them (Hotwire replies with the data).
+    /// Fields of the trigger copied into the sent value, as native echoes them (Hotwire replies with the data): top-level
+    /// names, or paths (`data.identifier`, `body[0]`), each copied to the same place in the value.
     public var echo: [String]?
 
     public init(

@@ -33,9 +33,8 @@ extension PlayRunner {
             return
         }
         var value = step.value ?? .object([:])
-        if let echo = step.echo, case .object(var fields) = value, let trigger = pending.trigger {
-            for name in echo { fields[name] = trigger.jsonValue(of: name) }
-            value = .object(fields)
+        if let echo = step.echo, let trigger = pending.trigger {
+            value = contract.echoing(echo, of: trigger, into: value)
         }
         // A request the page must acknowledge gets a fresh id; an answer carries its trigger's.
         let isRequest = contract.messages.contains { $0.acknowledges == spec.kind }
@@ -63,6 +62,8 @@ extension PlayRunner {
             clock.beginStep()
         }
         session.record(fixtureStyle ? .syncSent : .sent, fixtureStyle ? call.structure : "\(name): \(call.description)")
+        // What it carries may be what the page's later messages must repeat.
+        session.valueCorrelator.sent(body, as: spec, in: contract)
         let failure: BridgeFailure?
         switch step.accepted ?? .returns {
         case .observed(let expression, .string(let text)) where expression == CheckPlay.fixtureObservationPoint:

@@ -40,7 +40,7 @@ final class SharedWebProcess {
     /// The default store's context, created on first use.
     var sharedContext: UnsafeMutablePointer<WebKitWebContext> {
         if let context { return context }
-        let created = webkit_web_context_new_ephemeral()!
+        let created = EngineDataFolder.makeContext()
         context = created
         return created
     }

@@ -54,6 +54,28 @@ final class FilePageErrorCommandTests: XCTestCase {
         }
     }
 
+    func testTheEnginesPrivateDataFoldersAreRemovedAtExitAndAfterAKilledRun() throws {
+        // A folder as a run killed before its exit handler leaves it: named by a pid that no longer runs.
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let temporary = FileManager.default.temporaryDirectory
+        let left = temporary.appendingPathComponent("webbridge-engine-\(finished.processIdentifier)-left")
+        try FileManager.default.createDirectory(at: left, withIntermediateDirectories: true)
+        try "cookies".write(to: left.appendingPathComponent("data"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["check", "--page", folder.appendingPathComponent("page.html").path])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: left.path), "a killed run's folder was left")
+        // The run's own folder went with it: every folder left belongs to a process that still runs.
+        let folders = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+            .filter { $0.hasPrefix("webbridge-engine-") }
+        for name in folders {
+            let pid = pid_t(name.dropFirst("webbridge-engine-".count).prefix { $0.isNumber }) ?? 0
+            XCTAssertEqual(kill(pid, 0), 0, "\(name) outlived its process")
+        }
+    }
+
     func testWithoutTheExtensionTheErrorStaysHiddenAndTheCheckSaysWhyOnce() throws {
         // The binary and its bundles in a folder of their own, without the extension beside them.
         let alone = folder.appendingPathComponent("alone")

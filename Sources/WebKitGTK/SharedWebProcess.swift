@@ -37,6 +37,9 @@ final class SharedWebProcess {
             view: ViewRef, manager: ManagerRef, signal: gulong, processes: [pid_t]
         )] = [:]
 
+    /// The default store's context if a view made it.
+    var existingContext: UnsafeMutablePointer<WebKitWebContext>? { context }
+
     /// The default store's context, created on first use.
     var sharedContext: UnsafeMutablePointer<WebKitWebContext> {
         if let context { return context }

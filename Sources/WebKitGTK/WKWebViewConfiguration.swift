@@ -107,8 +107,13 @@ public final class WKWebsiteDataStore: NSObject {
         // The engine takes a span back from now, 0 meaning all time.
         let span =
             date <= Date(timeIntervalSince1970: 0) ? 0 : max(0, GTimeSpan(-date.timeIntervalSinceNow * 1_000_000))
-        let manager = webkit_web_context_get_website_data_manager(
-            isPersistent ? SharedWebProcess.shared.sharedContext : context)!
+        // A store whose context was never made holds no data: nothing to clear (and WebKitGTK 2.50 crashes clearing
+        // a data manager that keeps its data in a folder before a view of its context exists).
+        guard let existing = isPersistent ? SharedWebProcess.shared.existingContext : engineContext else {
+            DispatchQueue.main.async { MainActor.assumeIsolated { completionHandler() } }
+            return
+        }
+        let manager = webkit_web_context_get_website_data_manager(existing)!
         let box = Unmanaged.passRetained(DataRemoval(completionHandler)).toOpaque()
         let callback: GAsyncReadyCallback = { source, result, data in
             guard let data else { return }

@@ -6,8 +6,12 @@ SWIFT ?= swift
 setup:
 	@scripts/setup.sh
 
+# On Linux the web process extension too (a library the engine loads from beside the binary; see Package.swift).
+EXTENSION_PRODUCT := $(if $(filter Linux,$(shell uname -s)),WebBridgeWebExtension,)
+
 build: setup
 	$(SWIFT) build --product webbridge
+	$(if $(EXTENSION_PRODUCT),$(SWIFT) build --product $(EXTENSION_PRODUCT))
 
 check: build
 	$$($(SWIFT) build --show-bin-path)/webbridge check
@@ -57,15 +61,18 @@ lint:
 	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Plugins Examples/Client/ClientTests
 	scripts/check-public-api.sh
 
-# `make install PREFIX=…` (default /usr/local): the binary with its resource bundles (PREFIX/libexec/webbridge,
-# linked from PREFIX/bin), the bash, zsh and fish completions and the man page where the shells and man look.
+# `make install PREFIX=…` (default /usr/local): the binary with its resource bundles and, on Linux, its web process
+# extension (PREFIX/libexec/webbridge, linked from PREFIX/bin), the bash, zsh and fish completions and the man page
+# where the shells and man look.
 # `make uninstall PREFIX=…` removes exactly those files. BUILT: a bin folder already built (else a release build).
 PREFIX ?= /usr/local
 .PHONY: install uninstall
 install:
 	@built="$(BUILT)"; \
 	if [ -z "$$built" ]; then \
-		$(SWIFT) build -c release --product webbridge && built=$$($(SWIFT) build -c release --show-bin-path); \
+		$(SWIFT) build -c release --product webbridge && \
+		{ [ -z "$(EXTENSION_PRODUCT)" ] || $(SWIFT) build -c release --product $(EXTENSION_PRODUCT); } && \
+		built=$$($(SWIFT) build -c release --show-bin-path); \
 	fi; \
 	scripts/install.sh install "$(PREFIX)" "$$built"
 

@@ -6,6 +6,7 @@ import PackageDescription
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
 // BridgeContract <- webbridge-typed-code <- BridgeContractPlugin (build tool: Swift types of contract files)
 // CWebKitGTK, CEngineSignals, CEngineMainThread <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
+// CWebKitGTK <- WebBridgeWebExtension (Linux only: a dynamic library the web process loads from beside the binary)
 // XcodeRunner (Foundation only)         <- webbridge
 // TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
 // CommandLineOptions (Foundation only)   <- webbridge, webbridge-bench
@@ -198,6 +199,16 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The web process extension (C, Linux only): WebKitGTK loads it into each web process from the folder beside the
+// binary, where it hears the engine's console and sends the real text and line of an error WebKit hid from the
+// page ("Script error.") to the view. A dynamic library product, as the engine loads it by file; `make build`,
+// `make install` and the tests build it. Apple's WebKit has no such extension: the manifest leaves it out there.
+#if os(Linux)
+package.products.append(
+    .library(name: "WebBridgeWebExtension", type: .dynamic, targets: ["WebBridgeWebExtension"]))
+package.targets.append(.target(name: "WebBridgeWebExtension", dependencies: ["CWebKitGTK"]))
+#endif
 
 // Complete strict concurrency everywhere, in one place (swift-log style).
 for target in package.targets where target.type != .system && target.type != .plugin {

@@ -2,13 +2,17 @@
 # `make install` / `make uninstall`: webbridge with its resource bundles, completions and man page, where shells
 # and man look under PREFIX. Uninstall removes exactly the files install writes, and the folders it made if they
 # are left empty; nothing else under PREFIX is touched.
-#   scripts/install.sh install PREFIX BUILT     (BUILT: the build's bin folder, holding webbridge and *.resources)
+#   scripts/install.sh install PREFIX BUILT     (BUILT: the build's bin folder, holding webbridge, *.resources and,
+#                                               on Linux, libWebBridgeWebExtension.so)
 #   scripts/install.sh uninstall PREFIX
 set -euo pipefail
 action=${1:?install or uninstall}
 prefix=${2:?PREFIX}
 libexec="$prefix/libexec/webbridge"
 bundles=(WebBridge_BridgeContract.resources WebBridge_BridgeTesting.resources)
+# The web process extension the engine loads from beside the binary (Linux only; see Package.swift).
+extension_library=libWebBridgeWebExtension.so
+[ "$(uname -s)" = Linux ] && libraries=("$extension_library") || libraries=()
 # Each installed file: its place, as the shells and man look for it.
 bash_completion="$prefix/share/bash-completion/completions/webbridge"
 zsh_completion="$prefix/share/zsh/site-functions/_webbridge"
@@ -19,7 +23,7 @@ link="$prefix/bin/webbridge"
 case "$action" in
 install)
     built=${3:?the bin folder of a build}
-    for needed in webbridge "${bundles[@]}"; do
+    for needed in webbridge "${bundles[@]}" "${libraries[@]}"; do
         [ -e "$built/$needed" ] || { echo "make install: $built/$needed is missing; build first" >&2; exit 2; }
     done
     if [ -e "$link" ] && [ ! -L "$link" ]; then
@@ -34,6 +38,7 @@ install)
         rm -rf "${libexec:?}/$bundle"
         cp -R "$built/$bundle" "$libexec/$bundle"
     done
+    for library in "${libraries[@]}"; do install -m 0755 "$built/$library" "$libexec/$library"; done
     ln -sfn ../libexec/webbridge/webbridge "$link"
     "$libexec/webbridge" --generate-completion-script bash >"$bash_completion"
     "$libexec/webbridge" --generate-completion-script zsh >"$zsh_completion"
@@ -42,7 +47,7 @@ install)
     echo "installed: $link, $libexec, completions (bash, zsh, fish) and $manual"
     ;;
 uninstall)
-    rm -f "$link" "$libexec/webbridge" "$bash_completion" "$zsh_completion" "$fish_completion" "$manual"
+    rm -f "$link" "$libexec/webbridge" "$libexec/$extension_library" "$bash_completion" "$zsh_completion" "$fish_completion" "$manual"
     for bundle in "${bundles[@]}"; do rm -rf "${libexec:?}/$bundle"; done
     # The folders install made, only when nothing else is in them.
     for folder in "$libexec" "$prefix/libexec" "$prefix/bin" "$(dirname "$bash_completion")" \

@@ -159,9 +159,10 @@ extension BridgeSession {
 
     /// The page reported an error or a console message of its own: on the timeline, in order.
     func reported(_ diagnostic: PageDiagnostic) {
-        guard !(diagnostic.isHidden && ownScriptsRunning > 0),
-            let note = PageDiagnostics.keep(diagnostic, in: &pageDiagnostics)
-        else { return }
+        let ownHidden = diagnostic.isHidden && ownScriptsRunning > 0
+        let note = ownHidden ? nil : PageDiagnostics.keep(diagnostic, in: &pageDiagnostics)
+        if diagnostic.isHidden { awaitText(kept: note != nil && pageDiagnostics.last == diagnostic) }
+        guard let note else { return }
         // The count of errors left off is one entry, updated in place: the timeline says the last count.
         if diagnostic.kind.isUnhandled || diagnostic.kind == .errorsLeftOff,
             note.hasPrefix(PageDiagnostic.Kind.errorsLeftOff.rawValue + ":"),

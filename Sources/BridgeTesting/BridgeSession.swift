@@ -94,6 +94,9 @@ package final class BridgeSession: NSObject {
     /// The check's own evaluations under way. The Linux engine also reports an exception of one to the page as
     /// a hidden "Script error."; that error is the evaluation's result, not the page's.
     var ownScriptsRunning = 0
+    /// The hidden "Script error."s reported, in order, that the engine's console may still give the text of:
+    /// true for one the session kept, false for one it dropped (see `BridgeSession+EngineConsole.swift`).
+    var hiddenErrorsAwaitingText: [Bool] = []
     /// Whether a wait ended by its timeout: the page may be stuck, so teardown ends its web process.
     private var waitTimedOut = false
 
@@ -165,6 +168,7 @@ package final class BridgeSession: NSObject {
         webView.navigationDelegate = self
         self.webView = webView
         attachDialogs(to: webView)
+        if diagnosed { EngineConsole.listen(webView, self) }
     }
 
     /// Loads `html` as the page; the load's outcome arrives as an event.

@@ -83,6 +83,22 @@ static inline gulong cwk_connect_script_message_reply(WebKitUserContentManager *
     return cwk_connect(m, detailed, G_CALLBACK(cb), d, n);
 }
 
+/* A web context whose data manager keeps its data in `folder` (not ephemeral: WebKit tells a web process extension
+   of console messages only in a session that is not ephemeral). */
+static inline WebKitWebContext *cwk_web_context_new_in(const char *folder) {
+    WebKitWebsiteDataManager *manager = webkit_website_data_manager_new(
+        "base-data-directory", folder, "base-cache-directory", folder, NULL);
+    WebKitWebContext *context = webkit_web_context_new_with_website_data_manager(manager);
+    g_object_unref(manager);
+    return context;
+}
+
+/* A user message from the view's web process extension (Sources/WebBridgeWebExtension): TRUE when handled. */
+typedef gboolean (*cwk_user_message_cb)(WebKitWebView *, WebKitUserMessage *, gpointer);
+static inline gulong cwk_connect_user_message(WebKitWebView *v, cwk_user_message_cb cb, gpointer d, GClosureNotify n) {
+    return cwk_connect(v, "user-message-received", G_CALLBACK(cb), d, n);
+}
+
 static inline GObject *cwk_object(gpointer p) { return G_OBJECT(p); }
 static inline GtkWidget *cwk_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline WebKitResponsePolicyDecision *cwk_response_decision(WebKitPolicyDecision *d) {

@@ -37,10 +37,13 @@ final class SharedWebProcess {
             view: ViewRef, manager: ManagerRef, signal: gulong, processes: [pid_t]
         )] = [:]
 
+    /// The default store's context if a view made it.
+    var existingContext: UnsafeMutablePointer<WebKitWebContext>? { context }
+
     /// The default store's context, created on first use.
     var sharedContext: UnsafeMutablePointer<WebKitWebContext> {
         if let context { return context }
-        let created = webkit_web_context_new_ephemeral()!
+        let created = EngineDataFolder.makeContext()
         context = created
         return created
     }

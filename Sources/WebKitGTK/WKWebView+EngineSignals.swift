@@ -3,7 +3,7 @@ import CWebKitGTK
 import Foundation
 
 // The engine's signals on a WKWebView, routed to the view on the main actor: loads, process ends, script dialogs,
-// policy decisions.
+// policy decisions, the web process extension's messages.
 
 extension WKWebView {
     func connectSignals(_ view: ViewRef) {
@@ -45,6 +45,18 @@ extension WKWebView {
                     }
                 }, data, nil))
         signalIDs.append(cwk_connect_authenticate_without_credentials(view))
+        signalIDs.append(
+            cwk_connect_user_message(
+                view,
+                { _, message, data in
+                    MainActor.assumeIsolated {
+                        guard let webView = ViewRoute.webView(data), let message,
+                            let error = WebProcessExtension.uncaughtError(message)
+                        else { return 0 }
+                        webView.engineUncaughtError?(error.text, error.url, error.line)
+                        return 1
+                    }
+                }, data, nil))
         signalIDs.append(
             cwk_connect_decide_policy(
                 view,

@@ -50,6 +50,9 @@ open class WKWebView: NSObject {
         /// Sent again: its load's start is not announced twice, so the delegate sees one navigation, as on Apple's.
         case sent(WKNavigation, URLRequest, resends: Int)
     }
+    /// Called with the text, script URL and line of each uncaught error the engine logged to its console, as the web
+    /// process extension sends them (``WebProcessExtension``); never without it. Not Apple API.
+    package var engineUncaughtError: (@MainActor (_ text: String, _ url: String, _ line: Int) -> Void)?
     var timeoutItem: DispatchWorkItem?
     static var liveCount = 0
     /// Lets tests see what a view does when the environment cannot be prepared.

@@ -53,7 +53,9 @@ open class WKPreferences: NSObject, NSCopying {
 /// Where a web view's cookies, storage and caches live.
 ///
 /// `default()` is one store shared by every view that uses it, kept for the process's lifetime and never written
-/// to the user's disk; `nonPersistent()` is a new store, isolated from every other, that lives in memory.
+/// to the user's disk; `nonPersistent()` is a new store, isolated from every other, gone with the process. Both
+/// live in memory, or, with WebBridge's web process extension, each in a private folder of its own that the
+/// process removes (``EngineDataFolder``).
 @MainActor
 public final class WKWebsiteDataStore: NSObject {
     private static let shared = WKWebsiteDataStore(persistent: true)
@@ -61,7 +63,7 @@ public final class WKWebsiteDataStore: NSObject {
     /// The store views get unless told otherwise.
     public static func `default`() -> WKWebsiteDataStore { shared }
 
-    /// A new in-memory store that shares no cookies or storage with any other store.
+    /// A new store that shares no cookies or storage with any other store, and is gone with the process.
     public static func nonPersistent() -> WKWebsiteDataStore { WKWebsiteDataStore(persistent: false) }
 
     /// Whether this is the shared store rather than an isolated in-memory one.
@@ -105,8 +107,13 @@ public final class WKWebsiteDataStore: NSObject {
         // The engine takes a span back from now, 0 meaning all time.
         let span =
             date <= Date(timeIntervalSince1970: 0) ? 0 : max(0, GTimeSpan(-date.timeIntervalSinceNow * 1_000_000))
-        let manager = webkit_web_context_get_website_data_manager(
-            isPersistent ? SharedWebProcess.shared.sharedContext : context)!
+        // A store whose context was never made holds no data: nothing to clear (and WebKitGTK 2.50 crashes clearing
+        // a data manager that keeps its data in a folder before a view of its context exists).
+        guard let existing = isPersistent ? SharedWebProcess.shared.existingContext : engineContext else {
+            DispatchQueue.main.async { MainActor.assumeIsolated { completionHandler() } }
+            return
+        }
+        let manager = webkit_web_context_get_website_data_manager(existing)!
         let box = Unmanaged.passRetained(DataRemoval(completionHandler)).toOpaque()
         let callback: GAsyncReadyCallback = { source, result, data in
             guard let data else { return }
@@ -129,7 +136,7 @@ public final class WKWebsiteDataStore: NSObject {
     /// The engine context that holds this store's data: its own ephemeral context for a non-persistent store.
     var context: UnsafeMutablePointer<WebKitWebContext> {
         if let engineContext { return engineContext }
-        let created = webkit_web_context_new_ephemeral()!
+        let created = EngineDataFolder.makeContext()
         engineContext = created
         return created
     }

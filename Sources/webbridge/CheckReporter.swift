@@ -36,7 +36,17 @@ struct CheckReporter {
     func session(_ index: Int, _ report: SessionReport, verbose: Bool) {
         guard format == .text, verbose, !(compact && report.passed) else { return }
         emit(ReportRendering.text(session: index, report))
+        // Once a run: a hidden error the engine's console could have shown, had its extension been found.
+        let hidden = PageDiagnostic.Kind.uncaughtError.rawValue + ": Script error. ("
+        if !Self.saidConsoleUnavailable, let unavailable = EngineConsole.unavailable,
+            report.timeline.contains(where: { $0.event == .pageReported && $0.note.hasPrefix(hidden) })
+        {
+            Self.saidConsoleUnavailable = true
+            emit("note: \(unavailable)")
+        }
     }
+
+    @MainActor private static var saidConsoleUnavailable = false
 
     /// The page as the list names it (its path as given, a URL's host and path), for JUnit's suite and classname.
     var pagePath: String?

@@ -25,6 +25,8 @@ enum DoctorCommand {
           webkitgtk   pkg-config knows webkit2gtk-4.1 and libwebkit2gtk-4.1.so.0 loads.
           xvfb        Xvfb is in a PATH entry (needed when DISPLAY is unset).
           display     DISPLAY is set and GTK can open it, or a private Xvfb starts (and is stopped again).
+          web-extension  WebBridge's web process extension is beside the binary (never fails: without it,
+                      errors of a page file's scripts read "Script error.").
 
         TEST-STYLE CHECK:
           Every XCTestCase subclass in the package's Tests/ folder and in each --path: a synchronous
@@ -134,7 +136,17 @@ enum EnvironmentChecks {
             return [DoctorCheck(name: "engine", failed: false, detail: "the system's WebKit; nothing to check")]
         }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        return [webKitGTK(path: path), xvfb(path: path), display()]
+        return [webKitGTK(path: path), xvfb(path: path), display(), webExtension()]
+    }
+
+    /// The web process extension beside the binary: not a failure without it (a check behaves as Apple's WebKit
+    /// does), but then errors of a page file's scripts read "Script error.".
+    @MainActor
+    static func webExtension() -> DoctorCheck {
+        DoctorCheck(
+            name: "web-extension", failed: false,
+            detail: EngineConsole.unavailable
+                ?? "the engine's console is heard (the web process extension is beside the binary)")
     }
 
     #if os(Linux)

@@ -172,13 +172,39 @@ final class PageDiagnosticsTests: XCTestCase {
             ["console.log: hello", "console.debug: details"])
     }
 
-    func testAnErrorWebKitHidesIsNamedAsHiddenWithTheRemedy() async throws {
-        // File URLs are each their own origin to WebKit: it mutes a page file's errors to "Script error.".
-        let report = try await checkFile(inline: "", appScript: "startBridge();\n")
-        XCTAssertEqual(reported(report).count, 1, "\(reported(report))")
-        let note = try XCTUnwrap(reported(report).first)
-        XCTAssertTrue(note.hasPrefix("uncaught error: Script error. (WebKit hides the text and place"), note)
-        XCTAssertTrue(note.contains("load the page over http"), note)
+    func testAFilePagesErrorWebKitHidesFromThePageShowsItsRealTextAndLine() async throws {
+        // File URLs are each their own origin to WebKit: the page's error event reads only "Script error.". The
+        // engine's console has the real text and line (the web process extension beside the binary sends them).
+        let report = try await checkFile(inline: "", appScript: "// the app's script\nstartBridge();\n")
+        let error = "ReferenceError: Can't find variable: startBridge (app.js:2)"
+        XCTAssertEqual(reported(report), ["uncaught error: " + error])
+        let failure = try XCTUnwrap(report.pageToNative.failure)
+        XCTAssertTrue(failure.detail.contains("the page reported an uncaught error first: " + error), failure.detail)
+    }
+
+    func testEachHiddenErrorOfAFilePageGetsItsOwnTextInOrder() async throws {
+        // Two script files, each throwing, and the page's inline script throwing in between (hidden too: a page
+        // file's origin is opaque).
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-diagnostics-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "first();\n".write(to: folder.appendingPathComponent("one.js"), atomically: true, encoding: .utf8)
+        try "\n\nthrow new TypeError('two failed');\n".write(
+            to: folder.appendingPathComponent("two.js"), atomically: true, encoding: .utf8)
+        let html = """
+            <!doctype html><html><body><script src="one.js"></script><script>
+            inline();
+            </script><script src="two.js"></script></body></html>
+            """
+        let report = await BridgeCheck.run(
+            CheckConfiguration(page: .html(html, baseURL: folder.appendingPathComponent("page.html"))))
+        XCTAssertEqual(
+            reported(report),
+            [
+                "uncaught error: ReferenceError: Can't find variable: first (one.js:1)",
+                "uncaught error: ReferenceError: Can't find variable: inline (page.html:2)",
+                "uncaught error: TypeError: two failed (two.js:3)",
+            ])
     }
 
     func testAFilePageCannotReadItsOtherFilesAsInTheApp() async throws {

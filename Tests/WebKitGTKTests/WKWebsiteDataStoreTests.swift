@@ -49,5 +49,17 @@ final class WKWebsiteDataStoreTests: XCTestCase {
         let afterRemoval = try await seen(in: store)
         XCTAssertEqual(afterRemoval, "|0", "removeData left the cookie or the storage")
     }
+
+    func testRemoveDataOnAStoreNoViewUsedYetCompletesAndTheStoreStillWorks() async throws {
+        // What a suite's lane does before its first page. A store keeping its data in a folder of its own (with the
+        // web process extension) crashed the engine here when its data manager was cleared before any view.
+        let store = WKWebsiteDataStore.nonPersistent()
+        await store.removeData(ofTypes: WKWebsiteDataStore.allWebsiteDataTypes(), modifiedSince: .distantPast)
+        let setter = try await seen(in: store, setting: true)
+        XCTAssertEqual(setter, "lane=1|1", "the page could not store anything")
+        await store.removeData(ofTypes: WKWebsiteDataStore.allWebsiteDataTypes(), modifiedSince: .distantPast)
+        let afterRemoval = try await seen(in: store)
+        XCTAssertEqual(afterRemoval, "|0", "removeData left the cookie or the storage")
+    }
 }
 #endif

@@ -4,6 +4,13 @@ import XCTest
 /// `make install PREFIX=…` puts the binary with its resource bundles, the completions and the man page where the
 /// shells and man look, and `make uninstall PREFIX=…` removes exactly those files (the test's own file stays).
 final class InstallTests: XCTestCase {
+    /// The web process extension, installed beside the binary on Linux (the engine loads it from there).
+    #if os(Linux)
+    static let extensionLibrary = ["libexec/webbridge/libWebBridgeWebExtension.so"]
+    #else
+    static let extensionLibrary: [String] = []
+    #endif
+
     func testMakeInstallPutsEveryFileWhereShellsAndManLookAndUninstallRemovesExactlyThem() throws {
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent(
             "webbridge-prefix-\(UUID().uuidString)")
@@ -21,7 +28,7 @@ final class InstallTests: XCTestCase {
             "libexec/webbridge/WebBridge_BridgeTesting.resources",
             "share/bash-completion/completions/webbridge", "share/zsh/site-functions/_webbridge",
             "share/fish/vendor_completions.d/webbridge.fish", "share/man/man1/webbridge.1",
-        ] {
+        ] + Self.extensionLibrary {
             XCTAssertTrue(
                 FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file) missing")
         }
@@ -31,6 +38,11 @@ final class InstallTests: XCTestCase {
         // The bundled fixture and default contract come from the installed bundles.
         let check = try ExternalTool.run([installed, "check"])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        // The installed binary finds the extension beside its real path (bin/ holds a link to it).
+        if !Self.extensionLibrary.isEmpty {
+            let doctor = try ExternalTool.run([installed, "doctor", "--package-path", prefix.path])
+            XCTAssertTrue(doctor.stdout.contains("ok web-extension: the engine's console is heard"), doctor.stdout)
+        }
         // man finds the page under PREFIX; bash loads the completion from where bash-completion looks.
         let man = try ExternalTool.run([
             "man", "-M", prefix.appendingPathComponent("share/man").path, "-w", "webbridge",

@@ -32,6 +32,16 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, Cu
         return field == kindField ? .string(kind) : matchValues[field]?.jsonValue
     }
 
+    /// The whole message as JSON: the body of a bare message, else every field with the discriminator values and
+    /// the request id (for native to echo a path of it; never for a log).
+    package var wholeValue: JSONValue {
+        if let body { return body.jsonValue }
+        var all = fields.mapValues(\.jsonValue)
+        for (name, value) in discriminatorValues { all[name] = value.jsonValue }
+        if let requestIDField, let requestID { all[requestIDField] = .string(requestID) }
+        return .object(all)
+    }
+
     /// A message with these values; `requestIDField` names the id's field in the description.
     public init(
         kind: String, direction: Direction, requestID: String? = nil, requestIDField: String? = nil,

@@ -1,0 +1,158 @@
+import Foundation
+
+extension PlayStep {
+    /// Refuses a call, dispatch or script step that could never run as written: each refusal names the key, the
+    /// rule and the remedy, so a play is fixed before any page loads.
+    func checkNative(
+        path: String, contract: BridgeContract, invalid: (String, String, String) -> ContractFileError
+    ) throws(ContractFileError) {
+        let forms = [send != nil, call != nil, evaluate != nil].filter { $0 }.count
+        if forms > 1 {
+            throw invalid(
+                path, "a step sends a message, calls a function or evaluates a script: one of them",
+                "split it into steps with the same after, one each for send, call and evaluate")
+        }
+        if let call {
+            guard BridgeContract.isScriptPath(call) else {
+                throw invalid(
+                    "\(path).call", "\"call\" must be a dotted JavaScript name, never code",
+                    "name the page function with identifiers separated by dots, e.g. window.turboNative.visit")
+            }
+            guard let arguments else {
+                throw invalid("\(path).arguments", "a call needs its arguments", "give \"arguments\": [] for none")
+            }
+            for (index, argument) in arguments.enumerated() {
+                try argument.check(path: "\(path).arguments[\(index)]", after: after, contract: contract, invalid)
+            }
+        } else if arguments != nil {
+            throw invalid(
+                "\(path).arguments", "arguments go with call", "add \"call\": the page function, or remove arguments")
+        }
+        if echo != nil, send == nil {
+            throw invalid(
+                "\(path).echo", "echo copies fields into a sent message",
+                "add send, or echo a call's argument with {\"echo\": \"path\", \"as\": …}")
+        }
+        if let dispatch {
+            guard send != nil else {
+                throw invalid(
+                    "\(path).dispatch", "an event carries a sent message as its data",
+                    "add \"send\": a native-to-page message, or remove dispatch")
+            }
+            guard BridgeContract.isScriptPath(dispatch.target) else {
+                throw invalid(
+                    "\(path).dispatch.target", "the target must be a dotted JavaScript name, never code",
+                    "name the object the page listens on, e.g. window or document")
+            }
+            guard !dispatch.event.isEmpty else {
+                throw invalid(
+                    "\(path).dispatch.event", "the event type is empty",
+                    "give the type the page's addEventListener names, e.g. message")
+            }
+        }
+        if evaluate != nil || returns != nil || messages != nil {
+            try checkScript(path: path, contract: contract, invalid: invalid)
+        }
+    }
+
+    private func checkScript(
+        path: String, contract: BridgeContract, invalid: (String, String, String) -> ContractFileError
+    ) throws(ContractFileError) {
+        guard let evaluate, !evaluate.isEmpty else {
+            throw invalid(
+                "\(path).evaluate", "returns and messages go with a script", "add \"evaluate\": the expression")
+        }
+        guard let returns else {
+            throw invalid(
+                "\(path).returns", "a script's value is checked against a declared type",
+                "declare its type, e.g. {\"type\": \"string\", \"encoding\": \"json\", \"content\": …}")
+        }
+        if accepted != nil {
+            throw invalid(
+                "\(path).accepted", "a script is accepted when its value has the type returns declares",
+                "remove accepted")
+        }
+        guard let handler = messages else { return }
+        let onHandler = contract.messages.filter { $0.route.registeredHandler == handler }
+        if onHandler.isEmpty {
+            let handlers = contract.handlerNames.joined(separator: ", ")
+            throw invalid(
+                "\(path).messages", "no page-to-native message is declared on the handler \"\(handler)\"",
+                "declare the pulled messages with \"handler\": \"\(handler)\", or use one of: \(handlers)")
+        }
+        switch returns {
+        case .array, .json(.array): break
+        default:
+            throw invalid(
+                "\(path).returns", "messages are read from an Array, or JSON text of one; returns is \(returns)",
+                "declare {\"type\": \"array\", …} or {\"type\": \"string\", \"encoding\": \"json\", "
+                    + "\"content\": {\"type\": \"array\", …}}")
+        }
+    }
+
+    /// The trigger's value as a sample, for checking an echo path before any page sends it.
+    static func sample(of trigger: MessageSpec, in contract: BridgeContract) -> JSONValue {
+        if let body = trigger.body { return body.sample }
+        guard case .object(var fields) = FieldType.object(trigger.fields).sample else { return .null }
+        for (name, constant) in trigger.match { fields[name] = FieldType.constant(constant).sample }
+        if let field = trigger.requestIDField { fields[field] = .string("1") }
+        return .object(fields)
+    }
+}
+
+extension StepArgument {
+    /// Refuses an argument whose value can't have its type, or that echoes what the trigger never has.
+    func check(
+        path: String, after: String, contract: BridgeContract, _ invalid: (String, String, String) -> ContractFileError
+    ) throws(ContractFileError) {
+        let sample: JSONValue
+        switch source {
+        case .value(let value):
+            sample = value
+        case .echo(let echo):
+            guard type != nil else {
+                throw invalid("\(path).as", "an echoed argument declares its type", "add \"as\": {\"type\": …}")
+            }
+            guard let trigger = contract.message(after, direction: .pageToNative) else {
+                throw invalid(
+                    "\(path).echo", "echo copies a value of the page message the step follows; it follows \(after)",
+                    "give the step after: a page-to-native message, or use value")
+            }
+            guard let found = PlayStep.sample(of: trigger, in: contract).echoed(at: echo) else {
+                throw invalid(
+                    "\(path).echo", "\"\(after)\" has no value at \"\(echo)\" (optional fields can't be echoed)",
+                    "echo a path the message always has")
+            }
+            sample = found
+        case .generate(.uuid):
+            guard type != nil else {
+                throw invalid("\(path).as", "a generated argument declares its type", "add \"as\": {\"type\": …}")
+            }
+            sample = .string(UUID().uuidString.lowercased())
+        }
+        guard let type else { return }
+        let violations = contract.validate(sample.foundationValue, as: type, path: path)
+        if !violations.isEmpty {
+            throw invalid(
+                path, "the argument can't have its declared type: " + describeInline(violations),
+                "make the value, echoed path or generated data match \"as\", or change \"as\"")
+        }
+    }
+
+    /// The argument's value for one run of its step: nil when the trigger has nothing at the echoed path.
+    package func value(trigger: JSONValue?) -> JSONValue? {
+        switch source {
+        case .value(let value): value
+        case .echo(let path): trigger?.echoed(at: path)
+        case .generate(.uuid): .string(UUID().uuidString.lowercased())
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value at `path` of a message: the whole message for an empty path, else a top-level field.
+    package func echoed(at path: String) -> JSONValue? {
+        if path.isEmpty { return self }
+        return self[path]
+    }
+}

@@ -75,7 +75,8 @@ extension PlayRunner {
         if case .observed(let expression, .string(let text))? = step.accepted,
             expression == CheckPlay.fixtureObservationPoint
         {
-            failure = await session.deliver(script: call.script, showing: (text, expression), clock: clock)
+            failure = await session.deliver(
+                script: dispatched ?? call.script, showing: (text, expression), clock: clock)
         } else {
             failure = await run(dispatched ?? call.script, accepted: step.accepted ?? .returns)
         }

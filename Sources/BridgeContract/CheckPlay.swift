@@ -69,6 +69,17 @@ package struct CheckPlay: Codable, Sendable, Equatable {
             copy.userScripts[index].source = String(decoding: data, as: UTF8.self)
             copy.userScripts[index].file = nil
         }
+        for (index, step) in steps.enumerated() {
+            guard let file = step.evaluateFile else { continue }
+            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
+            do {
+                copy.steps[index].evaluateSource = String(decoding: try FileBytes.read(url.path), as: UTF8.self)
+            } catch {
+                throw ContractFileError(
+                    code: .unreadable, path: "check.steps[\(index)].evaluateFile", problem: "the script file \(error)",
+                    remedy: "give a path relative to the file that names it, or an absolute path")
+            }
+        }
         return copy
     }
 

@@ -6,11 +6,15 @@ extension PlayStep {
     func checkNative(
         path: String, contract: BridgeContract, invalid: (String, String, String) -> ContractFileError
     ) throws(ContractFileError) {
-        let forms = [send != nil, call != nil, evaluate != nil].filter { $0 }.count
+        let forms = [send != nil, call != nil, evaluate != nil, evaluateFile != nil].filter { $0 }.count
         if forms > 1 {
             throw invalid(
                 path, "a step sends a message, calls a function or evaluates a script: one of them",
-                "split it into steps with the same after, one each for send, call and evaluate")
+                "split it into steps with the same after, one each for send, call, evaluate and evaluateFile")
+        }
+        if evaluateFile != nil, accepted != nil {
+            throw invalid(
+                "\(path).accepted", "a script file is accepted when it runs without throwing", "remove accepted")
         }
         if let call {
             guard BridgeContract.isScriptPath(call) else {
@@ -105,8 +109,22 @@ extension StepArgument {
     func check(
         path: String, after: String, contract: BridgeContract, _ invalid: (String, String, String) -> ContractFileError
     ) throws(ContractFileError) {
-        let sample: JSONValue
+        _ = try checkedSample(path: path, after: after, contract: contract, invalid)
+    }
+
+    /// A value the argument may have, after checking it can have its type.
+    private func checkedSample(
+        path: String, after: String, contract: BridgeContract, _ invalid: (String, String, String) -> ContractFileError
+    ) throws(ContractFileError) -> JSONValue {
+        var sample: JSONValue
         switch source {
+        case .fields(let fields):
+            var values: [String: JSONValue] = [:]
+            for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
+                values[name] = try field.checkedSample(
+                    path: "\(path).fields.\(name)", after: after, contract: contract, invalid)
+            }
+            sample = .object(values)
         case .value(let value):
             sample = value
         case .echo(let echo):
@@ -130,13 +148,22 @@ extension StepArgument {
             }
             sample = .string(UUID().uuidString.lowercased())
         }
-        guard let type else { return }
+        guard let type else { return sample }
+        sample = Self.encoded(sample, as: type)
         let violations = contract.validate(sample.foundationValue, as: type, path: path)
         if !violations.isEmpty {
             throw invalid(
                 path, "the argument can't have its declared type: " + describeInline(violations),
                 "make the value, echoed path or generated data match \"as\", or change \"as\"")
         }
+        return sample
+    }
+
+    /// A value typed as JSON text goes as its text; any other value as it is.
+    package static func encoded(_ value: JSONValue, as type: FieldType) -> JSONValue {
+        guard case .json = type else { return value }
+        if case .string = value { return value }
+        return .string(value.text)
     }
 
     /// The argument's value for one run of its step: nil when the trigger has nothing at the echoed path.
@@ -145,7 +172,17 @@ extension StepArgument {
         case .value(let value): value
         case .echo(let path): trigger?.echoed(at: path)
         case .generate(.uuid): .string(UUID().uuidString.lowercased())
+        case .fields(let fields): Self.object(fields, trigger: trigger)
         }
+    }
+
+    private static func object(_ fields: [String: StepArgument], trigger: JSONValue?) -> JSONValue? {
+        var values: [String: JSONValue] = [:]
+        for (name, field) in fields {
+            guard let value = field.value(trigger: trigger) else { return nil }
+            values[name] = field.type.map { encoded(value, as: $0) } ?? value
+        }
+        return .object(values)
     }
 }
 

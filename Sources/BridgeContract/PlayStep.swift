@@ -29,6 +29,11 @@ package struct PlayStep: Codable, Sendable, Equatable {
     package var evaluate: String?
     /// The type the evaluated expression's value must have.
     package var returns: FieldType?
+    /// A script file native evaluates as a program when the trigger comes (WebViewJavascriptBridge injects its
+    /// bridge this way), relative to the file that names it; it must run without throwing.
+    package var evaluateFile: String?
+    /// The text of `evaluateFile`, read before the check runs.
+    package var evaluateSource: String?
     /// The handler whose page → native messages the evaluated value holds (an array, or JSON text of one): each
     /// element is checked and triggers steps as a message posted there would.
     package var messages: String?
@@ -47,11 +52,11 @@ package struct PlayStep: Codable, Sendable, Equatable {
     }
 
     /// Whether the step does something when its trigger comes (rather than only answering it).
-    package var acts: Bool { send != nil || call != nil || evaluate != nil }
+    package var acts: Bool { send != nil || call != nil || evaluate != nil || evaluateFile != nil }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case after, send, value, accepted, reply, replyError, echo, call, arguments, dispatch, evaluate, returns
-        case messages
+        case messages, evaluateFile
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +75,7 @@ package struct PlayStep: Codable, Sendable, Equatable {
         evaluate = try container.decodeIfPresent(String.self, forKey: .evaluate)
         returns = try container.decodeIfPresent(FieldType.Box.self, forKey: .returns)?.type
         messages = try container.decodeIfPresent(String.self, forKey: .messages)
+        evaluateFile = try container.decodeIfPresent(String.self, forKey: .evaluateFile)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -87,6 +93,7 @@ package struct PlayStep: Codable, Sendable, Equatable {
         try container.encodeIfPresent(evaluate, forKey: .evaluate)
         try container.encodeIfPresent(returns.map(FieldType.Box.init(type:)), forKey: .returns)
         try container.encodeIfPresent(messages, forKey: .messages)
+        try container.encodeIfPresent(evaluateFile, forKey: .evaluateFile)
     }
 }
 
@@ -100,6 +107,8 @@ package struct StepArgument: Codable, Sendable, Equatable {
         case echo(String)
         /// Data made up by native when the step runs.
         case generate(Generated)
+        /// An object whose every field is an argument of its own (a reply's id echoed beside constant data).
+        case fields([String: StepArgument])
     }
 
     /// Data native makes up for a call.
@@ -109,7 +118,8 @@ package struct StepArgument: Codable, Sendable, Equatable {
     }
 
     package var source: Source
-    /// The type the value must have; for a constant, the constant itself when left out.
+    /// The type the value must have; for a constant, the constant itself when left out. A value typed as JSON text
+    /// (`{"type": "string", "encoding": "json", …}`) that is not a string is sent as its JSON text.
     package var type: FieldType?
 
     package init(_ source: Source, as type: FieldType? = nil) {
@@ -117,7 +127,7 @@ package struct StepArgument: Codable, Sendable, Equatable {
         self.type = type
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case value, echo, generate, `as` }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case value, echo, generate, fields, `as` }
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
@@ -127,16 +137,19 @@ package struct StepArgument: Codable, Sendable, Equatable {
         let nullValue = value == nil && container.contains(.value)
         let echo = try container.decodeIfPresent(String.self, forKey: .echo)
         let generateText = try container.decodeIfPresent(String.self, forKey: .generate)
+        let fields = try container.decodeIfPresent([String: StepArgument].self, forKey: .fields)
         type = try container.decodeIfPresent(FieldType.Box.self, forKey: .as)?.type
-        let given = [value != nil || nullValue, echo != nil, generateText != nil].filter { $0 }.count
+        let given = [value != nil || nullValue, echo != nil, generateText != nil, fields != nil].filter { $0 }.count
         guard given == 1 else {
             throw ContractFileError(
                 code: .invalidValue, path: jsonPath(decoder.codingPath),
-                problem: "an argument needs exactly one of value, echo and generate; found \(given)",
-                remedy: "give {\"value\": …}, {\"echo\": \"path of the trigger\", \"as\": …} "
-                    + "or {\"generate\": \"uuid\", \"as\": …}")
+                problem: "an argument needs exactly one of value, echo, generate and fields; found \(given)",
+                remedy: "give {\"value\": …}, {\"echo\": \"path of the trigger\", \"as\": …}, "
+                    + "{\"generate\": \"uuid\", \"as\": …} or {\"fields\": {name: argument, …}}")
         }
-        if let echo {
+        if let fields {
+            source = .fields(fields)
+        } else if let echo {
             source = .echo(echo)
         } else if let generateText {
             guard let generated = Generated(rawValue: generateText) else {
@@ -157,6 +170,7 @@ package struct StepArgument: Codable, Sendable, Equatable {
         case .value(let value): try container.encode(value, forKey: .value)
         case .echo(let path): try container.encode(path, forKey: .echo)
         case .generate(let generated): try container.encode(generated, forKey: .generate)
+        case .fields(let fields): try container.encode(fields, forKey: .fields)
         }
         try container.encodeIfPresent(type.map(FieldType.Box.init(type:)), forKey: .as)
     }

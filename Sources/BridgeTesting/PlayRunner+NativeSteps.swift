@@ -7,6 +7,8 @@ extension PlayRunner {
     func performNative(_ step: PlayStep, _ pending: Pending) async {
         if let function = step.call {
             await performCall(function, step, pending)
+        } else if let file = step.evaluateFile {
+            await performFile(file, source: step.evaluateSource ?? "", pending)
         } else if let expression = step.evaluate, let returns = step.returns {
             await performScript(expression, returns: returns, step, pending)
         }
@@ -21,10 +23,11 @@ extension PlayRunner {
             var values: [JSONValue] = []
             for (index, argument) in (step.arguments ?? []).enumerated() {
                 let path = "arguments[\(index)]"
-                guard let value = argument.value(trigger: trigger) else {
+                guard var value = argument.value(trigger: trigger) else {
                     throw BuildProblem("\(path): the trigger has no value to echo")
                 }
                 if let type = argument.type {
+                    value = StepArgument.encoded(value, as: type)
                     let violations = contract.validate(value.foundationValue, as: type, path: path)
                     if !violations.isEmpty { throw BuildProblem(describeInline(violations)) }
                 }
@@ -100,6 +103,23 @@ extension PlayRunner {
             }
         }
         finishScript(pending, name, nil)
+    }
+
+    /// Evaluates a script file as native's `evaluateJavaScript` of its text would.
+    private func performFile(_ file: String, source: String, _ pending: Pending) async {
+        let name = "evaluate \((file as NSString).lastPathComponent)"
+        session.record(.sent, name)
+        let failure = await session.deliver(script: source, showing: nil, clock: clock).map {
+            BridgeFailure($0.category, "\(name): \($0.detail)")
+        }
+        if let failure {
+            session.record(.notAccepted, failure.detail)
+        } else {
+            session.record(.accepted, name)
+        }
+        outcomes.append(
+            SessionRecord.StepOutcome(
+                index: pending.index, sent: nil, name: name, failure: failure, note: "\(name) ran"))
     }
 
     private func finishScript(_ pending: Pending, _ name: String, _ failure: BridgeFailure?) {

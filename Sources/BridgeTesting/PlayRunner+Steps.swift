@@ -18,7 +18,7 @@ extension PlayRunner {
         }
         clock.beginStep()
         let step = play.steps[pending.index]
-        if step.call != nil || step.evaluate != nil {
+        if step.call != nil || step.evaluate != nil || step.evaluateFile != nil {
             await performNative(step, pending)
             return
         }

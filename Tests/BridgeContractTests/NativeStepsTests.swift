@@ -133,7 +133,7 @@ struct NativeStepsTests {
         ),
         (
             #"[{"after": "visitProposed", "call": "f", "arguments": [{"value": 1, "echo": "data"}]}]"#,
-            "check.steps[0].arguments[0]", "exactly one of value, echo and generate"
+            "check.steps[0].arguments[0]", "exactly one of value, echo, generate and fields"
         ),
         (
             #"[{"after": "visitProposed", "call": "f", "arguments": [{"generate": "guid", "as": {"type": "string"}}]}]"#,
@@ -176,7 +176,33 @@ struct NativeStepsTests {
             #"[{"after": "flush", "evaluate": "q()", "returns": {"type": "any"}, "accepted": "returns"}]"#,
             "check.steps[0].accepted", "has the type returns declares"
         ),
+        (
+            #"[{"after": "flush", "evaluateFile": "bridge.js", "accepted": "returns"}]"#,
+            "check.steps[0].accepted", "runs without throwing"
+        ),
+        (
+            #"[{"after": "flush", "evaluateFile": "bridge.js", "evaluate": "q()", "returns": {"type": "any"}}]"#,
+            "check.steps[0]", "one of them"
+        ),
+        (
+            """
+            [{"after": "visitProposed", "call": "f", "arguments": [{"fields": {"a": {"value": 1}},
+              "as": {"type": "string", "encoding": "json", "content": {"type": "object", "fields": {
+                "a": {"type": "string"}}}}}]}]
+            """,
+            "check.steps[0].arguments[0]", "expected String, found Number"
+        ),
     ]
+
+    @Test("an argument built of fields and typed as JSON text goes as its text")
+    func fieldsAsJSONText() throws {
+        let argument = StepArgument(
+            .fields(["responseID": StepArgument(.echo("id"), as: .string), "n": StepArgument(.value(.number(1)))]),
+            as: .json(.object(["responseID": FieldSpec(.string), "n": FieldSpec(.number)])))
+        let value = try #require(argument.value(trigger: .object(["id": .string("cb_1")])))
+        #expect(StepArgument.encoded(value, as: argument.type!) == .string(#"{"n":1,"responseID":"cb_1"}"#))
+        #expect(argument.value(trigger: .object([:])) == nil)
+    }
 
     @Test("a bad step is refused at load, naming its field, its rule and a remedy", arguments: refusals.indices)
     func refused(_ index: Int) throws {

@@ -77,4 +77,19 @@ final class WorkedContractTests: XCTestCase {
         try await checkEveryPage(
             of: "webview-flutter", Self.textChannelCases(objectOnString: ["body: expected JSON text", "found Object"]))
     }
+
+    func testWKWebViewJavascriptBridgeWorkedContract() async throws {
+        try await checkEveryPage(
+            of: "wkwebview-javascript-bridge",
+            [
+                ("pass", nil, []),
+                ("wrong-field-type", Self.receiverFailure, ["data.userId", "expected String, found Number"]),
+                ("missing-field", Self.receiverFailure, ["data.userId", "Missing"]),
+                ("text-for-object", Self.receiverFailure, ["data", "expected Object, found String"]),
+                ("unknown-kind", Self.receiverFailure, ["handlerName", "unknown-kind"]),
+                ("stale-callback-id", Self.receiverFailure, ["no valid 'ping'"]),
+                ("double-callback", Self.receiverFailure, ["duplicate 'ping'"]),
+                ("script-twice", Self.receiverFailure, ["duplicate 'inject'"]),
+            ])
+    }
 }

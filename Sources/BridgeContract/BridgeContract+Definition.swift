@@ -50,7 +50,7 @@ extension BridgeContract {
             if requestID.field.isEmpty || discriminator.contains(requestID.field) {
                 throw invalid(
                     "requestID.field", "the request-id field must be a non-empty name other than the discriminator",
-                    "name it, e.g. \"id\"")
+                    "name it, e.g. \"id\", or a path such as data.identifier or body[0]")
             }
         }
         if let frames { try frames.check() }
@@ -136,13 +136,17 @@ extension BridgeContract {
                         "acknowledges \"\(target)\", which is not a message of the other direction",
                         "name the kind of a message sent the other way")
                 }
-                if !message.isObject || !request.isObject {
+                // A bare body carries the id at a path into it (Cordova's `body[0]`); a top-level field needs an object.
+                if (!message.isObject || !request.isObject) && !FieldPath.isPath(requestID!.field) {
                     throw invalid(
                         "\(path).acknowledges", "a request and its answer must both be objects, to carry the id",
-                        "declare both with fields, not body")
+                        "declare both with fields, not body, or give requestID a path into the body such as body[0]")
                 }
             }
+            try message.correlation?.check(of: message, in: self, path: "\(path).correlation")
         }
+        // Once every message is known good: the path must exist in each that carries the id.
+        if let requestID { try checkRequestIDPath(requestID.field) }
         if let check { try check.check(against: self) }
     }
 

@@ -29,7 +29,7 @@ extension BridgeContract {
         if let type = spec.body {
             let typed = FieldChecker(mode: mode, record: violation).check(value, as: type, path: "body")
             guard violations.isEmpty, let typed else { return .invalid(violations) }
-            return .valid(ValidatedMessage(kind: spec.kind, direction: spec.direction, fields: [:], body: typed))
+            return Self.bare(spec, value, typed: typed, direction: spec.direction)
         }
         let place = Place(inText: spec.jsonText)
         if spec.jsonText {
@@ -72,7 +72,12 @@ extension BridgeContract {
 
     /// The body native sends for `spec`: the play's value with the discriminator values and the request id added.
     public func outgoing(_ spec: MessageSpec, value: JSONValue, requestID: String?) -> Any {
-        guard spec.isObject, case .object(var fields) = value else { return value.foundationValue }
+        // An id below the top level goes to its path (Cordova's `body[0]`, Turbo's `data.identifier`).
+        let deepID =
+            spec.requestIDField == nil ? spec.requestIDPath.flatMap { path in requestID.map { (path, $0) } } : nil
+        guard spec.isObject, case .object(var fields) = value else {
+            return (deepID.map { $0.setting(.string($1), in: value) } ?? value).foundationValue
+        }
         for (name, constant) in spec.match {
             switch constant {
             case .string(let text): fields[name] = .string(text)
@@ -88,8 +93,10 @@ extension BridgeContract {
         for (name, field) in spec.fields where fields[name] == nil && !field.optional {
             if case .constant = field.type { fields[name] = field.type.sample }
         }
+        var message = JSONValue.object(fields)
+        if let (path, id) = deepID { message = path.setting(.string(id), in: message) }
         // A message of JSON text is sent as its text.
-        return spec.jsonText ? JSONValue.object(fields).text : JSONValue.object(fields).foundationValue
+        return spec.jsonText ? message.text : message.foundationValue
     }
 
     /// Checks a body already sorted into JS types.
@@ -180,9 +187,40 @@ extension BridgeContract {
             var fits = true
             let typed = FieldChecker(mode: mode) { _, _, _, _ in fits = false }
                 .check(value, as: spec.body!, path: "body")
-            if fits, let typed {
-                return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:], body: typed))
-            }
+            if fits, let typed { return Self.bare(spec, value, typed: typed, direction: direction) }
+        }
+        return nil
+    }
+
+    /// A bare message that fits its type, with the request id it carries at a path into its body (Cordova's
+    /// `body[0]`); invalid when that id is empty.
+    static func bare(_ spec: MessageSpec, _ value: BodyValue, typed: FieldValue, direction: Direction) -> Validation {
+        guard spec.requestIDPath != nil else {
+            return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:], body: typed))
+        }
+        var violations: [ContractViolation] = []
+        let id = requestID(in: value, of: spec) { path, rule, expected, found in
+            violations.append(
+                ContractViolation(path: path, rule: rule, expected: expected, found: found, direction: direction))
+        }
+        guard violations.isEmpty else { return .invalid(violations) }
+        var message = ValidatedMessage(kind: spec.kind, direction: direction, requestID: id, fields: [:], body: typed)
+        message.requestIDField = nil
+        return .valid(message)
+    }
+
+    /// The request id a message carries at a path below its top level (`data.identifier`, `body[0]`); records why
+    /// there is none. Nil for a message that carries no id there.
+    static func requestID(
+        in value: BodyValue, of spec: MessageSpec, record: (String, ContractViolation.Rule, String, String) -> Void
+    ) -> String? {
+        guard spec.requestIDField == nil, let path = spec.requestIDPath else { return nil }
+        switch path.value(in: value) {
+        case nil: record(path.description, .missingField, "String (request id)", "Missing")
+        case .string(let id)? where id.isEmpty:
+            record(path.description, .emptyRequestID, "String (request id)", "String")
+        case .string(let id)?: return id
+        case let other?: record(path.description, .wrongType, "String (request id)", other.typeName)
         }
         return nil
     }
@@ -288,11 +326,17 @@ extension BridgeContract {
         }
         let fields = FieldChecker(mode: mode, record: violation, collects: collecting).check(
             object, against: spec.fields, reserved: reserved, prefix: place.prefix)
+        // An id deeper down is typed by its declared field; what is left is that it is there and not empty.
+        if violations.isEmpty, spec.requestIDField == nil, spec.requestIDPath != nil {
+            requestIDValue = Self.requestID(in: .object(object), of: spec, record: violation)
+        }
         guard violations.isEmpty else { return .invalid(violations) }
         guard collecting else { return .valid(ValidatedMessage(kind: spec.kind, direction: direction, fields: [:])) }
         var message = ValidatedMessage(
             kind: spec.kind, direction: direction, requestID: requestIDValue, requestIDField: requestID?.field,
             fields: fields)
+        // An id below the top level is in its field already: the description names no field of its own for it.
+        if spec.requestIDField == nil { message.requestIDField = nil }
         message.kindField = single
         for (name, constant) in match { message.matchValues[name] = constant.fieldValue }
         return .valid(message)

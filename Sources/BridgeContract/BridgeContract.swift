@@ -72,6 +72,10 @@ public struct BridgeContract: Codable, Sendable, Equatable {
             handler: handler, receiver: receiver, discriminator: discriminator, requestIDField: requestID?.field,
             acknowledged: Set(messages.compactMap(\.acknowledges)))
         for index in resolvedMessages.indices { resolvedMessages[index].resolve(defaults) }
+        // A correlation rule names a place in two messages: resolved once both are.
+        for index in resolvedMessages.indices where resolvedMessages[index].correlation != nil {
+            resolvedMessages[index].correlation!.resolve(in: resolvedMessages[index], among: resolvedMessages)
+        }
     }
 
     /// The default contract (Docs/CONTRACT.md): page→native `ready {version: 1}`, native→page `sync {value: String}`.
@@ -103,7 +107,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     }
 
     /// Whether messages of `kind` carry the request id: those that acknowledge and those acknowledged.
-    public func carriesRequestID(_ spec: MessageSpec) -> Bool { spec.requestIDField != nil }
+    public func carriesRequestID(_ spec: MessageSpec) -> Bool { spec.requestIDPath != nil }
 
     /// The discriminator values that name an object message: its `match`, or the discriminator field = kind.
     public func matchValues(of spec: MessageSpec) -> [String: ConstantValue] { spec.match }

@@ -126,7 +126,9 @@ package struct CheckPlay: Codable, Sendable, Equatable {
                 }
                 var value = step.value ?? .object([:])
                 try Self.checkImplicitFields(of: value, for: spec, path: "\(path).value", invalid: invalid)
-                if let echo = step.echo {
+                if let echo = step.echo, echo.contains(where: FieldPath.isPath) {
+                    value = try step.echoSample(into: value, contract: contract, path: "\(path).echo")
+                } else if let echo = step.echo {
                     // Echoed fields come from the trigger: check them with a sample of the trigger's own field.
                     guard let trigger = contract.message(step.after, direction: .pageToNative),
                         case .object(var fields) = value

@@ -63,8 +63,12 @@ package struct ContractModule: Sendable, Equatable {
         let spec: MessageSpec
 
         private enum CodingKeys: String, CodingKey {
-            case kind, direction, route, call, match, bare, jsonText, acknowledges, requestIDField, fields, body, reply
+            case kind, direction, route, call, match, bare, jsonText, acknowledges, requestIDField, requestIDPath
+            case fields, body, reply
         }
+
+        private enum PathKeys: String, CodingKey { case steps, display }
+        private enum StepKeys: String, CodingKey { case key, index, text }
 
         private enum RouteKeys: String, CodingKey { case direction, handler, transport }
 
@@ -90,6 +94,22 @@ package struct ContractModule: Sendable, Equatable {
             try container.encode(spec.jsonText, forKey: .jsonText)
             try container.encode(spec.acknowledges, forKey: .acknowledges)
             try container.encode(spec.requestIDField, forKey: .requestIDField)
+            // An id below the top level (`data.identifier`, `body[0]`): its steps, and the path violations name.
+            if spec.requestIDField == nil, let path = spec.requestIDPath {
+                var written = container.nestedContainer(keyedBy: PathKeys.self, forKey: .requestIDPath)
+                try written.encode(path.description, forKey: .display)
+                var steps = written.nestedUnkeyedContainer(forKey: .steps)
+                for step in path.steps {
+                    var one = steps.nestedContainer(keyedBy: StepKeys.self)
+                    switch step {
+                    case .key(let name): try one.encode(name, forKey: .key)
+                    case .index(let index): try one.encode(index, forKey: .index)
+                    case .text: try one.encode(true, forKey: .text)
+                    }
+                }
+            } else {
+                try container.encodeNil(forKey: .requestIDPath)
+            }
             try container.encode(spec.fields, forKey: .fields)
             try container.encode(spec.body.map(FieldType.Box.init(type:)), forKey: .body)
             try container.encode(spec.reply.map(FieldType.Box.init(type:)), forKey: .reply)

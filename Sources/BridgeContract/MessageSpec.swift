@@ -66,8 +66,17 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     /// a contract with one discriminator field): the validator compares it in place, without `match`'s dictionary.
     var kindField: String? { resolved.kindField }
 
-    /// The request-id field, when the message carries the request id: it acknowledges a request, or is one.
+    /// The request-id field, when the message carries the request id at a top-level field of its own (the contract
+    /// names it with a bare name): it acknowledges a request, or is one. Nil for an id at a deeper path.
     var requestIDField: String? { resolved.requestIDField }
+
+    /// Where the message carries the request id, when it does: the top-level field, or the contract's path
+    /// (`data.identifier`, `body[0]`) resolved in this message's shape. Nil when the path names nothing here (the
+    /// contract's definition check refuses that).
+    package var requestIDPath: FieldPath? { resolved.requestIDPath }
+
+    /// A rule that a field of this message equals a field of an earlier message.
+    package var correlation: CorrelationRule?
 
     /// How a page → native message travels.
     public enum Transport: String, Codable, Sendable, Equatable {
@@ -96,6 +105,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         var match: [String: ConstantValue]
         var kindField: String?
         var requestIDField: String?
+        var requestIDPath: FieldPath?
         var route: MessageRoute
 
         /// What is declared, over what was resolved; the route follows.
@@ -136,6 +146,11 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     mutating func resolve(_ defaults: Defaults) {
         resolved = MessageSpec.resolving(
             declared, kind: kind, direction: direction, acknowledges: acknowledges, defaults)
+        let carries = acknowledges != nil || defaults.acknowledged.contains(kind)
+        if carries, let text = defaults.requestIDField {
+            resolved.requestIDPath =
+                FieldPath.isPath(text) ? (try? FieldPath.resolve(text, in: self))?.path : FieldPath(field: text)
+        }
     }
 
     private static func resolving(
@@ -148,7 +163,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         return Resolved(
             handler: handler, transport: transport, call: declared.call ?? defaults.receiver,
             match: declared.match ?? kindField.map { [$0: .string(kind)] } ?? [:], kindField: kindField,
-            requestIDField: carries ? defaults.requestIDField : nil,
+            requestIDField: carries ? defaults.requestIDField.flatMap { FieldPath.isPath($0) ? nil : $0 } : nil,
             route: MessageRoute(direction, handler: handler, transport: transport))
     }
 
@@ -174,6 +189,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case kind, direction, fields, acknowledges, match, body, handler, transport, reply, call, pageError, encoding
+        case correlation
     }
 
     public init(from decoder: any Decoder) throws {
@@ -217,6 +233,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
             }
             jsonText = true
         }
+        correlation = try container.decodeIfPresent(CorrelationRule.self, forKey: .correlation)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -235,5 +252,6 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         try container.encodeIfPresent(declared.call, forKey: .call)
         if pageError { try container.encode(true, forKey: .pageError) }
         if jsonText { try container.encode("json", forKey: .encoding) }
+        try container.encodeIfPresent(correlation, forKey: .correlation)
     }
 }

@@ -93,15 +93,6 @@ extension PlayStep {
                     + "\"content\": {\"type\": \"array\", …}}")
         }
     }
-
-    /// The trigger's value as a sample, for checking an echo path before any page sends it.
-    static func sample(of trigger: MessageSpec, in contract: BridgeContract) -> JSONValue {
-        if let body = trigger.body { return body.sample }
-        guard case .object(var fields) = FieldType.object(trigger.fields).sample else { return .null }
-        for (name, constant) in trigger.match { fields[name] = FieldType.constant(constant).sample }
-        if let field = trigger.requestIDField { fields[field] = .string("1") }
-        return .object(fields)
-    }
 }
 
 extension StepArgument {
@@ -115,15 +106,19 @@ extension StepArgument {
     /// A value the argument may have, after checking it can have its type.
     private func checkedSample(
         path: String, after: String, contract: BridgeContract, _ invalid: (String, String, String) -> ContractFileError
-    ) throws(ContractFileError) -> JSONValue {
+    ) throws(ContractFileError) -> JSONValue? {
         var sample: JSONValue
         switch source {
         case .fields(let fields):
             var values: [String: JSONValue] = [:]
+            var known = true
             for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
-                values[name] = try field.checkedSample(
+                let value = try field.checkedSample(
                     path: "\(path).fields.\(name)", after: after, contract: contract, invalid)
+                values[name] = value
+                known = known && value != nil
             }
+            guard known else { return nil }
             sample = .object(values)
         case .value(let value):
             sample = value
@@ -136,12 +131,14 @@ extension StepArgument {
                     "\(path).echo", "echo copies a value of the page message the step follows; it follows \(after)",
                     "give the step after: a page-to-native message, or use value")
             }
-            guard let found = PlayStep.sample(of: trigger, in: contract).echoed(at: echo) else {
-                throw invalid(
-                    "\(path).echo", "\"\(after)\" has no value at \"\(echo)\" (optional fields can't be echoed)",
-                    "echo a path the message always has")
+            do {
+                // Under `any` the shape is not declared: the value is checked when the step runs.
+                guard let found = try FieldPath.resolve(echo, in: trigger, implicit: trigger.implicitFields).type
+                else { return nil }
+                sample = found.sample
+            } catch {
+                throw invalid("\(path).echo", error.problem, error.remedy)
             }
-            sample = found
         case .generate(.uuid):
             guard type != nil else {
                 throw invalid("\(path).as", "a generated argument declares its type", "add \"as\": {\"type\": …}")
@@ -166,30 +163,33 @@ extension StepArgument {
         return .string(value.text)
     }
 
-    /// The argument's value for one run of its step: nil when the trigger has nothing at the echoed path.
-    package func value(trigger: JSONValue?) -> JSONValue? {
+    /// The argument's value for one run of its step; `echoed` gives the trigger's value at a path. Nil when the
+    /// trigger has nothing there.
+    package func value(echoing echoed: (String) -> JSONValue?) -> JSONValue? {
         switch source {
         case .value(let value): value
-        case .echo(let path): trigger?.echoed(at: path)
+        case .echo(let path): echoed(path)
         case .generate(.uuid): .string(UUID().uuidString.lowercased())
-        case .fields(let fields): Self.object(fields, trigger: trigger)
+        case .fields(let fields): Self.object(fields, echoing: echoed)
         }
     }
 
-    private static func object(_ fields: [String: StepArgument], trigger: JSONValue?) -> JSONValue? {
+    private static func object(_ fields: [String: StepArgument], echoing echoed: (String) -> JSONValue?) -> JSONValue? {
         var values: [String: JSONValue] = [:]
         for (name, field) in fields {
-            guard let value = field.value(trigger: trigger) else { return nil }
+            guard let value = field.value(echoing: echoed) else { return nil }
             values[name] = field.type.map { encoded(value, as: $0) } ?? value
         }
         return .object(values)
     }
 }
 
-extension JSONValue {
-    /// The value at `path` of a message: the whole message for an empty path, else a top-level field.
-    package func echoed(at path: String) -> JSONValue? {
-        if path.isEmpty { return self }
-        return self[path]
+extension BridgeContract {
+    /// The value at `path` (as a step's argument names it) of the page message `trigger`; nil where it has none.
+    package func echoed(_ path: String, of trigger: ValidatedMessage) -> JSONValue? {
+        guard let spec = message(trigger.kind, direction: trigger.direction),
+            let resolved = try? FieldPath.resolve(path, in: spec, implicit: spec.implicitFields)
+        else { return nil }
+        return trigger.jsonValue(at: resolved.path)
     }
 }

@@ -15,7 +15,8 @@ package struct PlayStep: Codable, Sendable, Equatable {
     public var reply: JSONValue?
     /// Native refuses the trigger: the reply handler's error message (the page's promise rejects).
     public var replyError: String?
-    /// Fields of the trigger copied into the sent value, as native echoes them (Hotwire replies with the data).
+    /// Fields of the trigger copied into the sent value, as native echoes them (Hotwire replies with the data):
+    /// top-level names, or paths (`data.identifier`, `body[0]`), each copied to the same place in the value.
     public var echo: [String]?
     /// A page function native calls with its own arguments (Turbo's visit, Cordova's `nativeCallback`): a dotted
     /// JavaScript name, given with `arguments`.

@@ -10,8 +10,8 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, Cu
     public let fields: [String: FieldValue]
     /// The value of a message that is not an object (a bare string, a call's array argument).
     public let body: FieldValue?
-    /// The name of the request-id field, for the description.
-    let requestIDField: String?
+    /// The name of the request-id field, for the description; nil when the id sits deeper (in a declared field).
+    var requestIDField: String?
     /// The contract's one discriminator field, whose value is the kind, when that named the message: kept as a
     /// name, not a dictionary, so the common message costs no allocation for it.
     var kindField: String?
@@ -32,16 +32,6 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, Cu
         return field == kindField ? .string(kind) : matchValues[field]?.jsonValue
     }
 
-    /// The whole message as JSON: the body of a bare message, else every field with the discriminator values and
-    /// the request id (for native to echo a path of it; never for a log).
-    package var wholeValue: JSONValue {
-        if let body { return body.jsonValue }
-        var all = fields.mapValues(\.jsonValue)
-        for (name, value) in discriminatorValues { all[name] = value.jsonValue }
-        if let requestIDField, let requestID { all[requestIDField] = .string(requestID) }
-        return .object(all)
-    }
-
     /// A message with these values; `requestIDField` names the id's field in the description.
     public init(
         kind: String, direction: Direction, requestID: String? = nil, requestIDField: String? = nil,
@@ -56,6 +46,19 @@ public struct ValidatedMessage: Sendable, Equatable, CustomStringConvertible, Cu
     }
 
     public subscript(field: String) -> FieldValue? { fields[field] }
+
+    /// The message as JSON: its body, or its fields with the discriminator values and the request id (never for a
+    /// log). What a path is followed in.
+    package var jsonValue: JSONValue {
+        if let body { return body.jsonValue }
+        var all = fields.mapValues(\.jsonValue)
+        for (name, value) in discriminatorValues { all[name] = value.jsonValue }
+        if let requestIDField, let requestID { all[requestIDField] = .string(requestID) }
+        return .object(all)
+    }
+
+    /// The value at a path of the message, as JSON (never for a log).
+    package func jsonValue(at path: FieldPath) -> JSONValue? { path.value(in: jsonValue) }
 
     public var description: String {
         if let body { return "\(kind) (\(body.structure))" }

@@ -16,14 +16,15 @@ extension PlayRunner {
 
     /// Calls the page function with each argument from its source, checked against its type first.
     private func performCall(_ function: String, _ step: PlayStep, _ pending: Pending) async {
-        let trigger = pending.trigger?.wholeValue
+        let contract = contract
+        let echoed = { (path: String) in pending.trigger.flatMap { contract.echoed(path, of: $0) } }
         let script: String
         var structures: [String] = []
         do {
             var values: [JSONValue] = []
             for (index, argument) in (step.arguments ?? []).enumerated() {
                 let path = "arguments[\(index)]"
-                guard var value = argument.value(trigger: trigger) else {
+                guard var value = argument.value(echoing: echoed) else {
                     throw BuildProblem("\(path): the trigger has no value to echo")
                 }
                 if let type = argument.type {

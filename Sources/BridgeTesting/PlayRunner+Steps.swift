@@ -37,9 +37,8 @@ extension PlayRunner {
             return
         }
         var value = step.value ?? .object([:])
-        if let echo = step.echo, case .object(var fields) = value, let trigger = pending.trigger {
-            for name in echo { fields[name] = trigger.jsonValue(of: name) }
-            value = .object(fields)
+        if let echo = step.echo, let trigger = pending.trigger {
+            value = contract.echoing(echo, of: trigger, into: value)
         }
         // A request the page must acknowledge gets a fresh id; an answer carries its trigger's.
         let isRequest = contract.messages.contains { $0.acknowledges == spec.kind }

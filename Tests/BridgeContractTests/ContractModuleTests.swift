@@ -230,7 +230,9 @@ struct ContractModuleTests {
     @Test("the JS validator gives the same results as the Swift one on the contract language's bridges")
     func languageParity() throws {
         var rulesSeen = Set<String>()
-        let extra = [LanguageContracts.stringChannel, LanguageContracts.jsonText, LanguageContracts.positional]
+        let extra =
+            [LanguageContracts.stringChannel, LanguageContracts.jsonText, LanguageContracts.positional]
+            + LanguageContracts.paths
         for example in LanguageContracts.all + extra {
             let contract = try example.contract()
             let cases = try example.parityCases(contract)

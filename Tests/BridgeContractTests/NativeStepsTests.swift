@@ -35,10 +35,7 @@ struct NativeStepsTests {
     static let visit = """
         {"after": "visitProposed", "call": "window.turboNative.visitLocationWithOptionsAndRestorationIdentifier",
          "arguments": [
-           {"echo": "data", "as": {"type": "object", "fields": {
-             "location": {"type": "string"},
-             "options": {"type": "object", "fields": {"action": {"type": "string"}}}
-           }}},
+           {"echo": "data.location", "as": {"type": "string"}},
            {"value": {"action": "advance"}},
            {"generate": "uuid", "as": {"type": "string"}}
          ]}
@@ -113,7 +110,15 @@ struct NativeStepsTests {
         ),
         (
             #"[{"after": "visitProposed", "call": "f", "arguments": [{"echo": "nowhere", "as": {"type": "any"}}]}]"#,
-            "check.steps[0].arguments[0].echo", "no value at \"nowhere\""
+            "check.steps[0].arguments[0].echo", "has no field \"nowhere\""
+        ),
+        (
+            #"[{"after": "visitProposed", "call": "f", "arguments": [{"echo": "data.options.action", "as": {"type": "number"}}]}]"#,
+            "check.steps[0].arguments[0]", "expected Number, found String"
+        ),
+        (
+            #"[{"after": "visitProposed", "call": "f", "arguments": [{"echo": "data.nowhere", "as": {"type": "any"}}]}]"#,
+            "check.steps[0].arguments[0].echo", "\"nowhere\""
         ),
         (
             #"[{"after": "visitProposed", "call": "f", "arguments": [{"echo": "data", "as": {"type": "string"}}]}]"#,
@@ -199,9 +204,9 @@ struct NativeStepsTests {
         let argument = StepArgument(
             .fields(["responseID": StepArgument(.echo("id"), as: .string), "n": StepArgument(.value(.number(1)))]),
             as: .json(.object(["responseID": FieldSpec(.string), "n": FieldSpec(.number)])))
-        let value = try #require(argument.value(trigger: .object(["id": .string("cb_1")])))
+        let value = try #require(argument.value { $0 == "id" ? .string("cb_1") : nil })
         #expect(StepArgument.encoded(value, as: argument.type!) == .string(#"{"n":1,"responseID":"cb_1"}"#))
-        #expect(argument.value(trigger: .object([:])) == nil)
+        #expect(argument.value { _ in nil } == nil)
     }
 
     @Test("a bad step is refused at load, naming its field, its rule and a remedy", arguments: refusals.indices)

@@ -298,8 +298,50 @@ function matchesAll(match, object) {
 const TOP = Object.freeze({ inText: false, body: "body", prefix: "" });
 const IN_TEXT = Object.freeze({ inText: true, body: "body(json)", prefix: "body(json)." });
 
-// A message's own fields, once its entry is known: the request id, then the declared fields.
-function checkObject(object, entry, mode, add, place) {
+// The value at a path the native library resolved (a request id below the top level): {found, value}.
+function follow(value, steps) {
+  let current = value;
+  for (const step of steps) {
+    if (step.text === true) {
+      const parsed = typeof current === "string" ? parseText(current) : { ok: false };
+      if (!parsed.ok) return { found: false };
+      current = parsed.value;
+    } else if (step.index !== undefined || (Array.isArray(current) && /^[0-9]+$/.test(step.key))) {
+      const index = step.index !== undefined ? step.index : Number(step.key);
+      if (!Array.isArray(current) || index >= current.length) return { found: false };
+      current = current[index];
+    } else {
+      if (typeName(current) !== "Object" || !present(current, step.key)) return { found: false };
+      current = current[step.key];
+    }
+  }
+  return current === undefined ? { found: false } : { found: true, value: current };
+}
+
+// The request id at a path below the top level (`data.identifier`, `body[0]`); a violation when it is missing, not
+// a String or empty.
+function deepRequestID(value, entry, add) {
+  const path = entry.requestIDPath;
+  const at = follow(value, path.steps);
+  if (!at.found) add(path.display, "missing-field", "String (request id)", "Missing");
+  else if (typeof at.value !== "string") add(path.display, "wrong-type", "String (request id)", typeName(at.value));
+  else if (at.value === "") add(path.display, "empty-request-id", "String (request id)", "String");
+  else return at.value;
+  return null;
+}
+
+// A bare message that fits its type, with the request id it carries at a path into its body (Cordova's body[0]).
+function bareResult(message, entry, direction) {
+  const violations = [];
+  if (entry.requestIDPath === null) return { entry, violations, requestID: null };
+  const add = (path, rule, expected, found) => { violations.push({ path, rule, expected, found, direction }); };
+  const requestID = deepRequestID(message, entry, add);
+  return { entry, violations, requestID };
+}
+
+// A message's own fields, once its entry is known: the request id, then the declared fields. `clean` says no
+// violation came before (an id below the top level is looked at only on an otherwise valid message).
+function checkObject(object, entry, mode, add, place, clean = true) {
   const reserved = new Set(Object.keys(entry.match));
   let requestID = null;
   const field = entry.requestIDField;
@@ -312,7 +354,9 @@ function checkObject(object, entry, mode, add, place) {
     else if (id === "") add(path, "empty-request-id", "String (request id)", "String");
     else requestID = id;
   }
-  checkFields(object, entry.fields, reserved, place.prefix, mode, add);
+  let failed = !clean;
+  checkFields(object, entry.fields, reserved, place.prefix, mode, (...violation) => { failed = true; add(...violation); });
+  if (field === null && entry.requestIDPath !== null && !failed) requestID = deepRequestID(object, entry, add);
   return requestID;
 }
 
@@ -384,7 +428,7 @@ function identify(message, direction, mode, handler, transport) {
 function identifyText(text, route, direction, mode) {
   const bare = ENTRIES.filter((entry) => sameRoute(entry.route, route) && entry.bare);
   const constant = firstFit(text, bare.filter((entry) => entry.body.type === "constant"), mode);
-  if (constant !== null) return { entry: constant, violations: [], requestID: null };
+  if (constant !== null) return bareResult(text, constant, direction);
   let inText = null;
   const parsed = parseText(text);
   if (parsed.ok) {
@@ -393,7 +437,7 @@ function identifyText(text, route, direction, mode) {
     inText = result;
   }
   const other = firstFit(text, bare.filter((entry) => entry.body.type !== "constant"), mode);
-  if (other !== null) return { entry: other, violations: [], requestID: null };
+  if (other !== null) return bareResult(text, other, direction);
   if (inText !== null) return inText;
   const texts = ENTRIES.filter((entry) => sameRoute(entry.route, route) && entry.jsonText);
   const violation = { path: "body", rule: "not-json", expected: textExpectation(texts, bare), found: "String", direction };
@@ -413,7 +457,7 @@ function identifyIn(message, route, direction, mode, place) {
     // A bare message: a constant names it; otherwise the first whose type fits.
     const bare = candidates.filter((entry) => entry.bare);
     const entry = firstFit(message, bare, mode);
-    if (entry !== null) return { entry, violations, requestID: null };
+    if (entry !== null) return bareResult(message, entry, direction);
     // The one bare message of the value's JS type shows where the value breaks it (`body[3]`).
     const shaped = bare.filter((entry) => entry.body.type !== "constant" && jsTypeName(entry.body) === typeName(message));
     if (!bare.length) {
@@ -457,7 +501,7 @@ function checkAs(message, entry, mode) {
   const add = (path, rule, expected, found) => { violations.push({ path, rule, expected, found, direction }); };
   if (entry.bare) {
     checkValue(message, entry.body, "body", mode, add);
-    return { entry, violations, requestID: null };
+    return violations.length ? { entry, violations, requestID: null } : bareResult(message, entry, direction);
   }
   const place = entry.jsonText ? IN_TEXT : TOP;
   if (entry.jsonText) {
@@ -478,7 +522,7 @@ function checkAs(message, entry, mode) {
     if (!present(message, name)) add(path, "missing-field", expectedType(constant), "Missing");
     else checkValue(message[name], constant, path, mode, add);
   }
-  const requestID = checkObject(message, entry, mode, add, place);
+  const requestID = checkObject(message, entry, mode, add, place, violations.length === 0);
   return { entry, violations, requestID };
 }
 

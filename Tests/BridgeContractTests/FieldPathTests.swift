@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+
+@testable import BridgeContract
+
+/// Paths: the request id, `echo` and correlation rules name a nested field, an element, or a place inside JSON text.
+@Suite("Paths")
+struct FieldPathTests {
+    private func lines(_ validation: Validation) -> [String] {
+        validation.violations.map { "\($0.path) \($0.rule.rawValue) \($0.expected) / \($0.found)" }
+    }
+
+    /// The load error of a contract file, as its description reads.
+    private func loadError(_ json: String) -> String? {
+        do {
+            _ = try BridgeContract(jsonData: Data(json.utf8))
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("a path is written with dots, [n] or n for elements, and (json) inside text")
+    func parsing() {
+        #expect(FieldPath.tokens("id") == [.name("id")])
+        #expect(FieldPath.tokens("data.identifier") == [.name("data"), .name("identifier")])
+        #expect(FieldPath.tokens("[0]") == [.index(0)])
+        #expect(FieldPath.tokens("body[0]") == [.name("body"), .index(0)])
+        #expect(FieldPath.tokens("items[2].name") == [.name("items"), .index(2), .name("name")])
+        #expect(FieldPath.tokens("payload(json).id") == [.name("payload"), .text, .name("id")])
+        for broken in ["", "a..b", "a.", ".a", "a[", "a[x]", "a[]", "a]b.", "a[0]b"] {
+            #expect(FieldPath.tokens(broken) == nil, "\(broken)")
+        }
+        // A bare name is a top-level field, whatever it holds: what contracts meant before paths.
+        #expect(FieldPath.isPath("callback(json)") == false)
+    }
+
+    @Test("a path resolves in the declared shape: nested, element, inside JSON text")
+    func resolving() throws {
+        let nested = try LanguageContracts.nestedPath.contract()
+        let element = try LanguageContracts.elementPath.contract()
+        let text = try LanguageContracts.textPath.contract()
+        let completed = try #require(nested.message("visitCompleted", direction: .pageToNative))
+        #expect(completed.requestIDPath?.description == "data.identifier")
+        #expect(completed.requestIDPath?.steps == [.key("data"), .key("identifier")])
+        let exec = try #require(element.message("exec", direction: .pageToNative))
+        #expect(exec.requestIDPath?.description == "body[0]")
+        #expect(exec.requestIDPath?.steps == [.index(0)])
+        // `[0]`, `0` and `body[0]` name the same element.
+        for written in ["[0]", "0", "body[0]", "body.0"] {
+            #expect(try FieldPath.resolve(written, in: exec).path.steps == [.index(0)], "\(written)")
+        }
+        #expect(try FieldPath.resolve("[3][1]", in: exec).path.description == "body[3][1]")
+        let call = try #require(text.message("call", direction: .pageToNative))
+        #expect(call.requestIDPath?.description == "payload(json).id")
+        #expect(call.requestIDPath?.steps == [.key("payload"), .text, .key("id")])
+        #expect(try FieldPath.resolve("payload(json).id", in: call).path == call.requestIDPath)
+        // A bare name keeps meaning the top-level field, carried implicitly.
+        let custom = BridgeContract(
+            version: 1, handler: "bridge", receiver: "window.bridgeReceive",
+            messages: [
+                MessageSpec(kind: "ping", direction: .nativeToPage),
+                MessageSpec(kind: "pong", direction: .pageToNative, acknowledges: "ping"),
+            ],
+            requestID: RequestIDSpec(field: "id"))
+        let ack = try #require(custom.messages.first { $0.acknowledges != nil })
+        #expect(ack.requestIDPath == FieldPath(field: "id"))
+        #expect(ack.requestIDField == "id")
+    }
+
+    @Test("the validator reads the id at its path; a wrong or empty one names the path")
+    func validating() throws {
+        let nested = try LanguageContracts.nestedPath.contract()
+        let completed = nested.validate(["name": "visitCompleted", "data": ["identifier": "v1"]])
+        #expect(completed.message?.requestID == "v1")
+        #expect(completed.message?.description == "visitCompleted {data: {identifier: String}, name: String}")
+        #expect(
+            lines(nested.validate(["name": "visitCompleted", "data": ["identifier": 7]])) == [
+                "data.identifier wrong-type String / Number"
+            ])
+        #expect(
+            lines(nested.validate(["name": "visitCompleted", "data": ["identifier": ""]])) == [
+                "data.identifier empty-request-id String (request id) / String"
+            ])
+        // A message that carries no request id has none, whatever its fields hold.
+        #expect(nested.validate(["name": "visitRendered", "data": ["identifier": "v1"]]).message?.requestID == nil)
+
+        let element = try LanguageContracts.elementPath.contract()
+        #expect(element.validate(["Device7", "Device", "getDeviceInfo", [Any]()]).message?.requestID == "Device7")
+        #expect(
+            lines(element.validate([7, "Device", "getDeviceInfo", [Any]()])) == ["body[0] wrong-type String / Number"])
+        #expect(
+            lines(element.validate(["", "Device", "getDeviceInfo", [Any]()])) == [
+                "body[0] empty-request-id String (request id) / String"
+            ])
+        let result = try #require(element.message("result", direction: .nativeToPage))
+        #expect(element.validate(["Device7", 1, NSNull()], as: result).message?.requestID == "Device7")
+
+        let text = try LanguageContracts.textPath.contract()
+        let call = text.validate(["kind": "call", "payload": #"{"id": "c1", "method": "getUser"}"#])
+        #expect(call.message?.requestID == "c1")
+        #expect(
+            lines(text.validate(["kind": "call", "payload": #"{"id": 1, "method": "getUser"}"#])) == [
+                "payload(json).id wrong-type String / Number"
+            ])
+        #expect(
+            lines(text.validate(["kind": "call", "payload": #"{"id": "", "method": "getUser"}"#])) == [
+                "payload(json).id empty-request-id String (request id) / String"
+            ])
+    }
+
+    @Test("native's message gets the request id at its path")
+    func outgoing() throws {
+        let nested = try LanguageContracts.nestedPath.contract()
+        let visit = try #require(nested.message("visit", direction: .nativeToPage))
+        let body = nested.outgoing(
+            visit, value: .object(["data": .object(["location": .string("/two")])]), requestID: "r-1")
+        #expect(nested.validate(body, as: visit).message?.requestID == "r-1")
+        let element = try LanguageContracts.elementPath.contract()
+        let result = try #require(element.message("result", direction: .nativeToPage))
+        let answer = element.outgoing(result, value: .array([.null, .number(1), .null]), requestID: "Device7")
+        #expect(element.validate(answer, as: result).message?.requestID == "Device7")
+        let text = try LanguageContracts.textPath.contract()
+        let answerSpec = try #require(text.message("answer", direction: .nativeToPage))
+        let inText = text.outgoing(answerSpec, value: .object(["payload": .string(#"{"value": 1}"#)]), requestID: "c1")
+        #expect(text.validate(inText, as: answerSpec).message?.requestID == "c1")
+    }
+
+    @Test("echo copies the value at a path of the trigger to the same path")
+    func echo() throws {
+        let nested = try LanguageContracts.nestedPath.contract()
+        let trigger = try #require(
+            nested.validate(["name": "visitStarted", "data": ["identifier": "v9", "hasCachedSnapshot": true]]).message)
+        let echoed = nested.echoing(
+            ["data.identifier"], of: trigger, into: .object(["data": .object(["location": .string("/two")])]))
+        #expect(echoed == .object(["data": .object(["location": .string("/two"), "identifier": .string("v9")])]))
+        let element = try LanguageContracts.elementPath.contract()
+        let command = try #require(element.validate(["Device7", "Device", "getDeviceInfo", [Any]()]).message)
+        #expect(element.echoing(["body[0]"], of: command, into: .array([])) == .array([.string("Device7")]))
+        let text = try LanguageContracts.textPath.contract()
+        let call = try #require(text.validate(["kind": "call", "payload": #"{"id": "c1", "method": "m"}"#]).message)
+        #expect(
+            text.echoing(["payload.method"], of: call, into: .object([:]))
+                == .object(["payload": .string(#"{"method":"m"}"#)]))
+    }
+
+    @Test("a path that names nothing is refused at load with the field, the rule and the remedy")
+    func refusedAtLoad() throws {
+        let nested = LanguageContracts.nestedPath.json
+        let misspelt = try #require(
+            loadError(
+                nested.replacingOccurrences(of: #""field": "data.identifier"}"#, with: #""field": "data.ident"}"#)))
+        #expect(
+            misspelt.contains(
+                #"requestID.field: "visit" carries the request id, and data has no field "ident" (invalid-value). Remedy: name one of its fields: identifier, location"#
+            ), "\(misspelt)")
+        let intoScalar = try #require(
+            loadError(
+                nested.replacingOccurrences(
+                    of: #""field": "data.identifier"}"#, with: #""field": "data.identifier.value"}"#)))
+        #expect(
+            intoScalar.contains("data.identifier is declared String, which has no a field \"value\""), "\(intoScalar)")
+        let element = LanguageContracts.elementPath.json
+        let pastTheEnd = try #require(
+            loadError(element.replacingOccurrences(of: #""field": "body[0]""#, with: #""field": "body[4]""#)))
+        #expect(
+            pastTheEnd.contains(
+                #"requestID.field: "exec" carries the request id, and body has 4 elements, so no [4] (invalid-value). Remedy: name an element from [0] to [3]"#
+            ), "\(pastTheEnd)")
+        let notString = try #require(
+            loadError(element.replacingOccurrences(of: #""field": "body[0]""#, with: #""field": "[3]""#)))
+        #expect(
+            notString.contains(
+                #"requestID.field: the request id at "exec"'s body[3] is declared Array of Any; a request id is a String"#
+            ),
+            "\(notString)")
+        let unparsable = try #require(
+            loadError(element.replacingOccurrences(of: #""field": "body[0]""#, with: #""field": "body[x]""#)))
+        #expect(unparsable.contains(#"requestID.field: "body[x]" is not a path"#), "\(unparsable)")
+        let text = LanguageContracts.textPath.json
+        let inText = try #require(
+            loadError(text.replacingOccurrences(of: #""field": "payload.id""#, with: #""field": "payload.ID""#)))
+        #expect(inText.contains(#"payload(json) has no field "ID""#), "\(inText)")
+    }
+
+    @Test("correlation and echo paths are checked at load too")
+    func referencesRefused() throws {
+        let nested = LanguageContracts.nestedPath.json
+        let field = try #require(
+            loadError(
+                nested.replacingOccurrences(
+                    of: #""correlation": {"field": "data.identifier""#, with: #""correlation": {"field": "data.id""#)))
+        #expect(
+            field.contains(
+                #"messages[2].correlation.field: data has no field "id" (invalid-value). Remedy: name one of its fields: identifier"#
+            ),
+            "\(field)")
+        let message = try #require(
+            loadError(nested.replacingOccurrences(of: #""message": "visitStarted""#, with: #""message": "visitStart""#))
+        )
+        #expect(
+            message.contains(#"messages[2].correlation.message: "visitStart" is not another message of the contract"#),
+            "\(message)")
+        let object = try #require(
+            loadError(
+                nested.replacingOccurrences(
+                    of: #""correlation": {"field": "data.identifier""#, with: #""correlation": {"field": "data""#)))
+        #expect(object.contains("data is declared Object: a correlated field is one value"), "\(object)")
+        let echo = nested.replacingOccurrences(
+            of: "\n  ]\n}",
+            with: "\n  ],\n  \"check\": {\"steps\": [{\"after\": \"visitStarted\", \"send\": \"visit\", "
+                + "\"value\": {\"data\": {\"location\": \"/two\"}}, \"echo\": [\"data.identifer\"]}]}\n}")
+        let echoError = try #require(loadError(echo))
+        #expect(
+            echoError.contains(
+                #"check.steps[0].echo: "visitStarted": data has no field "identifer" (invalid-value). Remedy: name one of its fields: hasCachedSnapshot, identifier"#
+            ), "\(echoError)")
+        #expect(loadError(echo.replacingOccurrences(of: "data.identifer", with: "data.identifier")) == nil)
+    }
+}

@@ -122,6 +122,8 @@ extension StepArgument {
             sample = .object(values)
         case .value(let value):
             sample = value
+        case .url(let reference):
+            sample = .string(URL(string: reference, relativeTo: URL(string: "http://127.0.0.1/"))?.absoluteString ?? "")
         case .echo(let echo):
             guard type != nil else {
                 throw invalid("\(path).as", "an echoed argument declares its type", "add \"as\": {\"type\": …}")
@@ -165,19 +167,22 @@ extension StepArgument {
 
     /// The argument's value for one run of its step; `echoed` gives the trigger's value at a path. Nil when the
     /// trigger has nothing there.
-    package func value(echoing echoed: (String) -> JSONValue?) -> JSONValue? {
+    package func value(echoing echoed: (String) -> JSONValue?, page: URL? = nil) -> JSONValue? {
         switch source {
         case .value(let value): value
         case .echo(let path): echoed(path)
         case .generate(.uuid): .string(UUID().uuidString.lowercased())
-        case .fields(let fields): Self.object(fields, echoing: echoed)
+        case .fields(let fields): Self.object(fields, echoing: echoed, page: page)
+        case .url(let reference): URL(string: reference, relativeTo: page).map { .string($0.absoluteString) }
         }
     }
 
-    private static func object(_ fields: [String: StepArgument], echoing echoed: (String) -> JSONValue?) -> JSONValue? {
+    private static func object(
+        _ fields: [String: StepArgument], echoing echoed: (String) -> JSONValue?, page: URL?
+    ) -> JSONValue? {
         var values: [String: JSONValue] = [:]
         for (name, field) in fields {
-            guard let value = field.value(echoing: echoed) else { return nil }
+            guard let value = field.value(echoing: echoed, page: page) else { return nil }
             values[name] = field.type.map { encoded(value, as: $0) } ?? value
         }
         return .object(values)

@@ -110,6 +110,8 @@ package struct StepArgument: Codable, Sendable, Equatable {
         case generate(Generated)
         /// An object whose every field is an argument of its own (a reply's id echoed beside constant data).
         case fields([String: StepArgument])
+        /// This URL reference resolved against the page's address (`two.html`), as native builds a location.
+        case url(String)
     }
 
     /// Data native makes up for a call.
@@ -128,7 +130,7 @@ package struct StepArgument: Codable, Sendable, Equatable {
         self.type = type
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case value, echo, generate, fields, `as` }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case value, echo, generate, fields, url, `as` }
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
@@ -139,16 +141,26 @@ package struct StepArgument: Codable, Sendable, Equatable {
         let echo = try container.decodeIfPresent(String.self, forKey: .echo)
         let generateText = try container.decodeIfPresent(String.self, forKey: .generate)
         let fields = try container.decodeIfPresent([String: StepArgument].self, forKey: .fields)
+        let url = try container.decodeIfPresent(String.self, forKey: .url)
         type = try container.decodeIfPresent(FieldType.Box.self, forKey: .as)?.type
-        let given = [value != nil || nullValue, echo != nil, generateText != nil, fields != nil].filter { $0 }.count
+        let given = [value != nil || nullValue, echo != nil, generateText != nil, fields != nil, url != nil]
+            .filter { $0 }.count
         guard given == 1 else {
             throw ContractFileError(
                 code: .invalidValue, path: jsonPath(decoder.codingPath),
-                problem: "an argument needs exactly one of value, echo, generate and fields; found \(given)",
+                problem: "an argument needs exactly one of value, echo, generate, fields and url; found \(given)",
                 remedy: "give {\"value\": …}, {\"echo\": \"path of the trigger\", \"as\": …}, "
-                    + "{\"generate\": \"uuid\", \"as\": …} or {\"fields\": {name: argument, …}}")
+                    + "{\"generate\": \"uuid\", \"as\": …}, {\"fields\": {name: argument, …}} or {\"url\": \"two.html\"}"
+            )
         }
-        if let fields {
+        if let url {
+            guard !url.isEmpty, URL(string: url) != nil else {
+                throw ContractFileError(
+                    code: .invalidValue, path: jsonPath(decoder.codingPath + [CodingKeys.url]),
+                    problem: "\"url\" is not a URL reference", remedy: "give a path such as two.html, or a full URL")
+            }
+            source = .url(url)
+        } else if let fields {
             source = .fields(fields)
         } else if let echo {
             source = .echo(echo)
@@ -172,6 +184,7 @@ package struct StepArgument: Codable, Sendable, Equatable {
         case .echo(let path): try container.encode(path, forKey: .echo)
         case .generate(let generated): try container.encode(generated, forKey: .generate)
         case .fields(let fields): try container.encode(fields, forKey: .fields)
+        case .url(let url): try container.encode(url, forKey: .url)
         }
         try container.encodeIfPresent(type.map(FieldType.Box.init(type:)), forKey: .as)
     }

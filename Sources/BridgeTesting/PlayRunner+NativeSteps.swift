@@ -24,8 +24,8 @@ extension PlayRunner {
             var values: [JSONValue] = []
             for (index, argument) in (step.arguments ?? []).enumerated() {
                 let path = "arguments[\(index)]"
-                guard var value = argument.value(echoing: echoed) else {
-                    throw BuildProblem("\(path): the trigger has no value to echo")
+                guard var value = argument.value(echoing: echoed, page: session.webView?.url) else {
+                    throw BuildProblem("\(path): the trigger has no value at the echoed path (or the page no URL)")
                 }
                 if let type = argument.type {
                     value = StepArgument.encoded(value, as: type)

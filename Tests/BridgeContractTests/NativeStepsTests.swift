@@ -138,7 +138,7 @@ struct NativeStepsTests {
         ),
         (
             #"[{"after": "visitProposed", "call": "f", "arguments": [{"value": 1, "echo": "data"}]}]"#,
-            "check.steps[0].arguments[0]", "exactly one of value, echo, generate and fields"
+            "check.steps[0].arguments[0]", "exactly one of value, echo, generate, fields and url"
         ),
         (
             #"[{"after": "visitProposed", "call": "f", "arguments": [{"generate": "guid", "as": {"type": "string"}}]}]"#,
@@ -180,6 +180,10 @@ struct NativeStepsTests {
         (
             #"[{"after": "flush", "evaluate": "q()", "returns": {"type": "any"}, "accepted": "returns"}]"#,
             "check.steps[0].accepted", "has the type returns declares"
+        ),
+        (
+            #"[{"after": "visitProposed", "call": "f", "arguments": [{"url": ""}]}]"#,
+            "check.steps[0].arguments[0].url", "not a URL reference"
         ),
         (
             #"[{"after": "flush", "evaluateFile": "bridge.js", "accepted": "returns"}]"#,

@@ -92,4 +92,19 @@ final class WorkedContractTests: XCTestCase {
                 ("script-twice", Self.receiverFailure, ["duplicate 'inject'"]),
             ])
     }
+
+    func testTurboIOSWorkedContract() async throws {
+        try await checkEveryPage(
+            of: "turbo-ios",
+            [
+                ("pass", nil, []),
+                ("wrong-field-type", Self.receiverFailure, ["data.location", "expected String, found Number"]),
+                ("missing-field", Self.receiverFailure, ["data.location", "Missing"]),
+                ("string-body", Self.receiverFailure, ["body", "found String"]),
+                ("unknown-kind", Self.receiverFailure, ["name", "unknown-kind"]),
+                ("wrong-visit-id", Self.receiverFailure, ["visitCompleted"]),
+                ("double-callback", Self.receiverFailure, ["duplicate 'visitCompleted'"]),
+                ("script-twice", Self.receiverFailure, ["duplicate 'pageLoaded'"]),
+            ])
+    }
 }

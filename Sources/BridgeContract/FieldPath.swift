@@ -192,8 +192,8 @@ package struct FieldPath: Sendable, Hashable, CustomStringConvertible {
                 let place = steps.isEmpty ? (prefix.isEmpty ? "\"\(spec.kind)\"" : prefix) : here()
                 let what =
                     switch token {
-                    case .name(let name): "a field \"\(name)\""
-                    case .index(let number): "an element [\(number)]"
+                    case .name(let name): "field \"\(name)\""
+                    case .index(let number): "element [\(number)]"
                     case .text: "JSON text"
                     }
                 throw Unresolved(

@@ -35,6 +35,8 @@ package struct Acknowledgement: Sendable, Equatable {
     public let kind: String
     public let requestID: RequestID
     public let correlation: Correlation
+    /// The path of the id in the message, when a correlation rule (not the request id) names it.
+    var field: String? = nil
 }
 
 /// A page → native message the contract refused: its structure and every violation, never its values.

@@ -113,6 +113,19 @@ extension BridgeSession {
                 }
                 if count <= 3 { record(.acknowledged, "\(validated.kind): \(correlation)") }
                 emit(.acknowledgement(validated, correlation))
+            } else if let (correlation, value, rule) = valueCorrelator.settle(validated, in: contract),
+                rule.settles || correlation != .matched
+            {
+                // A message whose field must repeat an earlier message's: judged as an acknowledgement is.
+                if correlation != .matched { strayAcknowledgements += 1 }
+                if acknowledgements.count < 10_000 {
+                    acknowledgements.append(
+                        Acknowledgement(
+                            kind: validated.kind, requestID: RequestID(rawValue: value), correlation: correlation,
+                            field: rule.field))
+                }
+                if count <= 3 { record(.acknowledged, "\(validated.kind): \(correlation)") }
+                emit(.acknowledgement(validated, correlation))
             } else {
                 // "ready received" only for a message named ready: another first message (Hotwire's connect) is
                 // labelled by its own kind, as every other message is.
@@ -123,6 +136,8 @@ extension BridgeSession {
                 }
                 emit(.message(validated))
             }
+            // What it carries may be what a later message must repeat.
+            valueCorrelator.opened(validated.jsonValue, kind: validated.kind, in: contract)
             return validated
         }
     }

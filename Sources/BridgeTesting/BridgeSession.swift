@@ -76,6 +76,8 @@ package final class BridgeSession: NSObject {
     /// The first 10,000 acknowledgements the page sent, with how each related to the requests issued.
     public internal(set) var acknowledgements: [Acknowledgement] = []
     public var correlator = RequestCorrelator()
+    /// The contract's correlation rules applied to this session's messages (Turbo's visit identifier).
+    var valueCorrelator = ValueCorrelator()
 
     /// Every script message exactly as WebKit delivered it, before validation.
     public var onScriptMessage: ((WKScriptMessage) -> Void)?

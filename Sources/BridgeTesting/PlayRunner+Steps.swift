@@ -70,6 +70,8 @@ extension PlayRunner {
             clock.beginStep()
         }
         session.record(fixtureStyle ? .syncSent : .sent, fixtureStyle ? call.structure : "\(name): \(call.description)")
+        // What it carries may be what the page's later messages must repeat.
+        session.valueCorrelator.sent(body, as: spec, in: contract)
         let failure: BridgeFailure?
         if case .observed(let expression, .string(let text))? = step.accepted,
             expression == CheckPlay.fixtureObservationPoint

@@ -20,9 +20,7 @@ extension SessionJudge {
             problems.append("the page reported an error through \(error.structure)")
         }
         for ack in record.acknowledgements.filter({ $0.correlation != .matched }).prefix(3) {
-            problems.append(
-                "\(ack.kind) answers no request native sent (\(ack.correlation.rawValue) id): its \(contract.requestID?.field ?? "id") must be the id of the request it acknowledges"
-            )
+            problems.append(strayAcknowledgement(ack, contract))
         }
         for name in record.expected where record.strictness == .strict && record.mostCopies(name) > 1 {
             let rule =
@@ -32,6 +30,14 @@ extension SessionJudge {
             problems.append("duplicate '\(name)': \(rule) (a second listener or a repeated init?)")
         }
         return problems
+    }
+
+    /// The one wording of an acknowledgement that settles nothing (late, duplicate or unknown): of a request id, or
+    /// of a field a correlation rule says must repeat an earlier message's.
+    static func strayAcknowledgement(_ ack: Acknowledgement, _ contract: BridgeContract) -> String {
+        let field = ack.field ?? contract.requestID?.field ?? "id"
+        return "\(ack.kind) answers no request native sent (\(ack.correlation.rawValue) id): its \(field) must be "
+            + "the id of the request it acknowledges"
     }
 
     static func pageToNative(_ record: SessionRecord, loaded: Bool) -> DirectionVerdict {

@@ -159,7 +159,7 @@ struct FieldPathTests {
                 nested.replacingOccurrences(
                     of: #""field": "data.identifier"}"#, with: #""field": "data.identifier.value"}"#)))
         #expect(
-            intoScalar.contains("data.identifier is declared String, which has no a field \"value\""), "\(intoScalar)")
+            intoScalar.contains("data.identifier is declared String, which has no field \"value\""), "\(intoScalar)")
         let element = LanguageContracts.elementPath.json
         let pastTheEnd = try #require(
             loadError(element.replacingOccurrences(of: #""field": "body[0]""#, with: #""field": "body[4]""#)))
@@ -216,5 +216,72 @@ struct FieldPathTests {
                 #"check.steps[0].echo: "visitStarted": data has no field "identifer" (invalid-value). Remedy: name one of its fields: hasCachedSnapshot, identifier"#
             ), "\(echoError)")
         #expect(loadError(echo.replacingOccurrences(of: "data.identifer", with: "data.identifier")) == nil)
+    }
+
+    @Test("a correlation rule matches the open value; stale, wrong and repeated values are late, unknown, duplicate")
+    func correlating() throws {
+        let contract = try LanguageContracts.nestedPath.contract()
+        var correlator = ValueCorrelator()
+        func arrive(_ name: String, _ identifier: String) throws -> Correlation? {
+            let body: [String: Any] = ["name": name, "data": ["identifier": identifier, "hasCachedSnapshot": false]]
+            let message = try #require(contract.validate(body, mode: .lenient).message, "\(name)")
+            let settled = correlator.settle(message, in: contract)?.correlation
+            correlator.opened(message.jsonValue, kind: name, in: contract)
+            return settled
+        }
+        // Rendered must repeat the open visit's identifier; it does not settle it.
+        #expect(try arrive("visitRendered", "v1") == .unknown)
+        #expect(try arrive("visitStarted", "v1") == nil)
+        #expect(try arrive("visitRendered", "v1") == .matched)
+        #expect(try arrive("visitRendered", "v1") == .matched)
+        #expect(try arrive("visitRendered", "v0") == .unknown)
+        // A second visit supersedes the first: a message of the first is late.
+        #expect(try arrive("visitStarted", "v2") == nil)
+        #expect(try arrive("visitRendered", "v1") == .late)
+        #expect(try arrive("visitRendered", "v2") == .matched)
+        // A settling rule: the second answer with the same value is a double callback.
+        var settling = contract
+        settling.messages[2].correlation = CorrelationRule(field: "data.identifier", message: "visitStarted")
+        correlator = ValueCorrelator()
+        let started = try #require(
+            settling.validate(["name": "visitStarted", "data": ["identifier": "v3", "hasCachedSnapshot": true]]).message
+        )
+        correlator.opened(started.jsonValue, kind: "visitStarted", in: settling)
+        let rendered = try #require(settling.validate(["name": "visitRendered", "data": ["identifier": "v3"]]).message)
+        #expect(correlator.settle(rendered, in: settling)?.correlation == .matched)
+        #expect(correlator.settle(rendered, in: settling)?.correlation == .duplicate)
+        #expect(correlator.settle(rendered, in: settling)?.rule.field == "data.identifier")
+    }
+
+    @Test("Docs/CONTRACT.md's Paths section shows the library's own load error, and its rule loads")
+    func documented() throws {
+        let text = try #require(ContractDocumentationTests.document)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("bridge.json")
+        try Data(
+            LanguageContracts.nestedPath.json.replacingOccurrences(
+                of: #""field": "data.identifier"}"#, with: #""field": "data.ident"}"#
+            ).utf8
+        ).write(to: url)
+        do {
+            _ = try BridgeContract.load(contentsOf: url)
+            Issue.record("accepted a request-id path that names nothing")
+        } catch {
+            let shown = error.description.replacingOccurrences(of: directory.path + "/", with: "")
+            #expect(text.contains("\n\(shown)\n"), "\(shown)")
+        }
+        // The rule shown, with the message it names, loads and resolves both paths.
+        let block = try ContractDocumentationTests.block(after: "**Correlation.**")
+        let started =
+            #"{"kind": "visitStarted", "direction": "page-to-native", "fields": {"data": {"type": "object", "#
+            + #""fields": {"identifier": {"type": "string"}}}}}"#
+        let contract = try BridgeContract(
+            jsonData: Data(
+                ContractLanguageTests.file(started + ", " + block, extra: #", "discriminator": "name""#).utf8))
+        let rule = try #require(contract.message("visitCompleted", direction: .pageToNative)?.correlation)
+        #expect(rule.paths?.field.description == "data.identifier")
+        #expect(rule.paths?.messageField.description == "data.identifier")
     }
 }

@@ -236,6 +236,19 @@ final class SessionJudgeTests: XCTestCase {
             "pong answers no request native sent (unknown id): its id must be the id of the request it acknowledges")
     }
 
+    /// A field a correlation rule names (Turbo's data.identifier) fails in the same words, naming its path.
+    func testACorrelatedFieldOfNoRequestFailsInTheSameWords() {
+        var record = record(arrived: ["ready", "done"])
+        record.acknowledgements = [
+            Acknowledgement(
+                kind: "done", requestID: RequestID(rawValue: "v1"), correlation: .duplicate, field: "data.identifier")
+        ]
+        XCTAssertEqual(
+            SessionJudge.pageToNative(record, loaded: true).failure?.detail,
+            "done answers no request native sent (duplicate id): its data.identifier must be the id of the request it acknowledges"
+        )
+    }
+
     func testATerminatedProcessOrADroppedMessageIsWhyNothingCame() {
         var record = record(ending: .processEnded)
         record.processTerminated = true

@@ -106,8 +106,14 @@ final class WorkedContractTests: XCTestCase {
                 ("missing-field", Self.receiverFailure, ["data.location", "Missing"]),
                 ("string-body", Self.receiverFailure, ["body", "found String"]),
                 ("unknown-kind", Self.receiverFailure, ["name", "unknown-kind"]),
-                ("wrong-visit-id", Self.receiverFailure, ["visitCompleted"]),
-                ("double-callback", Self.receiverFailure, ["duplicate 'visitCompleted'"]),
+                (
+                    "wrong-visit-id", Self.receiverFailure,
+                    ["visitCompleted answers no request native sent (unknown id)"]
+                ),
+                (
+                    "double-callback", Self.receiverFailure,
+                    ["visitCompleted answers no request native sent (duplicate id)"]
+                ),
                 ("script-twice", Self.receiverFailure, ["duplicate 'pageLoaded'"]),
             ])
     }
@@ -125,7 +131,7 @@ final class WorkedContractTests: XCTestCase {
                 ("unknown-kind", Self.receiverFailure, ["body[1]: expected String \"Device\"", "constant-mismatch"]),
                 // The answer to an id cordova.callbacks never held reaches nothing: the page never shows it.
                 ("stale-callback-id", Self.pageFailure, ["cordova.exec.nativeCallback", "did not show"]),
-                ("double-callback", Self.receiverFailure, ["duplicate 'Device/getDeviceInfo'"]),
+                ("double-callback", Self.receiverFailure, ["duplicate 'exec'"]),
                 // The second copy throws as it starts and sends nothing: no message shows it, so the check passes
                 // and the timeline shows the page's uncaught error.
                 ("script-twice", nil, ["uncaught error: Error: cordova already defined"]),

@@ -172,6 +172,13 @@ package struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
             breaking("match", "discriminator values", describe(before.match), describe(after.match))
         }
         breaking("body", "body type", before.body.map { "\($0)" } ?? "Object", after.body.map { "\($0)" } ?? "Object")
+        // A field that must repeat an earlier message's: a page built against the lock may not.
+        func describe(_ rule: CorrelationRule?) -> String {
+            guard let rule else { return "none" }
+            return "\(rule.field) = \(quoted(rule.message)).\(rule.messageField ?? rule.field)"
+                + (rule.settles ? "" : " (not settling)")
+        }
+        breaking("correlation", "correlation", describe(before.correlation), describe(after.correlation))
         // A message that inherits the contract's handler or receiver follows its rename, reported once above.
         if before.direction == .pageToNative, before.declared.handler != nil || after.declared.handler != nil {
             breaking("handler", "handler", quoted(before.handler), quoted(after.handler))

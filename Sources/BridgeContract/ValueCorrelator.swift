@@ -25,11 +25,14 @@ package struct ValueCorrelator: Sendable {
 
     /// A message arrived (or native sent it): it opens the value of every rule that names it as the earlier message.
     /// A value still open is superseded: an answer to it is now late.
-    package mutating func opened(_ message: JSONValue, kind: String, in contract: BridgeContract) {
+    /// The message's JSON is built only when a rule names its kind: most messages open nothing.
+    package mutating func opened(_ message: @autoclosure () -> JSONValue, kind: String, in contract: BridgeContract) {
+        var json: JSONValue?
         for spec in contract.messages {
-            guard let rule = spec.correlation, rule.message == kind, let paths = rule.paths,
-                let value = Self.text(paths.messageField.value(in: message))
-            else { continue }
+            guard let rule = spec.correlation, rule.message == kind, let paths = rule.paths else { continue }
+            let whole = json ?? message()
+            json = whole
+            guard let value = Self.text(paths.messageField.value(in: whole)) else { continue }
             let key = Self.key(kind, paths.messageField)
             var state = values[key] ?? Values()
             if let current = state.current, current != value { state.abandoned.insert(current) }

@@ -82,6 +82,12 @@ let diffCases: [DiffCase] = [
         current: edited { $0.requestID = RequestIDSpec(field: "id") },
         expected: [incompatible("requestID", "request-id field \"id\" added")]),
     DiffCase(
+        name: "correlation added",
+        current: edited {
+            $0.messages[0].correlation = CorrelationRule(field: "version", message: "sync", messageField: "value")
+        },
+        expected: [incompatible("ready.correlation", "correlation changed from none to version = \"sync\".value")]),
+    DiffCase(
         name: "new optional object field",
         current: edited(readyFields { $0["meta"] = FieldSpec(.object(["a": FieldSpec(.string)]), optional: true) }),
         expected: [compatible("ready.meta", "new optional field (Object)")]),

@@ -251,6 +251,18 @@ struct FieldPathTests {
         #expect(correlator.settle(rendered, in: settling)?.correlation == .matched)
         #expect(correlator.settle(rendered, in: settling)?.correlation == .duplicate)
         #expect(correlator.settle(rendered, in: settling)?.rule.field == "data.identifier")
+        // The earlier message may be native's: what the check sent opens the value.
+        var fromNative = contract
+        fromNative.messages[2].correlation = CorrelationRule(field: "data.identifier", message: "visit")
+        correlator = ValueCorrelator()
+        let visit = try #require(fromNative.message("visit", direction: .nativeToPage))
+        let sent = fromNative.outgoing(
+            visit, value: .object(["data": .object(["identifier": .string("v4"), "location": .string("/")])]),
+            requestID: nil)
+        #expect(correlator.settle(rendered, in: fromNative)?.correlation == .unknown)
+        correlator.sent(sent, as: visit, in: fromNative)
+        let fourth = try #require(fromNative.validate(["name": "visitRendered", "data": ["identifier": "v4"]]).message)
+        #expect(correlator.settle(fourth, in: fromNative)?.correlation == .matched)
     }
 
     @Test("Docs/CONTRACT.md's Paths section shows the library's own load error, and its rule loads")

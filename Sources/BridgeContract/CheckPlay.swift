@@ -69,6 +69,17 @@ package struct CheckPlay: Codable, Sendable, Equatable {
             copy.userScripts[index].source = String(decoding: data, as: UTF8.self)
             copy.userScripts[index].file = nil
         }
+        for (index, step) in steps.enumerated() {
+            guard let file = step.evaluateFile else { continue }
+            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
+            do {
+                copy.steps[index].evaluateSource = String(decoding: try FileBytes.read(url.path), as: UTF8.self)
+            } catch {
+                throw ContractFileError(
+                    code: .unreadable, path: "check.steps[\(index)].evaluateFile", problem: "the script file \(error)",
+                    remedy: "give a path relative to the file that names it, or an absolute path")
+            }
+        }
         return copy
     }
 
@@ -97,8 +108,10 @@ package struct CheckPlay: Codable, Sendable, Equatable {
                     "\(path).after", "\"\(step.after)\" is neither didFinish nor a page-to-native message",
                     "use didFinish or one of: \(toNative.joined(separator: ", "))")
             }
-            if step.send == nil && step.reply == nil && step.replyError == nil {
-                throw invalid("\(path)", "the step does nothing", "give it send, reply or replyError")
+            try step.checkNative(path: path, contract: contract, invalid: invalid)
+            if !step.acts && step.reply == nil && step.replyError == nil {
+                throw invalid(
+                    "\(path)", "the step does nothing", "give it send, call, evaluate, reply or replyError")
             }
             if let send = step.send {
                 guard let spec = contract.message(send, direction: .nativeToPage) else {
@@ -144,7 +157,9 @@ package struct CheckPlay: Codable, Sendable, Equatable {
             } else if step.value != nil {
                 throw invalid("\(path).value", "value goes with send", "add send, or remove value")
             }
-            if step.send == nil, let accepted = step.accepted, accepted == .returns || accepted == .settles {
+            if step.send == nil, step.call == nil, let accepted = step.accepted,
+                accepted == .returns || accepted == .settles
+            {
                 throw invalid(
                     "\(path).accepted", "a reply is accepted when the page shows it",
                     "use {\"expression\": …, \"equals\": …}, or give the step send")
@@ -292,102 +307,7 @@ package struct UserScriptSpec: Codable, Sendable, Equatable {
     }
 }
 
-/// One thing native does when its trigger happens: send a message or call, and/or answer the trigger.
-package struct PlayStep: Codable, Sendable, Equatable {
-    /// `didFinish`, or the name of a page → native message (the step runs each time it arrives).
-    public var after: String
-    /// The native → page message to send.
-    public var send: String?
-    /// What to send: the message's fields (its discriminator and request id are filled in), or a bare value.
-    public var value: JSONValue?
-    /// How the page's acceptance is observed; by default the call must not throw.
-    public var accepted: Acceptance?
-    /// Native's answer to the trigger (a reply handler's reply, or a prompt's text).
-    public var reply: JSONValue?
-    /// Native refuses the trigger: the reply handler's error message (the page's promise rejects).
-    public var replyError: String?
-    /// Fields of the trigger copied into the sent value, as native echoes them (Hotwire replies with the data): top-level
-    /// names, or paths (`data.identifier`, `body[0]`), each copied to the same place in the value.
-    public var echo: [String]?
-
-    public init(
-        after: String, send: String? = nil, value: JSONValue? = nil, accepted: Acceptance? = nil,
-        reply: JSONValue? = nil, replyError: String? = nil, echo: [String]? = nil
-    ) {
-        self.after = after
-        self.send = send
-        self.value = value
-        self.accepted = accepted
-        self.reply = reply
-        self.replyError = replyError
-        self.echo = echo
-    }
-
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case after, send, value, accepted, reply, replyError, echo
-    }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        after = try container.decode(String.self, forKey: .after)
-        send = try container.decodeIfPresent(String.self, forKey: .send)
-        value = try container.decodeIfPresent(JSONValue.self, forKey: .value)
-        accepted = try container.decodeIfPresent(Acceptance.self, forKey: .accepted)
-        reply = try container.decodeIfPresent(JSONValue.self, forKey: .reply)
-        replyError = try container.decodeIfPresent(String.self, forKey: .replyError)
-        echo = try container.decodeIfPresent([String].self, forKey: .echo)
-    }
-}
-
-/// How the check sees that the page accepted a native → page call.
-package enum Acceptance: Codable, Sendable, Equatable {
-    /// The call returned without throwing.
-    case returns
-    /// The call's result (a promise) fulfilled; a rejection is the page refusing.
-    case settles
-    /// After the call, `expression` evaluates to `equals` (the fixture's `document.body.dataset.received`).
-    case observed(expression: String, equals: JSONValue)
-
-    private enum CodingKeys: String, CodingKey, CaseIterable { case expression, equals }
-
-    public init(from decoder: any Decoder) throws {
-        if let word = try? decoder.singleValueContainer().decode(String.self) {
-            switch word {
-            case "returns": self = .returns
-            case "settles": self = .settles
-            default:
-                throw ContractFileError(
-                    code: .invalidValue, path: jsonPath(decoder.codingPath),
-                    problem: "unknown acceptance \"\(word)\"",
-                    remedy: "use \"returns\", \"settles\" or {\"expression\": …, \"equals\": …}")
-            }
-            return
-        }
-        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self = .observed(
-            expression: try container.decode(String.self, forKey: .expression),
-            equals: try container.decode(JSONValue.self, forKey: .equals))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .returns:
-            var container = encoder.singleValueContainer()
-            try container.encode("returns")
-        case .settles:
-            var container = encoder.singleValueContainer()
-            try container.encode("settles")
-        case .observed(let expression, let equals):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(expression, forKey: .expression)
-            try container.encode(equals, forKey: .equals)
-        }
-    }
-}
-
 /// Violations on one line, for a file error.
-func describeInline(_ violations: [ContractViolation]) -> String {
+package func describeInline(_ violations: [ContractViolation]) -> String {
     violations.map { "\($0.path): expected \($0.expected), found \($0.found)" }.joined(separator: "; ")
 }

@@ -80,6 +80,37 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
         self.body = body
     }
 
+    /// The script that calls `function` with several arguments, each written as a receiver call's argument is:
+    /// `window.turboNative.visit("…",{"action":"advance"},"…")`.
+    package static func script(calling function: String, arguments: [JSONValue]) throws(ReceiverCallError) -> String {
+        guard BridgeContract.isScriptPath(function) else {
+            throw ReceiverCallError(code: .invalidReceiver, path: "call", found: "String")
+        }
+        var written: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            do {
+                written.append(try serializedArgument(BodyValue(argument.foundationValue)))
+            } catch {
+                var error = error
+                error.path = "arguments[\(index)]"
+                throw error
+            }
+        }
+        return "\(function)(\(written.joined(separator: ",")))"
+    }
+
+    /// The script that dispatches a `MessageEvent` of type `event` on `target` with `data` as its data, as
+    /// react-native-webview's native side does: `window.dispatchEvent(new MessageEvent("message", {"data":…}))`.
+    package static func script(dispatching event: String, on target: String, data: Any)
+        throws(ReceiverCallError) -> String
+    {
+        guard BridgeContract.isScriptPath(target) else {
+            throw ReceiverCallError(code: .invalidReceiver, path: "dispatch.target", found: "String")
+        }
+        let initializer = try serializedArgument(BodyValue(["data": data]))
+        return "\(target).dispatchEvent(new MessageEvent(\(stringLiteral(event)), \(initializer)))"
+    }
+
     /// Structure only: the receiver and the message's field types.
     public var description: String { "\(receiver)(\(structure))" }
     public var debugDescription: String { description }

@@ -224,8 +224,8 @@ struct SwiftTypeWriter {
         case .number, .constant(.number): return ("Double", [])
         case .integer: return ("Int", [])
         case .boolean, .constant(.boolean): return ("Bool", [])
-        // Positional arrays, null and any are read as their JSON.
-        case .tuple, .null, .constant(.null), .any: return ("JSONValue", [])
+        case .tuple(let items): return tuple(items, field: field, taken: &taken)
+        case .null, .constant(.null), .any: return ("JSONValue", [])  // Null and any are read as their JSON.
         case .array(let items):
             let (element, decls) = swiftType(items, field: field + " item", taken: &taken)
             return ("[\(element)]", decls)

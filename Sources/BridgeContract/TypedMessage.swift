@@ -84,10 +84,23 @@ extension Array: ContractValue where Element: ContractValue {
     public var contractJSON: JSONValue { .array(map(\.contractJSON)) }
 }
 
-/// A positional array, `null` or `any`: read as its JSON.
+/// `null` or `any`: read as its JSON.
 extension JSONValue: ContractValue {
     public init(contractValue: FieldValue, path: String) throws(TypedMessageError) { self = contractValue.jsonValue }
     public var contractJSON: JSONValue { self }
+}
+
+extension FieldValue {
+    /// Element `index` of a positional array the contract checked (a tuple), as a typed value.
+    public func element<Value: ContractValue>(_ index: Int, path: String) throws(TypedMessageError) -> Value {
+        guard case .array(let items) = self else { throw .mismatch(path, "Array", self) }
+        guard items.indices.contains(index) else {
+            throw TypedMessageError(violations: [
+                ContractViolation(path: "\(path)[\(index)]", rule: .missingField, expected: "a value", found: "Missing")
+            ])
+        }
+        return try Value(contractValue: items[index], path: "\(path)[\(index)]")
+    }
 }
 
 /// The fields of a checked object, read by name into typed values.

@@ -37,6 +37,15 @@ extension BridgeSession {
             body: message.body, channel: message.name)
     }
 
+    /// Validates and records a page message native read from the page (a pulled queue's element) as if it had
+    /// been posted to `handler`; it triggers steps as a posted message does.
+    func pulled(_ body: Any, handler: String) {
+        messagesSeen += 1
+        accept(
+            contract.validate(body, direction: .pageToNative, mode: mode, handler: handler), body: body,
+            channel: handler)
+    }
+
     /// Answers the page's `prompt(text)`: a contract message on the prompt channel gets native's reply text.
     func prompt(_ text: String) -> String? {
         guard contract.usesPromptChannel else { return nil }
@@ -75,6 +84,7 @@ extension BridgeSession {
         emit(.rejected(rejection))
     }
 
+    @discardableResult
     private func accept(_ validation: Validation, body: Any?, channel: String) -> ValidatedMessage? {
         switch validation {
         case .invalid(let violations):

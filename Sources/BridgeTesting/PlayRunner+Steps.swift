@@ -18,6 +18,10 @@ extension PlayRunner {
         }
         clock.beginStep()
         let step = play.steps[pending.index]
+        if step.call != nil || step.evaluate != nil || step.evaluateFile != nil {
+            await performNative(step, pending)
+            return
+        }
         guard let name = step.send, let spec = contract.message(name, direction: .nativeToPage) else {
             // A reply step: its answer already went; what is left is to see the page accept it.
             if case .observed(let expression, let equals)? = step.accepted {
@@ -41,6 +45,7 @@ extension PlayRunner {
         let requestID = isRequest ? session.correlator.begin().rawValue : pending.trigger?.requestID
         let body = contract.outgoing(spec, value: value, requestID: requestID)
         let call: ReceiverCall
+        var dispatched: String?
         do {
             guard case .valid = contract.validate(body, as: spec) else {
                 throw ReceiverCallError(
@@ -48,6 +53,9 @@ extension PlayRunner {
             }
             // The library's writer: proven to give JavaScript the same value as JSONSerialization, ten times faster.
             call = try ReceiverCall(function: contract.functionPath(of: spec), argument: body, encoder: .jsonWriter)
+            if let dispatch = step.dispatch {
+                dispatched = try ReceiverCall.script(dispatching: dispatch.event, on: dispatch.target, data: body)
+            }
         } catch {
             outcomes.append(
                 SessionRecord.StepOutcome(
@@ -65,25 +73,16 @@ extension PlayRunner {
         // What it carries may be what the page's later messages must repeat.
         session.valueCorrelator.sent(body, as: spec, in: contract)
         let failure: BridgeFailure?
-        switch step.accepted ?? .returns {
-        case .observed(let expression, .string(let text)) where expression == CheckPlay.fixtureObservationPoint:
-            failure = await session.deliver(script: call.script, showing: (text, expression), clock: clock)
-        case .observed(let expression, let equals):
-            // What the page showed before native acted: only a change from it is the page's answer.
-            let before: JSONValue?
-            if case .success(let value)? = await read(expression) { before = value } else { before = nil }
-            if let refused = await session.deliver(script: call.script, showing: nil, clock: clock) {
-                failure = refused
-            } else {
-                failure = await observe(expression, equals: equals, before: before)
-            }
-        case .returns:
-            failure = await session.deliver(script: call.script, showing: nil, clock: clock)
-        case .settles:
-            failure = await settle(call.script)
+        if case .observed(let expression, .string(let text))? = step.accepted,
+            expression == CheckPlay.fixtureObservationPoint
+        {
+            failure = await session.deliver(
+                script: dispatched ?? call.script, showing: (text, expression), clock: clock)
+        } else {
+            failure = await run(dispatched ?? call.script, accepted: step.accepted ?? .returns)
         }
         await perturber?.holdCompletion()
-        let function = contract.functionPath(of: spec)
+        let function = step.dispatch.map { "\($0.target).dispatchEvent" } ?? contract.functionPath(of: spec)
         let prefixed = failure.map {
             fixtureStyle ? $0 : BridgeFailure($0.category, "\(name) (\(function)): \($0.detail)")
         }
@@ -96,11 +95,27 @@ extension PlayRunner {
             switch step.accepted ?? .returns {
             case .observed(let expression, _) where fixtureStyle: "\(expression) shows the sent text"
             case .observed(let expression, _): "\(name) accepted (\(expression) shows it)"
-            case .returns: "\(name) accepted (\(contract.functionPath(of: spec)) returned)"
+            case .returns: "\(name) accepted (\(function) returned)"
             case .settles: "\(name) accepted (its promise fulfilled)"
             }
         outcomes.append(
             SessionRecord.StepOutcome(index: pending.index, sent: name, name: name, failure: prefixed, note: note))
+    }
+
+    /// Runs native's script and sees the page accept it as `accepted` says.
+    func run(_ script: String, accepted: Acceptance) async -> BridgeFailure? {
+        switch accepted {
+        case .observed(let expression, let equals):
+            // What the page showed before native acted: only a change from it is the page's answer.
+            let before: JSONValue?
+            if case .success(let value)? = await read(expression) { before = value } else { before = nil }
+            if let refused = await session.deliver(script: script, showing: nil, clock: clock) { return refused }
+            return await observe(expression, equals: equals, before: before)
+        case .returns:
+            return await session.deliver(script: script, showing: nil, clock: clock)
+        case .settles:
+            return await settle(script)
+        }
     }
 
     /// Whether a step is the fixture's exchange, reported in the words the fixture check always used.
@@ -118,7 +133,7 @@ extension PlayRunner {
     /// (what it showed before native acted), `undefined` and `null` is its answer: the expected one passes, any
     /// other fails at once instead of at the deadline. Each look reads the expression once and takes the value the
     /// engine hands over: no function of the page's (`JSON.stringify`, `setTimeout`) takes part in the verdict.
-    private func observe(_ expression: String, equals expected: JSONValue, before: JSONValue?) async
+    func observe(_ expression: String, equals expected: JSONValue, before: JSONValue?) async
         -> BridgeFailure?
     {
         let late = BridgeFailure(
@@ -153,7 +168,7 @@ extension PlayRunner {
 
     /// What `expression` shows now: nil when the step's deadline passed first; a success of nil when it is
     /// undefined or holds what JSON cannot (a function, a node).
-    private func read(_ expression: String) async -> Result<JSONValue?, any Error>? {
+    func read(_ expression: String) async -> Result<JSONValue?, any Error>? {
         switch await session.callAsync("return (\(expression));", until: clock.deadline) {
         case nil: return nil
         case .success(let value): return .success(JSONValue(engineValue: value))
@@ -163,7 +178,7 @@ extension PlayRunner {
     }
 
     /// Runs a call and waits for the promise it returns to fulfil; a rejection is the page refusing.
-    private func settle(_ script: String) async -> BridgeFailure? {
+    func settle(_ script: String) async -> BridgeFailure? {
         switch await session.callAsync("await (\(script)); return null;", until: clock.deadline) {
         case nil:
             return BridgeFailure(.pageDidNotAccept, clock.missed("its promise did not settle"))

@@ -206,7 +206,7 @@ final class PlayRunner {
                     if count == 2 { session.record(.messageRejected, "duplicate \(message.description)") }
                     return
                 }
-                for (index, step) in play.steps.enumerated() where step.after == message.kind && step.send != nil {
+                for (index, step) in play.steps.enumerated() where step.after == message.kind && step.acts {
                     queue.append(Pending(index: index, trigger: message, document: document))
                 }
             default: break

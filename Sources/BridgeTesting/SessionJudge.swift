@@ -74,12 +74,12 @@ enum SessionJudge {
         if !record.steps.isEmpty { return .pass(record.steps.map(\.note).joined(separator: " | ")) }
         if !loaded { return .notRun("the page did not load") }
         let play = record.play
-        guard play.steps.contains(where: { $0.send != nil }) else {
+        guard play.steps.contains(where: \.acts) else {
             return .notRun("the play sends nothing to the page")
         }
         // A trigger can come after its step stopped waiting (a page that blocks the engine for seconds): then it is
         // on the record, and "did not arrive" would contradict it.
-        let waiting = Set(play.steps.compactMap { $0.send == nil ? nil : $0.after }).sorted()
+        let waiting = Set(play.steps.compactMap { $0.acts ? $0.after : nil }).sorted()
         let came = waiting.filter { trigger in
             trigger == CheckPlay.didFinish ? record.load.outcome == .finished : record.count(trigger) > 0
         }

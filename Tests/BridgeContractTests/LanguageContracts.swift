@@ -87,7 +87,8 @@ enum LanguageContracts {
         replies: [:])
 
     /// Cordova's shape: `exec` posts the positional array `[callbackId, service, action, args]` with arguments of any
-    /// type; `null`, a null constant and a match on null. Not in `all`: its typed code is not generated yet.
+    /// type; `null`, a null constant and a match on null. Not in `all`: its typed code is checked on its own
+    /// (TypeScriptDeclarationsTests, SwiftTupleTypesTests).
     static let positional = Example(
         name: "positional",
         json: #"""

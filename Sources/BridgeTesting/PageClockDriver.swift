@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 
 #if canImport(WebKit)
 import WebKit
@@ -14,6 +15,11 @@ import WebKitGTK
 /// the page, once native has seen every anchor the page has (its load event, each message it posted): none runs
 /// between a page event and native's answer to it. While only the page's timers wait, virtual time moves at the
 /// machine's pace, so a page's own time-outs keep their meaning against its network.
+///
+/// The responses the session's loopback server holds are on the timeline too (``responses``): a response due at
+/// virtual time T (the timeline's time when it was ready, plus its hold) is released under the page's timers'
+/// rule, once native waits and has seen every anchor the page counted (asked of the page just before), after
+/// everything due before T, and no sooner than its hold on the machine's clock, so the network keeps its time.
 @MainActor
 final class PageClockDriver {
     private unowned let session: BridgeSession
@@ -30,6 +36,8 @@ final class PageClockDriver {
         /// When it is due on the machine's clock: as long after it was scheduled as it is on the page's.
         let realDue: DispatchTime
         let order: Int
+        /// The held response it releases (nil: one of native's holds).
+        var response: Int?
         let fire: @MainActor () -> Void
         /// Whether the item runs when the session ends first (a held action resumes; a late reply is dropped).
         let atEnd: Bool
@@ -47,6 +55,11 @@ final class PageClockDriver {
     /// How long the page's timers wait for a page event that native never sees (a message the engine dropped).
     static let anchorGrace: Double = 1_000
 
+    /// The handoff with the loopback server's connections: the responses it holds wait for the timeline.
+    private(set) lazy var responses = ResponseTimeline { [weak self] in
+        DispatchQueue.main.async { MainActor.assumeIsolated { self?.takeResponses() } }
+    }
+
     init(session: BridgeSession) {
         self.session = session
     }
@@ -62,6 +75,7 @@ final class PageClockDriver {
         let pending = items
         items = []
         for item in pending where item.atEnd { item.fire() }
+        responses.end()
         poke()
     }
 
@@ -111,10 +125,25 @@ final class PageClockDriver {
         }
     }
 
+    /// Schedules the responses the server asked to hold since the last time.
+    private func takeResponses() {
+        guard !ended else { return }
+        for hold in responses.take() {
+            items.append(
+                Item(
+                    due: hold.due, realDue: hold.realDue, order: order, response: hold.id,
+                    fire: { [responses] in responses.release(hold.id) }, atEnd: true))
+            order += 1
+        }
+        poke()
+    }
+
     // MARK: The timeline
 
     private enum Step {
         case native(Int)
+        /// A held response (an item's index), due before anything else that may happen now.
+        case response(Int)
         case page(Double)
         /// Nothing can happen before a wake, or before this many real milliseconds have passed.
         case idle(Double?)
@@ -130,7 +159,24 @@ final class PageClockDriver {
                 let left = Double(items[index].realDue.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)
                 if await waitForWake(orMilliseconds: left / 1e6) { continue }
                 guard let still = items.firstIndex(where: { $0.order == order }) else { continue }
-                if case .native(let next) = nextStep(), next != still { continue }
+                switch nextStep() {
+                case .native(let next) where next != still: continue
+                // A held response due before it (its hold on the machine's clock ended later) goes first.
+                case .response: continue
+                default: break
+                }
+                let item = items.remove(at: still)
+                await advance(to: item.due)
+                if !ended { item.fire() }
+            case .response(let index):
+                // On the machine's clock first, as native's holds; then native must have seen every anchor the page
+                // counted by now (its answer comes after every message it posted before it).
+                let order = items[index].order
+                let left = Double(items[index].realDue.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)
+                if await waitForWake(orMilliseconds: left / 1e6) { continue }
+                await countAnchors()
+                guard let still = items.firstIndex(where: { $0.order == order }) else { continue }
+                guard case .response(let next) = nextStep(), next == still else { continue }
                 let item = items.remove(at: still)
                 await advance(to: item.due)
                 if !ended { item.fire() }
@@ -148,19 +194,47 @@ final class PageClockDriver {
     }
 
     private func nextStep() -> Step {
-        let native = items.indices.min { (items[$0].due, items[$0].order) < (items[$1].due, items[$1].order) }
-        var pageWaits: Double?
-        if let due = pageNext {
-            let eligibility = pageEligible()
-            if eligibility == 0 {
-                // The page's timers first on a tie: native acts after what is due at its time.
-                if let native, items[native].due < due { return .native(native) }
-                return .page(due)
+        let first = { (responses: Bool) in
+            self.items.indices.filter { (self.items[$0].response != nil) == responses }.min {
+                (self.items[$0].due, self.items[$0].order) < (self.items[$1].due, self.items[$1].order)
             }
-            pageWaits = eligibility
+        }
+        let native = first(false)
+        let response = first(true)
+        guard pageNext != nil || response != nil else { return native.map(Step.native) ?? .idle(nil) }
+        let eligibility = pageEligible()
+        // A held response waits for native at most the anchors' grace past its due time, as the page's timers do.
+        let overdue = response.map { Self.milliseconds(since: items[$0].realDue) >= Self.anchorGrace } ?? false
+        if eligibility == 0 || overdue {
+            // The page's timers first on a tie: native acts, and a response arrives, after what is due at its time.
+            var best: (step: Step, due: Double, order: Int)?
+            if eligibility == 0, let due = pageNext { best = (.page(due), due, -1) }
+            for (index, step) in [(native, Step.native), (response, Step.response)] {
+                guard let index, best.map({ (items[index].due, items[index].order) < ($0.due, $0.order) }) ?? true
+                else { continue }
+                best = (step(index), items[index].due, items[index].order)
+            }
+            if let best { return best.step }
         }
         if let native { return .native(native) }
-        return .idle(pageWaits)
+        let graceLeft = response.map { Self.anchorGrace - Self.milliseconds(since: items[$0].realDue) }
+        switch (eligibility, graceLeft) {
+        case (let waits?, let left?): return .idle(min(waits, left))
+        case (let waits, let left): return .idle(waits ?? left)
+        }
+    }
+
+    /// Real milliseconds since `time` (negative before it).
+    private static func milliseconds(since time: DispatchTime) -> Double {
+        (Double(DispatchTime.now().uptimeNanoseconds) - Double(time.uptimeNanoseconds)) / 1e6
+    }
+
+    /// Asks the page how many anchors it counted (without moving its time): the answer comes after every message it
+    /// posted before it.
+    private func countAnchors() async {
+        guard let webView = session.webView, let result = try? await webView.evaluateJavaScript(PageClock.advance(0))
+        else { return }
+        told(result)
     }
 
     /// 0 when the page's timers may run now; otherwise how long until they may (nil: not before a wake).
@@ -182,6 +256,7 @@ final class PageClockDriver {
         let result = try? await webView.evaluateJavaScript(PageClock.advance(max(0, due - now)))
         // After the page's answer: a note of its next timer sent before the advance is read against the old time.
         now = max(now, due)
+        responses.moved(to: now)
         if let result {
             told(result)
         } else {

@@ -58,7 +58,7 @@ final class PlayRunner {
         wire()
         clock.beginStep()
         do {
-            try served.serve(configuration, within: clock)
+            try served.serve(configuration, within: clock, timeline: perturber?.clock.responses)
         } catch {
             let failure = BridgeFailure(.pageLoadDidNotFinish, "\(error)")
             return SessionReport(

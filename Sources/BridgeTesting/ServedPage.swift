@@ -33,11 +33,14 @@ struct ServedPage {
     }
 
     /// Starts the server the configuration asks for, if any, and takes the page's address on it; its sockets wait
-    /// at most a step of `clock`.
-    mutating func serve(_ configuration: CheckConfiguration, within clock: CheckClock) throws(LoopbackServerError) {
+    /// at most a step of `clock`, and its held responses are released by `timeline` (a stressed session's page clock).
+    mutating func serve(
+        _ configuration: CheckConfiguration, within clock: CheckClock, timeline: ResponseTimeline?
+    ) throws(LoopbackServerError) {
         if case .url(let url) = configuration.page {
             guard let delays = configuration.perturbation?.responseDelays, LoopbackServer.forwards(url) else { return }
             let proxy = try LoopbackServer(forwardingTo: url, delays: delays, timeout: clock.timeout)
+            proxy.responseTimeline = timeline
             server = proxy
             proxied = (FrameRule.origin(scheme: "http", host: "127.0.0.1", port: proxy.port), url)
             page = .url(proxy.address(of: url))
@@ -57,6 +60,7 @@ struct ServedPage {
         guard path.hasPrefix(root) else { return }
         let server = try LoopbackServer(
             root: folder, delays: configuration.perturbation?.responseDelays ?? [], timeout: clock.timeout)
+        server.responseTimeline = timeline
         self.server = server
         page = .html(html, baseURL: server.url(for: String(path.dropFirst(root.count))))
     }

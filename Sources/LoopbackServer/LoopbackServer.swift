@@ -11,8 +11,8 @@ import Darwin
 ///
 /// Plain POSIX sockets and Foundation, so it builds on Linux and Apple platforms alike. Each response may be held
 /// back by a given delay (chosen by its path, so the same path is held the same whatever order requests arrive
-/// in), which is how a stressed session makes scripts, modules and
-/// fetches arrive late. Every response closes its connection. ``stop()`` (or the last reference going away) closes
+/// in), which is how a stressed session makes scripts, modules and fetches arrive late: on the machine's clock, or
+/// released by a timeline (``responseTimeline``). Every response closes its connection. ``stop()`` (or the last reference going away) closes
 /// the port and every open connection; nothing outlives the check that started it.
 public final class LoopbackServer: @unchecked Sendable {
     /// One answered request: its path (never its query), status, and how long its response was held.
@@ -48,6 +48,13 @@ public final class LoopbackServer: @unchecked Sendable {
     /// Connections to the origin a forwarding server has open: closed by ``stop()`` too.
     var upstreams: Set<Int32> = []
     private(set) var stopped = false
+    private var timeline: ResponseTimeline?
+    /// The timeline that releases held responses (a stressed session's page clock); without one, a response is
+    /// held its delay on the machine's clock. Set before the page loads.
+    package var responseTimeline: ResponseTimeline? {
+        get { lock.withLock { timeline } }
+        set { lock.withLock { timeline = newValue } }
+    }
     private let listener: Int32
     private let wake: (read: Int32, write: Int32)
     private let acceptEnded = DispatchSemaphore(value: 0)
@@ -229,7 +236,11 @@ public final class LoopbackServer: @unchecked Sendable {
             _ = shutdown(connection, Int32(SHUT_RDWR))
             close(connection)
         }
-        if held > 0 {
+        if held > 0, let timeline = responseTimeline {
+            // On this connection's own thread, until the timeline releases it (or the step timeout after it is due).
+            timeline.hold(milliseconds: held, within: self.timeout)
+            send()
+        } else if held > 0 {
             queue.asyncAfter(deadline: .now() + held / 1000, execute: send)
         } else {
             send()

@@ -1,6 +1,5 @@
 import BridgeContract
 import BridgeTesting
-import LoopbackServer
 import XCTest
 
 /// Stressed checks on the real engine: each race page fails under `--stress` with its category and the
@@ -132,29 +131,6 @@ final class StressRunTests: XCTestCase {
                 "stress \(race.name): \(verdict.failed) of 50 failed; first: \(failure.words); shrunk: \(failure.shrunkWords ?? ""); replays reproduced \(reproduced[0]) of 20 and \(reproduced[1]) of 10 (shrunk)"
             )
         }
-    }
-
-    /// The late script's race as seen on a loaded machine (its receiver's script held 192.7 ms, the one that says
-    /// ready 101.6 ms, native answering ready 23.4 ms later), and a tighter one (30 ms between the scripts, native
-    /// answering at once). Held responses are on the page clock's timeline, so the receiver's script is released
-    /// only after native's answer, however late the machine delivers ready: every replay fails as the stressed
-    /// session did, also under `scripts/with-cpu-hog.sh` with a second hog.
-    func testLateScriptReplaysReproduceWhateverTheMachinesLoad() async throws {
-        var replay = try Self.page("late-script", play: Self.afterReady)
-        var failed: [String] = []
-        for (native, receiver, app) in [(23.4, 192.7, 101.6), (0, 130, 100)] {
-            var delays = [Double](repeating: 0, count: 8)
-            delays[LoopbackServer.slot(of: "/late-receiver.js", count: delays.count)] = receiver
-            delays[LoopbackServer.slot(of: "/late-app.js", count: delays.count)] = app
-            replay.perturbation = Perturbation(nativeDelays: [native], responseDelays: delays)
-            var reproduced = 0
-            for _ in 1...20
-            where (await BridgeCheck.run(replay)).failures.contains(where: { $0.category == .pageDidNotAccept }) {
-                reproduced += 1
-            }
-            if reproduced != 20 { failed.append("\(reproduced) of 20 (\(replay.perturbation!))") }
-        }
-        XCTAssertEqual(failed, [], "late-script replays that did not fail as the stressed session did")
     }
 
     /// How many stressed sessions each robust twin runs, as many as the issue's bar: about 6 stressed sessions a

@@ -4,7 +4,7 @@
 # suite takes about half the time it takes in one process.
 #   - The XCTest classes go to a queue that $WORKERS workers (default 3) empty, each running one class at a time
 #     straight from the test bundle (a second `swift test` would wait for the first's lock on .build).
-#   - The first worker runs the stress tests first (the longest class by far, and the one most sensitive to load),
+#   - The first worker runs the stress tests first (the longest class, and the one most sensitive to load),
 #     then COMMAND if one is given (checks with builds of their own, which would only wait otherwise), then joins
 #     the others on the queue.
 #   - The Swift Testing tests run through `swift test` meanwhile.
@@ -16,6 +16,7 @@ swift="${1:-swift}"
 [ "$#" -gt 0 ] && shift
 workers="${WORKERS:-3}"
 first='BridgeTestingTests.StressRunTests'
+lifecycle='BridgeTestingTests.LifecycleStressTests'
 bin="$("$swift" build --show-bin-path)" || exit 3
 bundle="$bin/WebBridgePackageTests.xctest"
 logs="$bin/test-logs"
@@ -23,7 +24,11 @@ rm -rf "$logs" && mkdir -p "$logs" || exit 3
 classes="$("$bundle" --list-tests 2>/dev/null | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u)"
 printf '%s\n' "$classes" | grep -qx "$first" ||
     { echo "run-tests: $bundle does not list $first; remedy: swift build --build-tests" >&2; exit 3; }
-printf '%s\n' "$classes" | grep -vx "$first" >"$logs/queue"
+# The life-cycle stress tests, the next longest, are the queue's first.
+{
+    printf '%s\n' "$classes" | grep -x "$lifecycle"
+    printf '%s\n' "$classes" | grep -vx -e "$first" -e "$lifecycle"
+} >"$logs/queue"
 order="$first $(cat "$logs/queue")"
 
 run() { "$bundle" "$1" >"$logs/$1.log" 2>&1 || echo "$1" >>"$logs/failed"; }

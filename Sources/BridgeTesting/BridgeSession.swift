@@ -126,13 +126,7 @@ package final class BridgeSession: NSObject {
         self.announcingKind = announcingKind
         controller = WKUserContentController()
         super.init()
-        for name in contract.handlerNames {
-            if contract.repliesOn(handler: name) {
-                controller.addScriptMessageHandler(WeakReplyHandler(self), contentWorld: .page, name: name)
-            } else {
-                controller.add(WeakScriptMessageHandler(self), contentWorld: .page, name: name)
-            }
-        }
+        for name in contract.handlerNames { addHandler(named: name) }
         if !contract.handlerNames.contains(CloneDiagnostics.handlerName) {
             controller.add(WeakDiagnosticsHandler(self), contentWorld: .page, name: CloneDiagnostics.handlerName)
             for name in contract.handlerNames { controller.addUserScript(CloneDiagnostics.userScript(handler: name)) }
@@ -169,6 +163,16 @@ package final class BridgeSession: NSObject {
         self.webView = webView
         attachDialogs(to: webView)
         if diagnosed { EngineConsole.listen(webView, self) }
+    }
+
+    /// Registers the session's handler for a name the contract gives, in the page world (a reply handler where the
+    /// contract's messages on it expect a reply).
+    func addHandler(named name: String) {
+        if contract.repliesOn(handler: name) {
+            controller.addScriptMessageHandler(WeakReplyHandler(self), contentWorld: .page, name: name)
+        } else {
+            controller.add(WeakScriptMessageHandler(self), contentWorld: .page, name: name)
+        }
     }
 
     /// Loads `html` as the page; the load's outcome arrives as an event.

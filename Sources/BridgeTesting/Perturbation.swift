@@ -38,11 +38,13 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
     /// path (`LoopbackServer.slot(of:count:)` picks a path's entry, so replays hold the same files whatever order
     /// they are requested in); nil: the page is not served through it.
     public var responseDelays: [Double]?
+    /// A fault in the handler's life cycle (``LifecycleFault``); nil: none.
+    public var fault: LifecycleFault?
 
     public init(
         seed: UInt64 = 0, nativeDelays: [Double] = [], completionDelay: Double = 0, reloadAfter: Double? = nil,
         pauseAtFinish: Double? = nil, pauses: [Pause] = [], timerDelay: Double? = nil,
-        responseDelays: [Double]? = nil
+        responseDelays: [Double]? = nil, fault: LifecycleFault? = nil
     ) {
         self.seed = seed
         self.nativeDelays = nativeDelays
@@ -52,6 +54,7 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
         self.pauses = pauses
         self.timerDelay = timerDelay
         self.responseDelays = responseDelays
+        self.fault = fault
     }
 
     /// No perturbation: the session runs on this machine's own timing.
@@ -81,9 +84,13 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
     ///
     /// Each kind is on in part of the sessions, so combinations and each kind alone both occur; a quarter of the
     /// native delays are 0 ms (native instant, right at its trigger).
-    /// - Parameter servesPage: whether the page has a folder the loopback server can serve, or an `http:` origin its
-    ///   proxy can forward to.
-    public static func drawn(seed: UInt64, bounds: Bounds = Bounds(), servesPage: Bool) -> Perturbation {
+    /// - Parameters:
+    ///   - servesPage: whether the page has a folder the loopback server can serve, or an `http:` origin its proxy
+    ///     can forward to.
+    ///   - faults: the life-cycle faults the run asks for: each session gets one of them (none when empty).
+    public static func drawn(
+        seed: UInt64, bounds: Bounds = Bounds(), servesPage: Bool, faults: [LifecycleFault.Kind] = []
+    ) -> Perturbation {
         var random = SeededGenerator(seed: seed)
         func chance(_ numerator: Int, in denominator: Int) -> Bool { random.next(below: denominator) < numerator }
         func upTo(_ bound: Double) -> Double {
@@ -107,6 +114,7 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
         if servesPage, chance(1, in: 2) {
             drawn.responseDelays = (0..<8).map { _ in chance(1, in: 3) ? 0 : upTo(bounds.response) }
         }
+        drawn.fault = LifecycleFault.drawn(seed: seed, from: faults, bound: bounds.pause)
         return drawn
     }
 
@@ -125,6 +133,7 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
             nativeDelays.filter { $0 > 0 } + [completionDelay].filter { $0 > 0 }
             + (responseDelays ?? []).filter { $0 > 0 }
             + pauses.map(\.milliseconds) + [pauseAtFinish, timerDelay, reloadAfter.map { _ in 1 }].compactMap { $0 }
+            + [fault.map { $0.milliseconds + 1 }].compactMap { $0 }
         return Double(changes.count) * 1_000 + changes.reduce(0, +)
     }
 
@@ -156,6 +165,7 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
                 "the web process paused \(Self.ms(pause.milliseconds)) from \(Self.ms(pause.at)) after the load started"
             )
         }
+        if let fault { parts.append(fault.description) }
         if let responseDelays {
             let held = Self.trimmed(responseDelays)
             parts.append(
@@ -217,7 +227,8 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
         }
         let values =
             nativeDelays + [completionDelay] + (responseDelays ?? [])
-            + pauses.flatMap { [$0.at, $0.milliseconds] } + [reloadAfter, pauseAtFinish, timerDelay].compactMap { $0 }
+            + pauses.flatMap { [$0.at, $0.milliseconds] }
+            + [reloadAfter, pauseAtFinish, timerDelay, fault?.milliseconds].compactMap { $0 }
         guard values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 60_000 }) else { throw .outOfRange }
     }
 
@@ -238,6 +249,7 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
         add { $0.pauses = [] }
         add { $0.timerDelay = nil }
         add { $0.responseDelays = $0.responseDelays.map { $0.map { _ in 0 } } }
+        add { $0.fault = nil }
         for index in nativeDelays.indices { add { $0.nativeDelays[index] = 0 } }
         for index in (responseDelays ?? []).indices { add { $0.responseDelays?[index] = 0 } }
         for index in pauses.indices { add { $0.pauses.remove(at: index) } }
@@ -249,6 +261,9 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
         add { $0.pauseAtFinish = $0.pauseAtFinish.map { max(1, halve($0)) } }
         add { $0.timerDelay = $0.timerDelay.map { max(1, halve($0)) } }
         add { $0.pauses = $0.pauses.map { Pause(at: $0.at, milliseconds: max(1, halve($0.milliseconds))) } }
+        if let fault, fault.milliseconds > 1 {
+            add { $0.fault = LifecycleFault(fault.kind, milliseconds: max(1, halve(fault.milliseconds))) }
+        }
         return candidates
     }
 }

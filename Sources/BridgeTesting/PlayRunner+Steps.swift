@@ -12,10 +12,12 @@ extension PlayRunner {
     // MARK: Native → page
 
     func perform(_ pending: Pending) async {
-        // A step triggered in a document that a stressed reload replaced has nowhere to go.
+        // A step triggered in a document that a stressed reload replaced, or a killed web process took, has nowhere
+        // to go.
         if let reload = perturber?.reloadDocument, (pending.document >= reload) != (currentDocument >= reload) {
             return
         }
+        if perturber?.lost(pending.document) == true { return }
         clock.beginStep()
         let step = play.steps[pending.index]
         if step.call != nil || step.evaluate != nil || step.evaluateFile != nil {
@@ -69,6 +71,7 @@ extension PlayRunner {
             await perturber.holdNative(name, after: pending.trigger?.kind ?? CheckPlay.didFinish)
             clock.beginStep()
         }
+        perturber?.navigateBeforeCall(name) { served.load(into: session, first: false, within: clock) }
         session.record(fixtureStyle ? .syncSent : .sent, fixtureStyle ? call.structure : "\(name): \(call.description)")
         // What it carries may be what the page's later messages must repeat.
         session.valueCorrelator.sent(body, as: spec, in: contract)
@@ -81,6 +84,8 @@ extension PlayRunner {
         } else {
             failure = await run(dispatched ?? call.script, accepted: step.accepted ?? .returns)
         }
+        if perturber?.replacedDuringCall(pending.document) == true { return }
+        if failure == nil { await perturber?.delivered(name, script: call.script, until: clock.deadline) }
         await perturber?.holdCompletion()
         let function = step.dispatch.map { "\($0.target).dispatchEvent" } ?? contract.functionPath(of: spec)
         let prefixed = failure.map {

@@ -45,7 +45,9 @@ final class PlayRunner {
         self.configuration = configuration
         self.play = play
         self.session = session
-        perturber = configuration.perturbation.map { SessionPerturber($0, session: session) }
+        perturber = configuration.perturbation.map {
+            SessionPerturber($0, session: session, appScripts: play.userScripts)
+        }
         served = ServedPage(page: configuration.page)
         clock = CheckClock(timeout: configuration.timeout, bound: configuration.bound, paused: perturber?.pausedTime)
     }

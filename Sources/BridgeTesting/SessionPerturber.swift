@@ -1,3 +1,4 @@
+import BridgeContract
 import Foundation
 import LoopbackServer
 
@@ -9,7 +10,7 @@ import LoopbackServer
 @MainActor
 final class SessionPerturber {
     let perturbation: Perturbation
-    private unowned let session: BridgeSession
+    unowned let session: BridgeSession
     private var nextAction = 0
     /// The pauses not yet released, and the processes each holds.
     private var heldPauses: [Int: [Int32]] = [:]
@@ -18,7 +19,7 @@ final class SessionPerturber {
     private var ended = false
     /// The stressed reload: whether it is due, the committed document it starts, and how many documents had
     /// finished loading when it began.
-    private(set) var reloadDue = false
+    var reloadDue = false
     private(set) var reloadDocument: Int?
     private var finishedAtReload = 0
     /// Whether the reloaded document finished and its didFinish steps were queued.
@@ -29,7 +30,20 @@ final class SessionPerturber {
     /// ``Perturbation/userScripts``).
     let clock: PageClockDriver
 
-    init(_ perturbation: Perturbation, session: BridgeSession) {
+    /// The app's user scripts (the bridge's script), which a life-cycle fault may run again.
+    let appScripts: [UserScriptSpec]
+    /// The life-cycle fault's state: whether the page's first message came, and the document a killed web process
+    /// took with it.
+    var sawFirstMessage = false
+    var killedDocument: Int?
+    var deliveredTwice = false
+    var navigatedDuringCall = false
+    /// The faults the timed reload stays off with: those that load the page again themselves (one second document a
+    /// session), and a handler gone mid-session (a document replaced while it is gone could not have answered).
+    static let reloading: Set<LifecycleFault.Kind?> = [.processKilled, .evaluateInNavigation, .handlerReAdded]
+
+    init(_ perturbation: Perturbation, session: BridgeSession, appScripts: [UserScriptSpec] = []) {
+        self.appScripts = appScripts
         self.perturbation = perturbation
         self.session = session
         let budget = perturbation.pauses.map(\.milliseconds).reduce(perturbation.pauseAtFinish ?? 0, +)
@@ -38,6 +52,7 @@ final class SessionPerturber {
         clock = PageClockDriver(session: session)
         session.controller.add(PageClockHandler(clock), contentWorld: .page, name: PageClock.handlerName)
         clock.start()
+        prepareFault()
     }
 
     /// Records a change in words, on the timeline and in the report.
@@ -138,7 +153,8 @@ final class SessionPerturber {
 
     /// Schedules the reload the perturbation asks for, counted from didFinish.
     func scheduleReload() {
-        guard let after = perturbation.reloadAfter else { return }
+        // A killed web process brings its own reload: one second document per session.
+        guard let after = perturbation.reloadAfter, !Self.reloading.contains(perturbation.fault?.kind) else { return }
         clock.schedule(after: after) { [weak self] in
             self?.reloadDue = true
             self?.session.notify()
@@ -154,7 +170,15 @@ final class SessionPerturber {
     func reload(_ load: () -> Void) {
         reloadDocument = session.committedDocuments + 1
         finishedAtReload = session.finishedDocuments
-        note("the page loaded again \(Perturbation.ms(perturbation.reloadAfter ?? 0)) after didFinish")
+        // A first document that never finished (its web process killed while it loaded): the load's own didFinish,
+        // the second document's, queues its didFinish steps once.
+        if finishedAtReload == 0 { secondDocumentStarted = true }
+        note(
+            killedDocument != nil
+                ? "native loaded the page again after its web process ended"
+                : navigatedDuringCall
+                    ? "the page loaded again as native issued its first call"
+                    : "the page loaded again \(Perturbation.ms(perturbation.reloadAfter ?? 0)) after didFinish")
         session.loadAgain(load)
     }
 
@@ -165,7 +189,9 @@ final class SessionPerturber {
 
     /// Whether the reload is still to happen or its document still to finish loading.
     var reloadPending: Bool {
-        perturbation.reloadAfter != nil && (reloadDocument == nil || !secondDocumentStarted)
+        let timed = perturbation.reloadAfter != nil && !Self.reloading.contains(perturbation.fault?.kind)
+        return (timed || killedDocument != nil || navigatedDuringCall)
+            && (reloadDocument == nil || !secondDocumentStarted)
     }
 
     /// Whether the reload has replaced the first document.

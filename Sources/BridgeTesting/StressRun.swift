@@ -12,19 +12,22 @@ package struct StressOptions: Sendable, Equatable {
     public var shrinkBudget: Int
     /// Distinct failures shrunk per page (the first ones).
     public var shrunkFailures: Int
+    /// The life-cycle faults to draw, one per stressed session (``LifecycleFault``); none when empty.
+    public var faults: [LifecycleFault.Kind]
 
     /// The seed when none is given: fixed, so a CI job stresses the same timings on every run.
     public static let defaultSeed: UInt64 = 0x5EED
 
     public init(
         sessions: Int, seed: UInt64 = defaultSeed, bounds: Perturbation.Bounds = Perturbation.Bounds(),
-        shrinkBudget: Int = 16, shrunkFailures: Int = 3
+        shrinkBudget: Int = 16, shrunkFailures: Int = 3, faults: [LifecycleFault.Kind] = []
     ) {
         self.sessions = sessions
         self.seed = seed
         self.bounds = bounds
         self.shrinkBudget = shrinkBudget
         self.shrunkFailures = shrunkFailures
+        self.faults = faults
     }
 }
 
@@ -118,7 +121,8 @@ package enum StressRun {
         for index in 1...max(1, options.sessions) where !shouldStop() {
             var stressed = configuration
             stressed.perturbation = Perturbation.drawn(
-                seed: Perturbation.sessionSeed(options.seed, index), bounds: options.bounds, servesPage: serves)
+                seed: Perturbation.sessionSeed(options.seed, index), bounds: options.bounds, servesPage: serves,
+                faults: options.faults)
             let report = await session(stressed)
             ran += 1
             record(report)

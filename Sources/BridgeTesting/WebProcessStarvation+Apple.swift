@@ -13,5 +13,7 @@ enum WebProcessStarvation {
     static func hold(_ webView: WKWebView?) -> [Int32]? { nil }
 
     static func release(_ held: [Int32]) {}
+
+    static func kill(_ webView: WKWebView?) -> Bool { false }
 }
 #endif

@@ -1,4 +1,5 @@
 #if os(Linux)
+import Glibc
 import WebKitGTK
 import WebKitGTKSupport
 
@@ -22,5 +23,13 @@ enum WebProcessStarvation {
     }
 
     static func release(_ held: [Int32]) { PausedProcesses.release(held) }
+
+    /// Kills the web process that runs `webView`'s page (a crash in the middle of a call, as the engine reports
+    /// one: `webViewWebContentProcessDidTerminate`); whether there was one to kill. The engine reaps it.
+    static func kill(_ webView: WKWebView?) -> Bool {
+        let own = webView?.webProcessIdentifiers ?? []
+        for pid in own { _ = Glibc.kill(pid, SIGKILL) }
+        return !own.isEmpty
+    }
 }
 #endif

@@ -69,6 +69,13 @@ enum CheckCommand {
                     + "perturbation in words, a --replay token, and the smallest perturbation found that still fails",
                 rule: .integer(1...100_000)),
             .value(
+                "--faults", "LIST",
+                "with --stress, each stressed session also gets one of these faults of the handler's life cycle "
+                    + "(drawn from the seed): the handler registered late, removed and added again, the bridge's "
+                    + "script injected twice, a message delivered twice, the web process killed mid-call, "
+                    + "evaluateJavaScript during a navigation; all: each of them in turn",
+                rule: .list(LifecycleFault.Kind.available.map(\.rawValue) + ["all"])),
+            .value(
                 "--replay", "TOKEN",
                 "run the perturbation of a stress failure again (the token its report printed); with --repeat N, "
                     + "N sessions under it"),

@@ -93,7 +93,18 @@ struct CheckOptions {
 
     /// `--stress`, `--replay` and `--serve`, each checked against the others and `--repeat`.
     static func timingOptions(_ parsed: ParsedOptions) throws(UsageError) -> (StressOptions?, Perturbation?, URL?) {
-        let stress = parsed.integer("--stress").map { StressOptions(sessions: $0) }
+        var stress = parsed.integer("--stress").map { StressOptions(sessions: $0) }
+        let faults = parsed.list("--faults")
+        if !faults.isEmpty {
+            guard stress != nil else {
+                throw UsageError(
+                    "--faults puts a fault of the handler's life cycle in each stressed session: give it with --stress N (a --replay token carries its own fault)"
+                )
+            }
+            stress?.faults =
+                faults.contains("all")
+                ? LifecycleFault.Kind.available : LifecycleFault.Kind.available.filter { faults.contains($0.rawValue) }
+        }
         if stress != nil, parsed.isGiven("--repeat") {
             throw UsageError("--stress N runs N stressed sessions of each page: give --stress or --repeat, not both")
         }

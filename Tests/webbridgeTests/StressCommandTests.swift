@@ -116,6 +116,29 @@ final class StressCommandTests: XCTestCase {
         }
     }
 
+    /// `--faults` draws life-cycle faults into stressed sessions only; a token carries its fault to `--replay`.
+    func testFaultsNeedStressAndATokenReplaysItsFault() throws {
+        let cases: [([String], String)] = [
+            (["--faults", "handler-late"], "give it with --stress N"),
+            (["--stress", "2", "--faults", "handler-gone"], "--faults"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(["check", "--page", page("handler-at-parse")] + arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout + result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        let token = Perturbation(fault: LifecycleFault(.handlerLate, milliseconds: 5)).token
+        // The page's ready never comes: the session waits out a step (5 s, as the stressed races that wait do).
+        let broken = try CLI.run(["check", "--page", page("handler-at-parse"), "--replay", token, "--timeout", "5"])
+        XCTAssertEqual(broken.status, 1, broken.stdout + broken.stderr)
+        XCTAssertTrue(broken.stdout.contains("native did not receive the page's message"), broken.stdout)
+        XCTAssertTrue(
+            broken.stdout.contains("the handler 'bridge' registered after the load started, 5 ms after didFinish"),
+            broken.stdout)
+        let twin = try CLI.run(["check", "--page", page("handler-awaited"), "--replay", token])
+        XCTAssertEqual(twin.status, 0, twin.stdout + twin.stderr)
+    }
+
     /// An ES-module page that fetches its configuration: it needs a server, which --serve gives it.
     func testServeLoadsESModulesAndFetchThroughTheChecksOwnServer() throws {
         let index = try write(

@@ -115,6 +115,14 @@ public struct SessionReport: Sendable, Equatable, Codable {
 
     public var passed: Bool { failures.isEmpty }
 
+    /// Valid page → native messages native received in this session, the first ready included.
+    public var pageMessagesReceived: Int {
+        timeline.filter { $0.event == .readyReceived || $0.event == .messageReceived }.count
+    }
+
+    /// Native → page messages the page accepted in this session.
+    public var nativeMessagesAccepted: Int { timeline.filter { $0.event == .accepted }.count }
+
     /// How many refused messages a report keeps as values; the timeline and the extras count the rest.
     static let keptRejections = 10
 }

@@ -41,13 +41,3 @@ final class BridgeContractTests: XCTestCase {
         return report.sessions[0]
     }
 }
-
-extension SessionReport {
-    /// Valid page → native messages the session recorded as received.
-    var pageMessagesReceived: Int {
-        timeline.filter { $0.event == .readyReceived || $0.event == .messageReceived }.count
-    }
-
-    /// Native → page messages the page accepted.
-    var nativeMessagesAccepted: Int { timeline.filter { $0.event == .accepted }.count }
-}

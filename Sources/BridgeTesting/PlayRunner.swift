@@ -79,6 +79,7 @@ final class PlayRunner {
     /// Runs the steps as their triggers come, until nothing more is expected, the verdict is decided, or a step's
     /// deadline passes with nothing new.
     private func playUntilDecided() async {
+        var drained = false
         while true {
             if loaded == nil, session.loadResult != nil {
                 // Native sends on didFinish only to a page that loaded: an HTTP 404 also "finishes".
@@ -101,6 +102,14 @@ final class PlayRunner {
                 continue
             }
             if let finished {
+                // A pass is known only once what the page already posted has arrived: an evaluation's answer comes
+                // on the same ordered channel as the page's messages, after every message posted before it. So a
+                // second copy posted with the last expected message is judged, not left behind the verdict.
+                if finished == .settled, loaded == true, !drained {
+                    drained = true
+                    _ = await session.evaluate("0", until: clock.deadline)
+                    continue
+                }
                 ending = finished
                 return
             }

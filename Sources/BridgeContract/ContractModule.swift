@@ -17,6 +17,10 @@ package struct ContractModule: Sendable, Equatable {
         // Contracts hold plain strings, numbers and booleans: encoding them can't fail.
         let json = String(decoding: (try? encoder.encode(Injected(contract))) ?? Data("null".utf8), as: UTF8.self)
         var source = ContractModule.template
+        // The senders and parsers of JSON text, only for a contract with such a message: other modules stay as they were.
+        if !contract.messages.contains(where: \.jsonText), let section = source.range(of: ContractModule.textSection) {
+            source.removeSubrange(section.lowerBound...)
+        }
         if let slot = source.range(of: ContractModule.slot) {
             // A string literal for JSON.parse, escaped as a receiver call's argument is: the text stays data.
             source.replaceSubrange(slot, with: ReceiverCall.stringLiteral(json))
@@ -36,6 +40,10 @@ package struct ContractModule: Sendable, Equatable {
 
     /// The template's one place for the contract: the JSON text `JSON.parse` reads, `null` until injected.
     static let slot = #"/* contract */ "null""#
+
+    /// Where the template's last part begins: what a contract with a message sent as JSON text needs (its typed
+    /// sender and parser), to the end of the file.
+    static let textSection = "\n// JSON text: `webbridge contract js` keeps what follows only"
 
     /// What the module reads: the contract as its file says it, and the rules the library resolved from it.
     private struct Injected: Encodable {

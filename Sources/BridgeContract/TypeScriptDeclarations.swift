@@ -4,7 +4,9 @@
 /// nested objects inline; a bare message is its body's type), a union per direction and per channel, the answer
 /// of each request (`AnswerOf<M>`), the reply of each reply-handler and prompt message (`ReplyOf<M>`), the page
 /// functions native calls (`Receivers`), and the module's exports typed: `postToNative` accepts only a message the
-/// contract declares (no field it doesn't declare, at the top level) and returns its typed reply.
+/// contract declares (no field it doesn't declare, at the top level) and returns its typed reply. A contract with
+/// messages sent as JSON text also gets `postJSONToNative` (such a message, as its object) and `parseJSONFromNative`
+/// (native's text, typed by its kind); other contracts' declarations are as they were.
 ///
 /// Every name and value of the contract is written as a string literal or a name from `TypedNames`, never as code.
 package struct TypeScriptDeclarations: Sendable, Equatable {
@@ -33,6 +35,11 @@ package struct TypeScriptDeclarations: Sendable, Equatable {
         lines += TS.functions.map {
             bareNull && $0.hasPrefix("type Bare = ")
                 ? "type Bare = string | number | boolean | null | ReadonlyArray<unknown>;" : $0
+        }
+        // The sender and parser of JSON text, only when a message is sent as text (as the module has them).
+        if contract.messages.contains(where: \.jsonText) {
+            lines.append("")
+            lines += TS.text(contract, names)
         }
         source = lines.joined(separator: "\n") + "\n"
     }
@@ -176,7 +183,7 @@ private enum TS {
             "export type PageToNative = \(types { $0.direction == .pageToNative });",
             "export type NativeToPage = \(types { $0.direction == .nativeToPage });",
             "/** What the page posts with postMessage, to any of its handlers. */",
-            "export type Posted = \(types { $0.route.registeredHandler != nil });",
+            "export type Posted = \(types { $0.route.registeredHandler != nil && !$0.jsonText });",
             "/** What the page sends through the synchronous prompt() channel. */",
             "export type Prompted = \(types { $0.transport == .prompt && $0.direction == .pageToNative });",
             "",
@@ -210,7 +217,13 @@ private enum TS {
             calls.append(spec.call)
         }
         lines += calls.map { call in
-            "  \(literal(call)): (message: \(types { $0.direction == .nativeToPage && $0.call == call })) => void;"
+            // A message sent as JSON text arrives as its text: parseJSONFromNative types it.
+            let received = all.filter { $0.0.direction == .nativeToPage && $0.0.call == call }
+            var shown: [String] = []
+            for type in received.map({ $0.0.jsonText ? "string" : $0.1 }) where !shown.contains(type) {
+                shown.append(type)
+            }
+            return "  \(literal(call)): (message: \(union(shown))) => void;"
         }
         lines += [
             "}",
@@ -221,6 +234,30 @@ private enum TS {
             "export type PromptResult<M> = \(conditional(replies.map { ($0.1, replyType($0.1)) }, otherwise: "string | null"));",
         ]
         return lines
+    }
+
+    /// The typed sender of page → native messages sent as JSON text, and the typed parser of native's.
+    static func text(_ contract: BridgeContract, _ names: TypedNames) -> [String] {
+        let all = Array(zip(contract.messages, names.messageTypes))
+        let posted = all.filter { $0.0.jsonText && $0.0.route.registeredHandler != nil }.map(\.1)
+        let parsed = contract.messages.filter { $0.jsonText && $0.direction == .nativeToPage }.map { literal($0.kind) }
+        return [
+            "/** What the page posts as JSON text with postJSONToNative, to any of its handlers. */",
+            "export type PostedAsText = \(union(posted));",
+            "/** The kinds of the native → page messages sent as JSON text. */",
+            "export type NativeToPageTextKind = \(union(parsed));",
+            "/** What parseJSONFromNative returns: the parsed message, typed by its kind, or the violations in the text. */",
+            "export type Parsed<K extends keyof Messages> =",
+            "  | { [P in K]: { readonly valid: true; readonly kind: P; readonly requestID: string | null;"
+                + " readonly message: Messages[P] } }[K]",
+            "  | { readonly valid: false; readonly violations: ReadonlyArray<Violation> };",
+            "/** Validates a message sent as JSON text and posts JSON.stringify(message) to its handler. */",
+            "export declare function postJSONToNative<M extends PostedAsText>(",
+            "  message: M & Checked<M, PostedAsText>, options?: { mode?: Mode; handler?: string }): PostResult<M>;",
+            "/** Parses JSON text native sent and checks it: the typed message, or the violations inside the text. */",
+            "export declare function parseJSONFromNative<K extends NativeToPageTextKind = NativeToPageTextKind>(",
+            "  text: unknown, options?: { kind?: K; mode?: Mode }): Parsed<K>;",
+        ]
     }
 
     static let functions = [

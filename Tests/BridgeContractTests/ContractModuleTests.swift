@@ -20,7 +20,7 @@ enum Node {
 }
 
 /// A directory holding the generated module for `contract` and a runner script.
-private func moduleDirectory(_ contract: BridgeContract, runner: String) throws -> URL {
+func moduleDirectory(_ contract: BridgeContract, runner: String) throws -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-js-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try Data(ContractModule(contract: contract).source.utf8).write(to: directory.appendingPathComponent("contract.mjs"))

@@ -628,3 +628,55 @@ export function promptToNative(message, { mode = "strict" } = {}) {
   const answer = globalThis.prompt(JSON.stringify(message));
   return result.entry.reply === null ? answer : checkedReply(result.entry, answer);
 }
+
+// JSON text: `webbridge contract js` keeps what follows only for a contract with a message sent as JSON text.
+
+/**
+ * Validates a message sent as JSON text (declared `"encoding": "json"`) and posts JSON.stringify(message) to its
+ * own handler (among HANDLERS, or `handler`); throws BridgeContractError when it is invalid, with the paths inside
+ * the text (`body(json).version`). Returns what postMessage returns; for a message with a reply, a promise of it.
+ */
+export function postJSONToNative(message, { mode = "strict", handler } = {}) {
+  const text = JSON.stringify(message);
+  // What is checked is what is sent: the text, parsed back (a Date is its string, an undefined field is gone).
+  const sent = typeof text === "string" ? JSON.parse(text) : message;
+  let result = null;
+  for (const name of handler === undefined ? HANDLERS : [handler]) {
+    const attempt = identifyIn(sent, routeOf("page-to-native", name, "postMessage"), "page-to-native", mode, IN_TEXT);
+    if (result === null || attempt.entry !== null) result = attempt;
+    if (attempt.entry !== null) break;
+  }
+  if (result.violations.length) throw new BridgeContractError(result.violations);
+  const target = globalThis.webkit?.messageHandlers?.[result.entry.route.handler];
+  if (!target) {
+    throw new Error(`window.webkit.messageHandlers.${result.entry.route.handler} is missing: `
+      + "the page is not in a web view whose native side registers the contract's handlers");
+  }
+  const posted = target.postMessage(text);
+  if (result.entry.reply === null) return posted;
+  return Promise.resolve(posted).then((reply) => checkedReply(result.entry, reply));
+}
+
+/**
+ * Parses what native sent as JSON text (a native-to-page message declared `"encoding": "json"`) and checks it, as
+ * that message with `kind`. Returns {valid: true, kind, requestID, message} with the parsed message, or {valid:
+ * false, violations} with the paths inside the text; text that is not JSON is the violation not-json.
+ */
+export function parseJSONFromNative(text, { kind, mode = "strict" } = {}) {
+  const direction = "native-to-page";
+  let result;
+  if (kind !== undefined) {
+    const entry = messageNamed(kind, direction);
+    if (!entry.jsonText) throw new TypeError("that native-to-page message is not sent as JSON text: use validateFromNative");
+    result = checkAs(text, entry, mode);
+  } else {
+    const texts = ENTRIES.filter((entry) => entry.direction === direction && entry.jsonText);
+    const parsed = typeof text === "string" ? parseText(text) : { ok: false };
+    const expected = textExpectation(texts, []);
+    const found = typeName(text);
+    result = parsed.ok ? identifyIn(parsed.value, routeOf(direction, null, null), direction, mode, IN_TEXT)
+      : { entry: null, violations: [{ path: "body", rule: found === "String" ? "not-json" : "wrong-type", expected, found, direction }] };
+  }
+  const checked = outcome(result);
+  return checked.valid ? { ...checked, message: JSON.parse(text) } : checked;
+}

@@ -6,7 +6,7 @@ import Testing
 enum Node {
     static let executable = ToolRun.find("node")
 
-    static func run(_ script: URL, options: [String] = [], arguments: [String] = [], timeout: TimeInterval = 30)
+    static func run(_ script: URL, options: [String] = [], arguments: [String] = [], timeout: TimeInterval = 120)
         throws -> String
     {
         guard let node = executable else { throw ToolRun.Failure(description: "node is not installed") }

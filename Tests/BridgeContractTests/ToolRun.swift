@@ -44,7 +44,8 @@ enum ToolRun {
         try process.run()
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
-            process.waitUntilExit()
+            // Bounded, then killed: waitUntilExit() hung here for good once, on a loaded machine, after a timeout.
+            if exited.wait(timeout: .now() + 10) == .timedOut { kill(process.processIdentifier, SIGKILL) }
             throw Failure(description: "\(executable.lastPathComponent) did not exit within \(timeout) s")
         }
         return Outcome(

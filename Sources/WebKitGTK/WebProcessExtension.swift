@@ -23,9 +23,18 @@ package enum WebProcessExtension {
     /// Tells `context` to load the extension into its web processes: before its first view starts one. Only a
     /// context that is not ephemeral gets console messages there (``EngineDataFolder``).
     static func install(on context: UnsafeMutablePointer<WebKitWebContext>) {
-        guard case .success(let folder) = folder else { return }
+        guard case .success(let folder) = folder, quietRuntime else { return }
         webkit_web_context_set_web_extensions_directory(context, folder)
     }
+
+    /// The library links the Swift runtime, whose crash handler would catch the web process's own signals (a
+    /// SIGQUIT to the check's process group printed "Program crashed" from each web process). The engine starts
+    /// its processes with this process's environment: they get the runtime's handler off; this process keeps its
+    /// own, set up when it started.
+    private static let quietRuntime: Bool = {
+        setenv("SWIFT_BACKTRACE", "enable=no", 1)
+        return true
+    }()
 
     /// The engine loads every library in the folder it is given: only a folder that holds ours and no other will do.
     private static func locate() -> Result<String, Unavailable> {

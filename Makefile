@@ -27,7 +27,7 @@ test: setup
 	scripts/apple-shape/check.sh
 	$(SWIFT) test --skip-build --filter 'BridgeTestingTests.BridgeContractTests/'
 	# The tests run in several processes side by side (scripts/run-tests.sh): they wait on the engine more than they
-	# compute. Beside them, once the stress tests are done, the adoption path (scripts/check-adoption.sh): a team's
+	# compute. Beside them, from the start, the adoption path (scripts/check-adoption.sh): a team's
 	# package that depends on WebBridge by path and tests its own bridge, the same package running the tool through
 	# the command plugin, and the README's completion, man-page and `make install` lines in bash, zsh and fish.
 	# After all of it, no process it started (web processes, Xvfb, servers, stand-ins) may be left.

@@ -4,9 +4,9 @@
 # suite takes about half the time it takes in one process.
 #   - The XCTest classes go to a queue that $WORKERS workers (default 3) empty, each running one class at a time
 #     straight from the test bundle (a second `swift test` would wait for the first's lock on .build).
-#   - The first worker runs the stress tests first (the longest class, and the one most sensitive to load),
-#     then COMMAND if one is given (checks with builds of their own, which would only wait otherwise), then joins
-#     the others on the queue.
+#   - The first worker runs the stress tests first (the longest class), then joins the others on the queue.
+#   - COMMAND, if one is given, runs from the start beside them (checks with builds of their own: they compute
+#     while the tests wait; after the stress tests, they were the run's longest path).
 #   - The Swift Testing tests run through `swift test` meanwhile.
 # Each class's output goes to its own log, printed after the run in the queue's order, COMMAND's last. Fails if any
 # class, the Swift Testing run or COMMAND fails, naming them.
@@ -39,10 +39,13 @@ drain() { while class="$(next)" && [ -n "$class" ]; do run "$class"; done; }
 pids=""
 (
     run "$first"
-    if [ "$#" -gt 0 ]; then "$@" >"$logs/beside.log" 2>&1 || echo "$*" >>"$logs/failed"; fi
     drain
 ) &
 pids="$!"
+if [ "$#" -gt 0 ]; then
+    ("$@" >"$logs/beside.log" 2>&1 || echo "$*" >>"$logs/failed") &
+    pids="$pids $!"
+fi
 i=1
 while [ "$i" -lt "$workers" ]; do
     drain &

@@ -156,8 +156,7 @@ final class PageClockDriver {
                 // At the machine's pace too, so native slow still gives the page's network its time; a wake
                 // meanwhile may bring something due before it.
                 let order = items[index].order
-                let left = Double(items[index].realDue.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)
-                if await waitForWake(orMilliseconds: left / 1e6) { continue }
+                if await waitForWake(orMilliseconds: millisecondsLeft(until: items[index].realDue)) { continue }
                 guard let still = items.firstIndex(where: { $0.order == order }) else { continue }
                 switch nextStep() {
                 case .native(let next) where next != still: continue
@@ -172,8 +171,7 @@ final class PageClockDriver {
                 // On the machine's clock first, as native's holds; then native must have seen every anchor the page
                 // counted by now (its answer comes after every message it posted before it).
                 let order = items[index].order
-                let left = Double(items[index].realDue.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)
-                if await waitForWake(orMilliseconds: left / 1e6) { continue }
+                if await waitForWake(orMilliseconds: millisecondsLeft(until: items[index].realDue)) { continue }
                 await countAnchors()
                 guard let still = items.firstIndex(where: { $0.order == order }) else { continue }
                 guard case .response(let next) = nextStep(), next == still else { continue }
@@ -263,6 +261,11 @@ final class PageClockDriver {
             // No clock in the page (it left, or its process ended): its timers are no longer the timeline's.
             pageNext = nil
         }
+    }
+
+    /// Milliseconds of the machine's clock until `due` (0 or less once it has passed).
+    private func millisecondsLeft(until due: DispatchTime) -> Double {
+        (Double(due.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)) / 1e6
     }
 
     /// Waits for a wake (true) or `milliseconds` (false); nil: only a wake.

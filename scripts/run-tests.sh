@@ -4,7 +4,8 @@
 # suite takes about half the time it takes in one process.
 #   - The XCTest classes go to a queue that $WORKERS workers (default 3) empty, each running one class at a time
 #     straight from the test bundle (a second `swift test` would wait for the first's lock on .build).
-#   - The first worker runs the stress tests first (the longest class), then joins the others on the queue.
+#   - The stress classes' tests go to the queue one by one, the longest first: each of their long tests takes
+#     minutes, mostly waiting, and as whole classes the two were the run's longest path.
 #   - COMMAND, if one is given, runs from the start beside them (checks with builds of their own: they compute
 #     while the tests wait; after the stress tests, they were the run's longest path).
 #   - The Swift Testing tests run through `swift test` meanwhile.
@@ -15,38 +16,40 @@ set -u
 swift="${1:-swift}"
 [ "$#" -gt 0 ] && shift
 workers="${WORKERS:-3}"
-first='BridgeTestingTests.StressRunTests'
-lifecycle='BridgeTestingTests.LifecycleStressTests'
+# The classes run test by test, and their tests that take minutes, longest first (minutes each, mostly waiting).
+split='BridgeTestingTests.StressRunTests BridgeTestingTests.LifecycleStressTests'
+long='BridgeTestingTests.StressRunTests/testEachRaceFailsUnderStressWithItsCategoryAndPerturbationAndReplaysReproduce
+BridgeTestingTests.LifecycleStressTests/testEachLifecycleTwinPassesEveryStressedSessionWithItsFault
+BridgeTestingTests.LifecycleStressTests/testEachLifecycleFaultBreaksItsExamplePageWithItsCategoryAndWordsAndReplays
+BridgeTestingTests.StressRunTests/testRobustTwinsPassEveryStressedSession'
 bin="$("$swift" build --show-bin-path)" || exit 3
 bundle="$bin/WebBridgePackageTests.xctest"
 logs="$bin/test-logs"
 rm -rf "$logs" && mkdir -p "$logs" || exit 3
-classes="$("$bundle" --list-tests 2>/dev/null | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u)"
-printf '%s\n' "$classes" | grep -qx "$first" ||
-    { echo "run-tests: $bundle does not list $first; remedy: swift build --build-tests" >&2; exit 3; }
-# The life-cycle stress tests, the next longest, are the queue's first.
+tests="$("$bundle" --list-tests 2>/dev/null | grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/[A-Za-z0-9_]+$')"
+for name in $long; do
+    printf '%s\n' "$tests" | grep -qx "$name" ||
+        { echo "run-tests: $bundle does not list $name; remedy: swift build --build-tests" >&2; exit 3; }
+done
 {
-    printf '%s\n' "$classes" | grep -x "$lifecycle"
-    printf '%s\n' "$classes" | grep -vx -e "$first" -e "$lifecycle"
+    printf '%s\n' "$long"
+    for class in $split; do printf '%s\n' "$tests" | grep "^$class/" | grep -vxF "$long"; done
+    printf '%s\n' "$tests" | sed 's|/.*||' | sort -u | grep -vxF "$(printf '%s\n' $split)"
 } >"$logs/queue"
-order="$first $(cat "$logs/queue")"
+order="$(cat "$logs/queue")"
 
-run() { "$bundle" "$1" >"$logs/$1.log" 2>&1 || echo "$1" >>"$logs/failed"; }
-# Takes the queue's first class under a lock; prints nothing once it is empty.
+log() { printf '%s/%s.log' "$logs" "$(printf '%s' "$1" | tr / .)"; }
+run() { "$bundle" "$1" >"$(log "$1")" 2>&1 || echo "$1" >>"$logs/failed"; }
+# Takes the queue's first entry (a class or one test) under a lock; prints nothing once it is empty.
 next() { flock "$logs/queue.lock" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' sh "$logs/queue"; }
 drain() { while class="$(next)" && [ -n "$class" ]; do run "$class"; done; }
 
 pids=""
-(
-    run "$first"
-    drain
-) &
-pids="$!"
 if [ "$#" -gt 0 ]; then
     ("$@" >"$logs/beside.log" 2>&1 || echo "$*" >>"$logs/failed") &
     pids="$pids $!"
 fi
-i=1
+i=0
 while [ "$i" -lt "$workers" ]; do
     drain &
     pids="$pids $!"
@@ -58,8 +61,8 @@ status=$?
 for pid in $pids; do wait "$pid"; done
 
 for class in $order; do
-    echo "== $class (log $logs/$class.log)"
-    cat "$logs/$class.log"
+    echo "== $class (log $(log "$class"))"
+    cat "$(log "$class")"
 done
 if [ "$#" -gt 0 ]; then
     echo "== $* (run beside the tests, log $logs/beside.log)"
@@ -67,8 +70,8 @@ if [ "$#" -gt 0 ]; then
 fi
 count=$(printf '%s\n' $order | grep -c .)
 if [ -s "$logs/failed" ]; then
-    echo "run-tests: $count XCTest classes, the Swift Testing tests${1:+ and $*} ran; these failed:" >&2
+    echo "run-tests: $count XCTest classes and tests, the Swift Testing tests${1:+ and $*} ran; these failed:" >&2
     sed 's/^/  /' "$logs/failed" >&2
     exit 1
 fi
-echo "run-tests: $count XCTest classes, the Swift Testing tests${1:+ and $*} passed"
+echo "run-tests: $count XCTest classes and tests, the Swift Testing tests${1:+ and $*} passed"

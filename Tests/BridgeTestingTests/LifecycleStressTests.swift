@@ -5,7 +5,7 @@ import XCTest
 /// The handler's life-cycle faults under `--stress` on the real engine: each breaks its example page with its
 /// category, the verdict names the fault in words, and its replay token fails again; each robust twin passes 200
 /// stressed sessions with the fault in every one. The pages are the races' (Fixtures/Stress); scripts/run-tests.sh
-/// runs this class in a process of its own beside the rest of `make test`, as it runs StressRunTests.
+/// runs each of its tests in a process of its own beside the rest of `make test`, as it runs StressRunTests'.
 @MainActor
 final class LifecycleStressTests: XCTestCase {
     static func page(_ name: String, play: CheckPlay? = nil, contract: BridgeContract = .default) throws

@@ -10,13 +10,9 @@ public func verifyBridge(_ configuration: CheckConfiguration, page: String = "pa
     -> BridgeReport
 {
     var reports: [SessionReport] = []
-    if let stress = configuration.stress {
-        // Stressed: the sessions are the stressed ones, and the verdict says which timings broke the page.
-        let verdict = await StressRun.run(configuration, options: stress, record: { reports.append($0) })
-        return BridgeReport(page: page, sessions: reports, stress: verdict)
-    }
-    for _ in 1...max(1, sessions) { reports.append(await BridgeCheck.run(configuration)) }
-    return BridgeReport(page: page, sessions: reports)
+    // Stressed, the sessions are the stressed ones, and the verdict says which timings broke the page.
+    let stress = await PageRun.run(configuration, count: sessions, record: { reports.append($0) })
+    return BridgeReport(page: page, sessions: reports, stress: stress)
 }
 
 /// Checks an HTML page (loaded from `baseURL`'s folder, no network) against a contract.

@@ -198,20 +198,10 @@ enum CheckCommand {
         let run = CheckRun(reporter: reporter, total: options.stress?.sessions ?? options.repeatCount)
         SignalWatcher.install(run.interrupted)
         // A closed or full stdout (`| head -1`, a full disk) ends the run: no one can read its report.
-        if let stress = options.stress {
-            let verdict = await StressRun.run(
-                configuration, options: stress, record: run.record, shouldStop: { Output.standardOutputFailed })
-            run.record(stress: verdict)
-            return run.finish()
-        }
-        for _ in 1...options.repeatCount where !Output.standardOutputFailed {
-            let report = await BridgeCheck.run(configuration)
-            run.record(report)
-        }
-        // A failing page runs again until a session passes (it is then flaky) or the retries are spent.
-        for _ in 0..<options.retries where !Output.standardOutputFailed && run.tally.failedCount == run.tally.count {
-            run.record(await BridgeCheck.run(configuration))
-        }
+        let stress = await PageRun.run(
+            configuration, count: options.repeatCount, retries: options.retries, record: run.record,
+            shouldStop: { Output.standardOutputFailed })
+        if let stress { run.record(stress: stress) }
         return run.finish()
     }
 

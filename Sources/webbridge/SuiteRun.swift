@@ -150,19 +150,11 @@ final class SuiteRun {
             reporter: reporter, total: options.stress?.sessions ?? options.repeatCount, showsProgress: false)
         if let unreadable {
             run.record(.pageNotRead("the page file changed after the run started: \(unreadable)"))
-        } else if let stress = options.stress {
-            let verdict = await StressRun.run(
-                configuration, options: stress, session: { await lane.run($0) }, record: run.record,
-                shouldStop: { Output.standardOutputFailed })
-            run.record(stress: verdict)
         } else {
-            for _ in 1...options.repeatCount where !Output.standardOutputFailed {
-                run.record(await lane.run(configuration))
-            }
-            for _ in 0..<options.retries
-            where !Output.standardOutputFailed && run.tally.failedCount == run.tally.count {
-                run.record(await lane.run(configuration))
-            }
+            let stress = await PageRun.run(
+                configuration, count: options.repeatCount, retries: options.retries,
+                session: { await lane.run($0) }, record: run.record, shouldStop: { Output.standardOutputFailed })
+            if let stress { run.record(stress: stress) }
         }
         pages[index].tally = run.tally
         pages[index].block = buffer.lines

@@ -160,12 +160,20 @@ extension PlayRunner {
             case .success:
                 // Not answered yet: look again once the page has run its next tasks, or stop at the deadline.
                 let next = min(clock.deadline, .now() + Self.lookAgain)
-                perturber?.clock.waiting(true)
-                _ = await session.wait(until: next, pausing: true) { false }
-                perturber?.clock.waiting(false)
+                _ = await waitForPage(until: next, pausing: true) { false }
                 if session.webView == nil || DispatchTime.now() >= clock.deadline { return late }
             }
         }
+    }
+
+    /// Waits on the session for the page; meanwhile the page clock knows native is idle, so a stressed session's
+    /// virtual time may run on to its next timer.
+    func waitForPage(
+        until deadline: DispatchTime, pausing: Bool = false, _ condition: @escaping @MainActor () -> Bool
+    ) async -> Bool {
+        perturber?.clock.waiting(true)
+        defer { perturber?.clock.waiting(false) }
+        return await session.wait(until: deadline, pausing: pausing, condition)
     }
 
     /// How soon an observation looks again: about a frame, so the page's timers and promise jobs run between.

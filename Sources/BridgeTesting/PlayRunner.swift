@@ -114,13 +114,11 @@ final class PlayRunner {
                 return
             }
             // Anything new (a message, the load, a dead process) wakes the wait; nothing new within a step ends it.
-            perturber?.clock.waiting(true)
-            let progressed = await session.wait(until: clock.deadline) { [unowned self] in
+            let progressed = await waitForPage(until: clock.deadline) { [unowned self] in
                 !queue.isEmpty || finished != nil || (loaded == nil && session.loadResult != nil)
                     || session.webContentProcessTerminated || reloadReady
                     || perturber?.secondDocumentFinished == true
             }
-            perturber?.clock.waiting(false)
             if !progressed {
                 ending = .deadline
                 return

@@ -70,13 +70,14 @@ final class SessionPerturber {
         await clock.hold(delay)
     }
 
-    /// How long native's reply to `kind` is held before the page gets it (the reply handler's completion, late).
-    func replyDelay(_ kind: String) -> TimeInterval {
+    /// How many milliseconds native's reply to `kind` is held before the page gets it (the reply handler's
+    /// completion, late).
+    func replyDelay(_ kind: String) -> Double {
         let index = nextAction
         nextAction += 1
         let delay = index < perturbation.nativeDelays.count ? perturbation.nativeDelays[index] : 0
         note("reply to \(kind) held \(Perturbation.ms(delay))")
-        return delay / 1000
+        return delay
     }
 
     /// Holds each of native's replies its seeded delay before the page gets it (a late completion handler).
@@ -85,7 +86,7 @@ final class SessionPerturber {
             let reply = session.replyProvider?(message)
             let delay = reply == nil ? 0 : replyDelay(message.kind)
             guard delay > 0 else { return send(reply) }
-            clock.schedule(after: delay * 1000) { send(reply) }
+            clock.schedule(after: delay) { send(reply) }
         }
     }
 

@@ -46,6 +46,9 @@ final class PageClockDriver {
     private var order = 0
     /// Since when native has been waiting for the page (nil while it works).
     private var waitingSince: DispatchTime?
+    /// How many more real milliseconds the page's timers stay where they are (nil or 0: they may run): a document
+    /// native is replacing runs none, so how long the engine takes to replace it does not decide what it still does.
+    var pageHeld: (@MainActor () -> Double?)?
     private var ended = false
     private var wake: CheckedContinuation<Bool, Never>?
     private var generation = 0
@@ -238,6 +241,7 @@ final class PageClockDriver {
     /// 0 when the page's timers may run now; otherwise how long until they may (nil: not before a wake).
     private func pageEligible() -> Double? {
         guard let since = waitingSince else { return nil }
+        if let held = pageHeld?(), held > 0 { return held }
         let seen = session.messagesSeen + session.finishedDocuments - session.seenAtCommit
         if seen >= pageAnchors { return 0 }
         // From the later of the two: a load that took longer than the grace must not spend it before the load

@@ -24,6 +24,8 @@ final class SessionPerturber {
     private var finishedAtReload = 0
     /// Whether the reloaded document finished and its didFinish steps were queued.
     var secondDocumentStarted = false
+    /// When native issued the reload (nil: not yet).
+    private var reloadIssuedAt: DispatchTime?
     /// The time the web process has been paused so far, which the session's deadlines do not count.
     let pausedTime: PausedTime
     /// One virtual timeline for the page's timers and native's holds (the page's clock is installed by
@@ -51,6 +53,13 @@ final class SessionPerturber {
         session.pausedTime = pausedTime
         clock = PageClockDriver(session: session)
         session.controller.add(PageClockHandler(clock), contentWorld: .page, name: PageClock.handlerName)
+        clock.pageHeld = { [unowned self] in
+            // From the reload's start until the new document commits, at most the anchors' grace (a reload that
+            // never commits leaves the first document running).
+            guard let since = reloadIssuedAt, !reloaded else { return nil }
+            let waited = Double(DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1e6
+            return PageClockDriver.anchorGrace - waited
+        }
         clock.start()
         prepareFault()
     }
@@ -170,6 +179,7 @@ final class SessionPerturber {
     /// document, whose first message must come again (once) and whose didFinish steps run again.
     func reload(_ load: () -> Void) {
         reloadDocument = session.committedDocuments + 1
+        reloadIssuedAt = .now()
         finishedAtReload = session.finishedDocuments
         // A first document that never finished (its web process killed while it loaded): the load's own didFinish,
         // the second document's, queues its didFinish steps once.

@@ -140,9 +140,11 @@ final class WorkedContractTests: XCTestCase {
                 // The answer to an id cordova.callbacks never held reaches nothing: the page never shows it.
                 ("stale-callback-id", Self.pageFailure, ["cordova.exec.nativeCallback", "did not show"]),
                 ("double-callback", Self.receiverFailure, ["duplicate 'exec'"]),
-                // The second copy throws as it starts and sends nothing: no message shows it, so the check passes
-                // and the timeline shows the page's uncaught error.
-                ("script-twice", nil, ["uncaught error: Error: cordova already defined"]),
+                // The second copy throws as it starts and sends nothing: the play fails on uncaught errors.
+                (
+                    "script-twice", Self.receiverFailure,
+                    ["the page had an uncaught error: Error: cordova already defined"]
+                ),
             ])
     }
 }

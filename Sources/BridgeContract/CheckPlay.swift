@@ -151,6 +151,10 @@ package struct CheckPlay: Codable, Sendable, Equatable {
                     }
                     value = .object(fields)
                 }
+                for pair in step.echoInto ?? [] {
+                    value = try step.echoSample(
+                        pair, into: value, sending: spec, contract: contract, path: "\(path).echo")
+                }
                 let message = contract.outgoing(spec, value: value, requestID: "1")
                 let violations = contract.validate(message, as: spec, mode: .strict).violations
                 if !violations.isEmpty {

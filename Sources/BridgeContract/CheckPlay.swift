@@ -12,6 +12,9 @@ package struct CheckPlay: Codable, Sendable, Equatable {
     public var steps: [PlayStep]
     /// Page → native messages that must arrive, each exactly once; by default every step's trigger message.
     public var expect: [String]?
+    /// Whether an uncaught error or unhandled rejection of the page fails the check (Cordova's second copy of
+    /// cordova.js throws as it starts and sends nothing): by default it is only shown on the timeline.
+    package var failOnUncaughtError: Bool?
 
     public init(userScripts: [UserScriptSpec] = [], steps: [PlayStep], expect: [String]? = nil) {
         self.userScripts = userScripts
@@ -32,7 +35,7 @@ package struct CheckPlay: Codable, Sendable, Equatable {
         return names
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case userScripts, steps, expect }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case userScripts, steps, expect, failOnUncaughtError }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
@@ -40,6 +43,7 @@ package struct CheckPlay: Codable, Sendable, Equatable {
         userScripts = try container.decodeIfPresent([UserScriptSpec].self, forKey: .userScripts) ?? []
         steps = try container.decode([PlayStep].self, forKey: .steps)
         expect = try container.decodeIfPresent([String].self, forKey: .expect)
+        failOnUncaughtError = try container.decodeIfPresent(Bool.self, forKey: .failOnUncaughtError)
     }
 
     /// Reads a check file (the `check` section's format on its own); its script files resolve beside it.
@@ -146,6 +150,10 @@ package struct CheckPlay: Codable, Sendable, Equatable {
                         fields[name] = field.type.sample
                     }
                     value = .object(fields)
+                }
+                for pair in step.echoInto ?? [] {
+                    value = try step.echoSample(
+                        pair, into: value, sending: spec, contract: contract, path: "\(path).echo")
                 }
                 let message = contract.outgoing(spec, value: value, requestID: "1")
                 let violations = contract.validate(message, as: spec, mode: .strict).violations

@@ -164,7 +164,54 @@ extension BridgeContract {
     }
 }
 
+extension BridgeContract {
+    /// `value` with each pair's value in the trigger copied to its place in the sent message `sent`.
+    package func echoing(
+        _ pairs: [PlayStep.EchoPair], of trigger: ValidatedMessage, into value: JSONValue, sending sent: MessageSpec
+    ) -> JSONValue {
+        guard let spec = message(trigger.kind, direction: trigger.direction) else { return value }
+        var value = value
+        for pair in pairs {
+            guard let from = try? FieldPath.resolve(pair.from, in: spec, implicit: spec.implicitFields).path,
+                let to = try? FieldPath.resolve(pair.to, in: sent, implicit: sent.implicitFields).path,
+                let copied = trigger.jsonValue(at: from)
+            else { continue }
+            value = to.setting(copied, in: value)
+        }
+        return value
+    }
+}
+
 extension PlayStep {
+    /// `value` with a sample of the trigger's value at `pair.from` set at `pair.to`; refuses a path that names
+    /// nothing in its message.
+    func echoSample(
+        _ pair: EchoPair, into value: JSONValue, sending sent: MessageSpec, contract: BridgeContract, path: String
+    ) throws(ContractFileError) -> JSONValue {
+        guard let trigger = contract.message(after, direction: .pageToNative) else {
+            throw ContractFileError(
+                code: .invalidValue, path: path, problem: "echo copies fields of a page message",
+                remedy: "use it only after a page-to-native message")
+        }
+        let from: (path: FieldPath, type: FieldType?)
+        do {
+            from = try FieldPath.resolve(pair.from, in: trigger, implicit: trigger.implicitFields)
+        } catch {
+            throw ContractFileError(
+                code: .invalidValue, path: path + ".from", problem: "\"\(after)\": " + error.problem,
+                remedy: error.remedy)
+        }
+        let to: (path: FieldPath, type: FieldType?)
+        do {
+            to = try FieldPath.resolve(pair.to, in: sent, implicit: sent.implicitFields)
+        } catch {
+            throw ContractFileError(
+                code: .invalidValue, path: path + ".to", problem: "\"\(sent.kind)\": " + error.problem,
+                remedy: error.remedy)
+        }
+        return to.path.setting(from.type?.sample ?? to.type?.sample ?? .string("ok"), in: value)
+    }
+
     /// `value` with a sample at each path `echo` names in the trigger; refuses a path that names nothing there.
     func echoSample(into value: JSONValue, contract: BridgeContract, path: String) throws(ContractFileError)
         -> JSONValue

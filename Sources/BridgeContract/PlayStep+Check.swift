@@ -32,7 +32,7 @@ extension PlayStep {
             throw invalid(
                 "\(path).arguments", "arguments go with call", "add \"call\": the page function, or remove arguments")
         }
-        if echo != nil, send == nil {
+        if echo != nil || echoInto != nil, send == nil {
             throw invalid(
                 "\(path).echo", "echo copies fields into a sent message",
                 "add send, or echo a call's argument with {\"echo\": \"path\", \"as\": …}")

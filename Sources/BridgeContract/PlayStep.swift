@@ -18,6 +18,9 @@ package struct PlayStep: Codable, Sendable, Equatable {
     /// Fields of the trigger copied into the sent value, as native echoes them (Hotwire replies with the data):
     /// top-level names, or paths (`data.identifier`, `body[0]`), each copied to the same place in the value.
     public var echo: [String]?
+    /// Values of the trigger copied to another place in the sent value: `{"from": "callbackID", "to":
+    /// "responseID"}` (paths in the trigger and in the sent message), written among `echo`'s names.
+    package var echoInto: [EchoPair]?
     /// A page function native calls with its own arguments (Turbo's visit, Cordova's `nativeCallback`): a dotted
     /// JavaScript name, given with `arguments`.
     package var call: String?
@@ -69,7 +72,9 @@ package struct PlayStep: Codable, Sendable, Equatable {
         accepted = try container.decodeIfPresent(Acceptance.self, forKey: .accepted)
         reply = try container.decodeIfPresent(JSONValue.self, forKey: .reply)
         replyError = try container.decodeIfPresent(String.self, forKey: .replyError)
-        echo = try container.decodeIfPresent([String].self, forKey: .echo)
+        let echoes = try container.decodeIfPresent([EchoEntry].self, forKey: .echo)
+        echo = echoes.map { $0.compactMap(\.name) }.flatMap { $0.isEmpty ? nil : $0 }
+        echoInto = echoes.map { $0.compactMap(\.pair) }.flatMap { $0.isEmpty ? nil : $0 }
         call = try container.decodeIfPresent(String.self, forKey: .call)
         arguments = try container.decodeIfPresent([StepArgument].self, forKey: .arguments)
         dispatch = try container.decodeIfPresent(EventDispatch.self, forKey: .dispatch)
@@ -87,7 +92,10 @@ package struct PlayStep: Codable, Sendable, Equatable {
         try container.encodeIfPresent(accepted, forKey: .accepted)
         try container.encodeIfPresent(reply, forKey: .reply)
         try container.encodeIfPresent(replyError, forKey: .replyError)
-        try container.encodeIfPresent(echo, forKey: .echo)
+        if echo != nil || echoInto != nil {
+            let names = (echo ?? []).map(EchoEntry.name)
+            try container.encode(names + (echoInto ?? []).map(EchoEntry.pair), forKey: .echo)
+        }
         try container.encodeIfPresent(call, forKey: .call)
         try container.encodeIfPresent(arguments, forKey: .arguments)
         try container.encodeIfPresent(dispatch, forKey: .dispatch)
@@ -256,6 +264,56 @@ package enum Acceptance: Codable, Sendable, Equatable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(expression, forKey: .expression)
             try container.encode(equals, forKey: .equals)
+        }
+    }
+}
+
+extension PlayStep {
+    /// A value of the trigger native copies to another place in the message it sends: paths in each.
+    package struct EchoPair: Codable, Sendable, Equatable {
+        /// The path in the page message the step follows.
+        package var from: String
+        /// The path in the sent message.
+        package var to: String
+
+        private enum CodingKeys: String, CodingKey, CaseIterable { case from, to }
+
+        package init(from: String, to: String) {
+            self.from = from
+            self.to = to
+        }
+
+        package init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            from = try container.decode(String.self, forKey: .from)
+            to = try container.decode(String.self, forKey: .to)
+        }
+    }
+
+    /// One element of `echo`: a name copied to the same place, or a value copied from one path to another.
+    enum EchoEntry: Codable {
+        case name(String)
+        case pair(EchoPair)
+
+        var name: String? { if case .name(let name) = self { name } else { nil } }
+        var pair: EchoPair? { if case .pair(let pair) = self { pair } else { nil } }
+
+        init(from decoder: any Decoder) throws {
+            if let name = try? decoder.singleValueContainer().decode(String.self) {
+                self = .name(name)
+            } else {
+                self = .pair(try EchoPair(from: decoder))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .name(let name):
+                var container = encoder.singleValueContainer()
+                try container.encode(name)
+            case .pair(let pair): try pair.encode(to: encoder)
+            }
         }
     }
 }

@@ -42,6 +42,9 @@ extension PlayRunner {
         if let echo = step.echo, let trigger = pending.trigger {
             value = contract.echoing(echo, of: trigger, into: value)
         }
+        if let pairs = step.echoInto, let trigger = pending.trigger {
+            value = contract.echoing(pairs, of: trigger, into: value, sending: spec)
+        }
         // A request the page must acknowledge gets a fresh id; an answer carries its trigger's.
         let isRequest = contract.messages.contains { $0.acknowledges == spec.kind }
         let requestID = isRequest ? session.correlator.begin().rawValue : pending.trigger?.requestID

@@ -169,6 +169,7 @@ final class PlayRunner {
             if play.expectedMessages.contains(where: { mostCopies($0) > 1 }) { return true }
         }
         if session.strayAcknowledgements > 0 { return true }
+        if play.failOnUncaughtError == true, session.pageDiagnostics.contains(where: \.kind.isUnhandled) { return true }
         return contract.messages.contains {
             $0.direction == .pageToNative && $0.pageError && session.counts[$0.kind, default: 0] > 0
         }

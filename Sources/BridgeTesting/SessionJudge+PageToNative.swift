@@ -8,8 +8,8 @@ extension SessionJudge {
         !problems(record).isEmpty || record.strictness == .strict && record.rejectedCount > 0
     }
 
-    /// What fails page → native whatever else arrives: the page's own error reports, stray acknowledgements, and
-    /// (strict) duplicates.
+    /// What fails page → native whatever else arrives: the page's own error reports (and its uncaught errors, when
+    /// the play says they fail), stray acknowledgements, and (strict) duplicates.
     static func problems(_ record: SessionRecord) -> [String] {
         let contract = record.contract
         var problems: [String] = []
@@ -18,6 +18,11 @@ extension SessionJudge {
         }
         for error in pageErrors.prefix(3) {
             problems.append("the page reported an error through \(error.structure)")
+        }
+        if record.play.failOnUncaughtError == true {
+            for thrown in record.diagnostics.filter(\.kind.isUnhandled).prefix(3) {
+                problems.append("the page had an \(thrown.kind.rawValue): \(thrown)")
+            }
         }
         for ack in record.acknowledgements.filter({ $0.correlation != .matched }).prefix(3) {
             problems.append(strayAcknowledgement(ack, contract))

@@ -231,7 +231,7 @@ struct ContractModuleTests {
     func languageParity() throws {
         var rulesSeen = Set<String>()
         let extra =
-            [LanguageContracts.stringChannel, LanguageContracts.jsonText, LanguageContracts.positional]
+            [LanguageContracts.stringChannel, LanguageContracts.positional]
             + LanguageContracts.paths
         for example in LanguageContracts.all + extra {
             let contract = try example.contract()

@@ -18,7 +18,7 @@ enum LanguageContracts {
         func contract() throws -> BridgeContract { try BridgeContract(jsonData: Data(json.utf8)) }
     }
 
-    static let all: [Example] = [hotwire, capacitor, custom, replyHandler]
+    static let all: [Example] = [hotwire, capacitor, custom, replyHandler, jsonText]
 
     /// A string channel (React Native's `postMessage(string)`): bare string messages only on the page's handler.
     /// Not in `all`: its typed code is not generated yet, so only the validators' parity reads it.
@@ -45,7 +45,7 @@ enum LanguageContracts {
 
     /// React Native's shape: the page posts `JSON.stringify(m)` to one string channel, messages told apart by `type`
     /// inside the text, a request id inside it too; native answers with JSON text, or with a field of JSON text; a
-    /// second handler carries a queue as JSON text of an array. Not in `all`: its typed code is not generated yet.
+    /// second handler carries a queue as JSON text of an array. In `all`: the typed-code tests cover JSON text.
     static let jsonText = Example(
         name: "JSON-text",
         json: #"""

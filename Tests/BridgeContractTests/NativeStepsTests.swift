@@ -201,7 +201,48 @@ struct NativeStepsTests {
             """,
             "check.steps[0].arguments[0]", "expected String, found Number"
         ),
+        (
+            #"[{"after": "getUser", "send": "user", "value": {"who": "x"}, "echo": [{"from": "nowhere", "to": "who"}]}]"#,
+            "check.steps[0].echo.from", "has no field \"nowhere\""
+        ),
+        (
+            #"[{"after": "getUser", "send": "user", "value": {"who": "x"}, "echo": [{"from": "id", "to": "whom"}]}]"#,
+            "check.steps[0].echo.to", "has no field \"whom\""
+        ),
+        (
+            #"[{"after": "visitProposed", "send": "user", "value": {"who": "x"}, "echo": [{"from": "data", "to": "who"}]}]"#,
+            "check.steps[0].value", "expected String, found Object"
+        ),
+        (
+            #"[{"after": "visitProposed", "call": "f", "arguments": [], "echo": [{"from": "data", "to": "who"}]}]"#,
+            "check.steps[0].echo", "into a sent message"
+        ),
     ]
+
+    @Test("echo copies a value of the trigger to another path of the sent message, written as from and to")
+    func echoFromTo() throws {
+        let steps =
+            #"[{"after": "getUser", "send": "user", "value": {"who": "x"}, "echo": [{"from": "id", "to": "who"}]}]"#
+        let contract = try Self.load(steps: steps)
+        let step = try #require(contract.check?.steps.first)
+        #expect(step.echo == nil && step.echoInto == [PlayStep.EchoPair(from: "id", to: "who")])
+        // Names and pairs share the one echo list.
+        var mixed = step
+        mixed.echo = ["id"]
+        let text = String(decoding: try JSONEncoder().encode(mixed), as: UTF8.self)
+        #expect(text.contains(#""echo":["id",{"#))
+        #expect(try JSONDecoder().decode(PlayStep.self, from: Data(text.utf8)) == mixed)
+        guard
+            case .valid(let trigger) = contract.validate(
+                ["name": "getUser", "id": "u7"], direction: .pageToNative, mode: .strict, handler: "queue")
+        else {
+            Issue.record("the trigger is not valid")
+            return
+        }
+        let user = try #require(contract.message("user", direction: .nativeToPage))
+        let sent = contract.echoing(step.echoInto!, of: trigger, into: .object(["who": .string("x")]), sending: user)
+        #expect(sent == .object(["who": .string("u7")]))
+    }
 
     @Test("an argument built of fields and typed as JSON text goes as its text")
     func fieldsAsJSONText() throws {

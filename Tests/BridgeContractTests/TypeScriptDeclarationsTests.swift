@@ -89,16 +89,24 @@ enum TypeScript {
 /// A page that uses every message of `example` as the contract allows: each valid body as its type, posted or
 /// prompted, each reply as its type, each native → page body handed to its typed receiver.
 private func correctPage(_ example: LanguageContracts.Example, _ contract: BridgeContract) -> String {
+    let text = contract.messages.contains(where: \.jsonText)
     var lines = [
-        "import { postToNative, promptToNative, type Messages, type Replies, type Receivers } from \"./bridge-contract.mjs\";",
+        "import { postToNative, promptToNative, \(text ? "postJSONToNative, " : "")type Messages, type Replies, "
+            + "type Receivers } from \"./bridge-contract.mjs\";",
         "export async function page(): Promise<void> {",
     ]
     for (kind, bodies) in example.valid.sorted(by: { $0.key < $1.key }) {
         let literal = ReceiverCall.stringLiteral(kind)
         for body in bodies {
-            lines.append("  { const message: Messages[\(literal)] = \(body); void message; }")
+            // A message sent as JSON text is typed as the message inside its text; it travels as the text.
+            let spec =
+                contract.message(kind, direction: .pageToNative) ?? contract.message(kind, direction: .nativeToPage)
+            let message = spec?.jsonText == true ? (jsonTextContent(body) ?? body) : body
+            lines.append("  { const message: Messages[\(literal)] = \(message); void message; }")
             if let spec = contract.message(kind, direction: .pageToNative) {
-                lines.append(spec.transport == .prompt ? "  promptToNative(\(body));" : "  postToNative(\(body));")
+                let send =
+                    spec.jsonText ? "postJSONToNative" : spec.transport == .prompt ? "promptToNative" : "postToNative"
+                lines.append("  \(send)(\(message));")
             } else if let spec = contract.message(kind, direction: .nativeToPage) {
                 let call = ReceiverCall.stringLiteral(spec.call)
                 lines.append("  { const receive: Receivers[\(call)] = (message) => message; receive(\(body)); }")
@@ -112,6 +120,12 @@ private func correctPage(_ example: LanguageContracts.Example, _ contract: Bridg
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
+}
+
+/// The JSON inside `body`, a JSON string literal whose text is JSON: the message a JSON-text message carries.
+private func jsonTextContent(_ body: String) -> String? {
+    guard let text = try? JSONDecoder().decode(String.self, from: Data(body.utf8)) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) == nil ? nil : text
 }
 
 @Suite(

@@ -69,8 +69,8 @@ let package = Package(
             providers: [.apt(["libwebkit2gtk-4.1-dev"])]
         ),
         // The process around the engine (Linux only): the display, GTK, GLib's main loop, the engine's processes,
-        // behind one facade (`EngineEnvironment`) and one error type. Below WebKitGTK, which imports it internally
-        // so Apple's names stay Apple's; WebKitGTKSupport re-exports it.
+        // behind one facade (`WebKitGTKEnvironment`) and one error type. Below WebKitGTK, which imports it
+        // internally so Apple's names stay Apple's; WebKitGTKSupport re-exports it.
         // The guard in front of JavaScriptCore's SIGUSR1 handler (C: a signal handler and its saved state).
         .target(name: "CEngineSignals"),
         // An async main's main queue drained on the main thread, by the engine's loop (C: the runtime's hook).

@@ -135,7 +135,7 @@ struct CPUShares {
         if let engine = engineSeconds() {
             shares.engine = engine
         } else {
-            engineProcesses = EngineEnvironment.processes()
+            engineProcesses = WebKitGTKEnvironment.processes()
             shares.engine = engineSeconds() ?? 0
         }
         #endif
@@ -146,7 +146,7 @@ struct CPUShares {
     /// one (a new anchor) while the old one lives on, and a stale list would count the wrong process.
     static func refreshProcesses() {
         #if os(Linux)
-        engineProcesses = EngineEnvironment.processes()
+        engineProcesses = WebKitGTKEnvironment.processes()
         #endif
     }
 

@@ -174,6 +174,9 @@ extension BridgeContract {
             for (name, value) in match where name.isEmpty {
                 throw invalid("\(path).match", "a match field name is empty (value \(value.typeName))", "name it")
             }
+            for (name, value) in match where !value.isScalar {
+                throw ContractConstant.notScalar(path: "\(path).match.\(name)")
+            }
             if match.isEmpty {
                 throw invalid("\(path).match", "match is empty", "name at least one discriminator value")
             }

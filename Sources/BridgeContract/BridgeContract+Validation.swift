@@ -78,14 +78,7 @@ extension BridgeContract {
         guard spec.isObject, case .object(var fields) = value else {
             return (deepID.map { $0.setting(.string($1), in: value) } ?? value).foundationValue
         }
-        for (name, constant) in spec.match {
-            switch constant {
-            case .string(let text): fields[name] = .string(text)
-            case .number(let number): fields[name] = .number(number)
-            case .boolean(let flag): fields[name] = .boolean(flag)
-            case .null: fields[name] = .null
-            }
-        }
+        for (name, constant) in spec.match { fields[name] = constant }
         if let field = spec.requestIDField, let requestID {
             fields[field] = .string(requestID)
         }
@@ -249,8 +242,8 @@ extension BridgeContract {
     }
 
     /// Whether every discriminator value is in the object, exactly.
-    private func matchesAll(_ match: [String: ConstantValue], _ object: [String: BodyValue]) -> Bool {
-        match.allSatisfy { name, constant in object[name].map { ConstantValue.matches(constant, $0) } ?? false }
+    private func matchesAll(_ match: [String: JSONValue], _ object: [String: BodyValue]) -> Bool {
+        match.allSatisfy { name, constant in object[name].map { JSONValue.matches(constant, $0) } ?? false }
     }
 
     /// Names why no message matched: the first discriminator field that is missing, mistyped or unknown.
@@ -281,7 +274,7 @@ extension BridgeContract {
         let unmatched = used.first { name in
             !candidates.contains { spec in
                 guard let constant = spec.match[name], let value = object[name] else { return false }
-                return ConstantValue.matches(constant, value)
+                return JSONValue.matches(constant, value)
             }
         }
         let name = unmatched ?? used.first ?? discriminator[0]
@@ -366,9 +359,9 @@ extension FieldType {
     }
 }
 
-extension ConstantValue {
+extension JSONValue {
     /// Whether a body value is exactly this constant (a JS boolean never equals a number).
-    static func matches(_ constant: ConstantValue, _ value: BodyValue) -> Bool {
+    static func matches(_ constant: JSONValue, _ value: BodyValue) -> Bool {
         switch (constant, value) {
         case (.string(let expected), .string(let text)): expected == text
         case (.number(let expected), .number(let number)): expected == number
@@ -385,6 +378,7 @@ extension ConstantValue {
         case .number(let number): Int(exactly: number).map(FieldValue.integer) ?? .number(number)
         case .boolean(let flag): .boolean(flag)
         case .null: .null
+        case .array, .object: FieldValue(self)
         }
     }
 }

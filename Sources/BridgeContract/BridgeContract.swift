@@ -110,7 +110,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     public func carriesRequestID(_ spec: MessageSpec) -> Bool { spec.requestIDPath != nil }
 
     /// The discriminator values that name an object message: its `match`, or the discriminator field = kind.
-    public func matchValues(of spec: MessageSpec) -> [String: ConstantValue] { spec.match }
+    public func matchValues(of spec: MessageSpec) -> [String: JSONValue] { spec.match }
 
     /// The handler a page → native message is posted to.
     public func handlerName(of spec: MessageSpec) -> String { spec.handler }

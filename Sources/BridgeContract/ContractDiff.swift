@@ -165,7 +165,7 @@ package struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
                     path: member(name(before.kind), key), summary: "\(what) changed from \(from) to \(to)",
                     compatibility: .incompatible))
         }
-        func describe(_ match: [String: ConstantValue]) -> String {
+        func describe(_ match: [String: JSONValue]) -> String {
             "{" + match.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         }
         if before.isObject && after.isObject {
@@ -256,7 +256,7 @@ package struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
             && text.unicodeScalars.allSatisfy {
                 $0.properties.isAlphabetic || $0.properties.numericType != nil || "_$-".unicodeScalars.contains($0)
             }
-        return plain ? text : "[\(ConstantValue.string(text))]"
+        return plain ? text : "[\(JSONValue.string(text))]"
     }
 
     private static func member(_ parent: String, _ child: String) -> String {

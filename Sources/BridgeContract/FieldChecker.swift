@@ -5,7 +5,7 @@ struct ReservedNames {
     /// The one discriminator field, when the contract has one and the message no `match` of its own.
     var discriminator: String?
     /// The discriminator fields that named the message otherwise (the contract's dictionary: no set is built).
-    var match: [String: ConstantValue] = [:]
+    var match: [String: JSONValue] = [:]
     var requestID: String?
 
     /// None: nested objects reserve nothing.

@@ -41,7 +41,7 @@ public struct FieldSpec: Codable, Sendable, Equatable {
                     code: .missingKey, path: jsonPath(container.codingPath + [CodingKeys.value]),
                     problem: "a constant needs a value", remedy: "add \"value\": a string, a number or a boolean")
             }
-            type = .constant(try container.decode(ConstantValue.self, forKey: .value))
+            type = .constant(try container.decode(ContractConstant.self, forKey: .value).value)
         case "array":
             if (try? container.nestedUnkeyedContainer(forKey: .items)) != nil {
                 throw ContractFileError(

@@ -5,7 +5,7 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
     case integer
     case boolean
     /// Exactly this value (e.g. `version: 1`).
-    case constant(ConstantValue)
+    case constant(JSONValue)
     /// An array whose every element has this type.
     case array(FieldType)
     /// A nested object with its own typed fields.
@@ -63,6 +63,8 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
             throw ContractFileError(
                 code: .invalidValue, path: "\(path).value", problem: "a constant number must be finite",
                 remedy: "use a finite number")
+        case .constant(let value) where !value.isScalar:
+            throw ContractConstant.notScalar(path: "\(path).value")
         case .array(let items): try items.check(path: "\(path).items")
         case .object(let fields): try FieldSpec.check(fields, path: "\(path).fields")
         case .json(let content): try content.check(path: "\(path).content")

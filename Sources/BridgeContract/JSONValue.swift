@@ -1,7 +1,8 @@
 import Foundation
 
-/// A JSON value from a contract or check file: what native sends or replies in a check, never page data.
-public enum JSONValue: Codable, Sendable, Equatable {
+/// A JSON value from a contract or check file: what native sends or replies in a check, a field's constant
+/// (`.constant(.number(1))`), never page data.
+public enum JSONValue: Codable, Sendable, Equatable, CustomStringConvertible {
     case null
     case boolean(Bool)
     case number(Double)
@@ -71,6 +72,69 @@ public enum JSONValue: Codable, Sendable, Equatable {
 
     /// The structure (`{kind: String, items: [String]}`), safe to log.
     public var structure: String { BodyValue(foundationValue).structure() }
+
+    /// The value as JSON text: a constant as a contract writes it (contract data, never message data).
+    public var description: String {
+        switch self {
+        case .string(let text):
+            let data =
+                (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
+            return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .null: return "null"
+        case .number(let number):
+            if let integer = Int(exactly: number) { return String(integer) }
+            return String(number)
+        case .array, .object: return text
+        }
+    }
+
+    /// The JS type name, as violations name it (`String`, `Number`, `Null`).
+    var typeName: String {
+        switch self {
+        case .string: "String"
+        case .number: "Number"
+        case .boolean: "Boolean"
+        case .null: "Null"
+        case .array: "Array"
+        case .object: "Object"
+        }
+    }
+
+    /// Whether a field's constant may be this value: a string, a number, a boolean or null.
+    var isScalar: Bool {
+        switch self {
+        case .array, .object: false
+        default: true
+        }
+    }
+}
+
+/// A constant as a contract file writes it (a field's `value`, a `match` value): a JSON scalar or null.
+struct ContractConstant: Decodable {
+    let value: JSONValue
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // Booleans first: some decoders would read `true` as a number.
+        if container.decodeNil() {
+            value = .null
+        } else if let flag = try? container.decode(Bool.self) {
+            value = .boolean(flag)
+        } else if let number = try? container.decode(Double.self) {
+            value = .number(number)
+        } else if let text = try? container.decode(String.self) {
+            value = .string(text)
+        } else {
+            throw Self.notScalar(path: jsonPath(decoder.codingPath))
+        }
+    }
+
+    static func notScalar(path: String) -> ContractFileError {
+        ContractFileError(
+            code: .wrongType, path: path, problem: "a constant must be a string, a number, a boolean or null",
+            remedy: "write a JSON scalar or null; for an array or an object declare its type")
+    }
 }
 
 extension FieldType {
@@ -80,15 +144,13 @@ extension FieldType {
         case .string: .string("ok")
         case .number, .integer: .number(1)
         case .boolean: .boolean(true)
-        case .constant(.string(let text)): .string(text)
-        case .constant(.number(let number)): .number(number)
-        case .constant(.boolean(let flag)): .boolean(flag)
+        case .constant(let value): value
         case .array: .array([])
         case .object(let fields):
             .object(fields.filter { !$0.value.optional }.mapValues(\.type.sample))
         case .json(let content): .string(content.sample.text)
         case .tuple(let items): .array(items.map(\.sample))
-        case .null, .constant(.null), .any: .null
+        case .null, .any: .null
         }
     }
 }

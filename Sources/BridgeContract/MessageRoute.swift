@@ -36,7 +36,7 @@ package enum MessageRoute: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .pageToNative(let handler, let transport):
-            "page → native on handler \(ConstantValue.string(handler)) via \(transport.rawValue)"
+            "page → native on handler \(JSONValue.string(handler)) via \(transport.rawValue)"
         case .nativeToPage: "native → page"
         }
     }

@@ -53,7 +53,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
 
     /// The discriminator values that name an object message: its own `match`, else the contract's one
     /// discriminator field equal to the kind (`{kind: "ready"}`). Setting it declares it.
-    public var match: [String: ConstantValue] {
+    public var match: [String: JSONValue] {
         get { resolved.match }
         set { declare(\.match, newValue) }
     }
@@ -94,7 +94,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         var handler: String?
         var transport: Transport?
         var call: String?
-        var match: [String: ConstantValue]?
+        var match: [String: JSONValue]?
     }
 
     /// The keys that have a default, each resolved.
@@ -102,7 +102,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         var handler: String
         var transport: Transport
         var call: String
-        var match: [String: ConstantValue]
+        var match: [String: JSONValue]
         var kindField: String?
         var requestIDField: String?
         var requestIDPath: FieldPath?
@@ -169,7 +169,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
 
     public init(
         kind: String, direction: Direction, fields: [String: FieldSpec] = [:], acknowledges: String? = nil,
-        match: [String: ConstantValue]? = nil, body: FieldType? = nil, handler: String? = nil,
+        match: [String: JSONValue]? = nil, body: FieldType? = nil, handler: String? = nil,
         transport: Transport? = nil, reply: FieldType? = nil, call: String? = nil, pageError: Bool = false
     ) {
         self.kind = kind
@@ -206,7 +206,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         // Decoded in the file's documented order, so the first of several errors is always the same one.
         let fields = try container.decodeIfPresent([String: FieldSpec].self, forKey: .fields) ?? [:]
         let acknowledges = try container.decodeIfPresent(String.self, forKey: .acknowledges)
-        let match = try container.decodeIfPresent([String: ConstantValue].self, forKey: .match)
+        let match = try container.decodeIfPresent([String: ContractConstant].self, forKey: .match)?.mapValues(\.value)
         let body = try container.decodeIfPresent(FieldType.Box.self, forKey: .body)?.type
         let handler = try container.decodeIfPresent(String.self, forKey: .handler)
         var transport: Transport?

@@ -118,7 +118,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     /// `text` as a JavaScript string literal: JSON-encoded, with the same escapes as a receiver call's argument,
     /// for any other script that must carry text without it ever becoming code.
     public static func stringLiteral(_ text: String) -> String {
-        escapeForScript(ConstantValue.string(text).description)
+        escapeForScript(JSONValue.string(text).description)
     }
 
     /// The argument as `JSONSerialization` writes it, with the script escapes.

@@ -37,7 +37,7 @@ struct SwiftContractLiteral {
         if let acknowledges = spec.acknowledges { arguments.append("acknowledges: \(literal(acknowledges))") }
         // What the file declared, as it declared it: the contract resolves the rest, as it does for the file.
         if let match = spec.declared.match {
-            let pairs = match.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \(constant($0.value))" }
+            let pairs = match.sorted { $0.key < $1.key }.map(Self.pair)
             arguments.append("match: [\(pairs.isEmpty ? ":" : pairs.joined(separator: ", "))]")
         }
         if let body = spec.body { arguments.append("body: \(type(body))") }
@@ -57,13 +57,22 @@ struct SwiftContractLiteral {
         return "[\(pairs.joined(separator: ", "))]"
     }
 
-    private func constant(_ value: ConstantValue) -> String {
+    /// A JSON value as a Swift literal of `JSONValue` (the generated types' constants, the contract's values).
+    static func constant(_ value: JSONValue) -> String {
         switch value {
-        case .string(let text): ".string(\(literal(text)))"
+        case .string(let text): ".string(\(SwiftTypeWriter.literal(text)))"
         case .number(let number): ".number(\(number))"
         case .boolean(let flag): ".boolean(\(flag))"
         case .null: ".null"
+        // A contract's constants are scalars (it refuses others); these keep the literal total.
+        case .array(let items): ".array([\(items.map(constant).joined(separator: ", "))])"
+        case .object(let fields):
+            ".object([\(fields.isEmpty ? ":" : fields.sorted { $0.key < $1.key }.map(pair).joined(separator: ", "))])"
         }
+    }
+
+    private static func pair(_ field: (key: String, value: JSONValue)) -> String {
+        "\(SwiftTypeWriter.literal(field.key)): \(constant(field.value))"
     }
 
     private func type(_ type: FieldType) -> String {
@@ -72,7 +81,7 @@ struct SwiftContractLiteral {
         case .number: ".number"
         case .integer: ".integer"
         case .boolean: ".boolean"
-        case .constant(let value): ".constant(\(constant(value)))"
+        case .constant(let value): ".constant(\(Self.constant(value)))"
         case .array(let items): ".array(\(self.type(items)))"
         case .object(let fields): ".object(\(self.fields(fields)))"
         case .json(let content): ".json(\(self.type(content)))"

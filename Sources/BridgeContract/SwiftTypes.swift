@@ -107,7 +107,7 @@ struct SwiftTypeWriter {
         var taken = self.taken
         var nested: [String] = []
         var properties: [Property] = []
-        var constants: [(String, ConstantValue)] = []
+        var constants: [(String, JSONValue)] = []
         var lines = ["/// \(Self.comment(spec.kind)): \(route(spec))."]
         lines.append("public struct \(type): Sendable, Equatable {")
         lines.append("    public static let kind = \(Self.literal(spec.kind))")
@@ -196,10 +196,10 @@ struct SwiftTypeWriter {
     /// The stored properties of `fields` (a constant that is required is not stored: it has one value), the
     /// constants, and the nested structs.
     func fieldProperties(_ fields: [String: FieldSpec], taken: inout Set<String>)
-        -> ([Property], [(String, ConstantValue)], [String])
+        -> ([Property], [(String, JSONValue)], [String])
     {
         var properties: [Property] = []
-        var constants: [(String, ConstantValue)] = []
+        var constants: [(String, JSONValue)] = []
         var nested: [String] = []
         for (field, spec) in fields.sorted(by: { $0.key < $1.key }) {
             if case .constant(let value) = spec.type, !spec.optional {
@@ -225,7 +225,8 @@ struct SwiftTypeWriter {
         case .integer: return ("Int", [])
         case .boolean, .constant(.boolean): return ("Bool", [])
         case .tuple(let items): return tuple(items, field: field, taken: &taken)
-        case .null, .constant(.null), .any: return ("JSONValue", [])  // Null and any are read as their JSON.
+        // Null and any are read as their JSON, as are the nested constants a contract refuses.
+        case .null, .any, .constant(.null), .constant(.array), .constant(.object): return ("JSONValue", [])
         case .array(let items):
             let (element, decls) = swiftType(items, field: field + " item", taken: &taken)
             return ("[\(element)]", decls)
@@ -289,24 +290,15 @@ struct SwiftTypeWriter {
     }
 
     /// `contractJSON`: the declared fields, the constants with their one value.
-    func json(_ properties: [Property], _ constants: [(String, ConstantValue)]) -> [String] {
+    func json(_ properties: [Property], _ constants: [(String, JSONValue)]) -> [String] {
         let pairs =
             properties.filter { $0.field != nil }.map {
                 "\(Self.literal($0.field!)): \(TypedNames.swiftIdentifier($0.name))\($0.optional ? "?" : "").contractJSON"
-            } + constants.map { "\(Self.literal($0.0)): \(jsonLiteral($0.1))" }
+            } + constants.map { "\(Self.literal($0.0)): \(SwiftContractLiteral.constant($0.1))" }
         return [
             "/// The fields as JSON (constants with their value).",
             "public var contractJSON: JSONValue { .fields([\(pairs.isEmpty ? ":" : pairs.joined(separator: ", "))]) }",
         ]
-    }
-
-    func jsonLiteral(_ value: ConstantValue) -> String {
-        switch value {
-        case .string(let text): ".string(\(Self.literal(text)))"
-        case .number(let number): ".number(\(number))"
-        case .boolean(let flag): ".boolean(\(flag))"
-        case .null: ".null"
-        }
     }
 
     func decoding(_ spec: MessageSpec, _ properties: [Property]) -> [String] {
@@ -318,11 +310,11 @@ struct SwiftTypeWriter {
         ] + reads(properties).map { "    " + $0 } + (properties.isEmpty ? ["    _ = fields"] : []) + ["}"]
     }
 
-    func encoding(_ spec: MessageSpec, _ properties: [Property], _ constants: [(String, ConstantValue)]) -> [String] {
+    func encoding(_ spec: MessageSpec, _ properties: [Property], _ constants: [(String, JSONValue)]) -> [String] {
         if let body = spec.body {
             let value: String
             if case .constant(let constant) = body {
-                value = jsonLiteral(constant)
+                value = SwiftContractLiteral.constant(constant)
             } else {
                 value = "value.contractJSON"
             }

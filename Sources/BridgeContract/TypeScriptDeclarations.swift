@@ -64,7 +64,7 @@ private enum TS {
         text.replacingOccurrences(of: "*/", with: "*\\/")
     }
 
-    static func constant(_ value: ConstantValue) -> String {
+    static func constant(_ value: JSONValue) -> String {
         if case .string(let text) = value { return literal(text) }
         return value.description
     }

@@ -76,21 +76,38 @@ public struct CheckConfiguration: Sendable {
     }
 }
 
-/// The verdict on one direction of the bridge.
-public struct DirectionVerdict: Sendable, Equatable, Codable {
-    public enum Status: String, Sendable, Codable {
-        case pass, fail
-        case notRun = "not run"
+/// The verdict on one direction of the bridge (or on the load).
+public enum DirectionVerdict: Sendable, Equatable {
+    /// It held; the note is the structure of what passed.
+    case pass(String)
+    /// It broke, in this category, with this detail.
+    case fail(BridgeFailure)
+    /// It could not run; the note says why (an earlier step failed).
+    case notRun(String)
+
+    public var passed: Bool { if case .pass = self { true } else { false } }
+
+    public var failure: BridgeFailure? { if case .fail(let failure) = self { failure } else { nil } }
+
+    /// Structure of what passed, or why it did not run; empty for a failure.
+    public var note: String {
+        switch self {
+        case .pass(let note), .notRun(let note): note
+        case .fail: ""
+        }
     }
 
-    public let status: Status
-    public let failure: BridgeFailure?
-    /// Structure of what passed, or why it did not run.
-    public let note: String
+    /// The status in words, as the text and HTML reports show it: `pass`, `fail`, `not run`.
+    package var statusText: String {
+        switch self {
+        case .pass: "pass"
+        case .fail: "fail"
+        case .notRun: "not run"
+        }
+    }
 
-    static func pass(_ note: String) -> Self { Self(status: .pass, failure: nil, note: note) }
-    static func fail(_ failure: BridgeFailure) -> Self { Self(status: .fail, failure: failure, note: "") }
-    static func notRun(_ note: String) -> Self { Self(status: .notRun, failure: nil, note: note) }
+    /// The status as the JSON report and the HTML report's classes name it: `pass`, `fail`, `not-run`.
+    package var statusIdentifier: String { if case .notRun = self { "not-run" } else { statusText } }
 }
 
 /// One session's timeline and verdicts.

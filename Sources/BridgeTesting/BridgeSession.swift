@@ -48,7 +48,7 @@ package final class BridgeSession: NSObject {
     public internal(set) var uncloneable: [UncloneableMessage] = []
     /// The page's uncaught errors, unhandled rejections and console messages, in order: the first 100, the first
     /// unhandled error always, and how many console calls were left off (`PageDiagnostics.keep`).
-    public internal(set) var pageDiagnostics: [PageDiagnostic] = []
+    package internal(set) var pageDiagnostics: [PageDiagnostic] = []
     /// Where the page went when it left the document the session loaded (scheme and host only), if it did.
     public internal(set) var navigatedAwayTo: String?
     /// Documents committed so far (a reload or a navigation commits another), and didFinish callbacks so far.

@@ -4,8 +4,8 @@ import Foundation
 import WebKit
 #endif
 
-/// Readies the engine before the first session; Apple's WebKit needs nothing.
-public enum EngineEnvironment {
+/// Apple's WebKit needs nothing readied.
+extension EngineEnvironment {
     /// Does nothing: there is no display to start.
     @MainActor
     public static func beginPreparing() {}

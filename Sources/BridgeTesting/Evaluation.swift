@@ -62,7 +62,7 @@ extension BridgeSession {
 }
 
 /// The error text the page produced: message, then line and column where the engine tells them.
-public func javaScriptErrorText(_ error: any Error) -> String {
+package func javaScriptErrorText(_ error: any Error) -> String {
     let error = error as NSError
     guard var message = error.userInfo["WKJavaScriptExceptionMessage"] as? String else {
         return error.localizedDescription

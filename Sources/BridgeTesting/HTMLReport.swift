@@ -233,7 +233,7 @@ package enum HTMLReport {
             let key =
                 (report.timeline.map { "\($0.event.rawValue)\u{1F}\($0.note)" }
                 + [report.load, report.pageToNative, report.nativeToPage].map {
-                    "\($0.status.rawValue)\u{1F}\($0.failure?.description ?? $0.note)"
+                    "\($0.statusText)\u{1F}\($0.failure?.description ?? $0.note)"
                 } + report.extraMessages).joined(separator: "\u{1E}")
             if let index = groups.firstIndex(where: { $0.key == key }) {
                 groups[index].numbers.append(session.session)
@@ -258,14 +258,14 @@ package enum HTMLReport {
         for (name, verdict) in [
             ("load", report.load), ("page → native", report.pageToNative), ("native → page", report.nativeToPage),
         ] {
-            let status = verdict.status.rawValue
+            let status = verdict.statusText
             let detail = verdict.failure?.description ?? verdict.note
             parts.append(
-                "<tr><th>\(name)</th><td class=\"status \(status == "not run" ? "not-run" : status)\">\(status.uppercased())</td>"
+                "<tr><th>\(name)</th><td class=\"status \(verdict.statusIdentifier)\">\(status.uppercased())</td>"
                     + "<td>\(escape(TerminalText.line(ReportRendering.collapsingRepeats(detail))))</td></tr>")
         }
         parts.append("</table>")
-        if report.pageToNative.status == .pass, !report.extraMessages.isEmpty {
+        if report.pageToNative.passed, !report.extraMessages.isEmpty {
             parts.append("<ul class=\"also-seen\">")
             for group in ReportRendering.groupedAnywhere(report.extraMessages) {
                 let times = group.count > 1 ? " × \(group.count)" : ""

@@ -10,8 +10,8 @@ import WebKitGTK
 /// Something the page reported about itself while the session ran: an uncaught error, an unhandled promise
 /// rejection, or a console message. Its text is the page's own error text, as a receiver's error is; a console
 /// message's other arguments are shown by their JS type, never their values.
-public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Codable {
+package struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Codable {
         case uncaughtError = "uncaught error"
         case unhandledRejection = "unhandled rejection"
         case consoleError = "console.error"
@@ -35,12 +35,12 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
         init?(timelineNote note: String) { self.init(rawValue: String(note.prefix { $0 != ":" })) }
     }
 
-    public let kind: Kind
-    public let text: String
+    package let kind: Kind
+    package let text: String
     /// `file:line:column` of the page's script, the file by its name (`app.js:10:38`); empty when unknown.
-    public let location: String
+    package let location: String
 
-    public init(kind: Kind, text: String, location: String) {
+    package init(kind: Kind, text: String, location: String) {
         self.kind = kind
         self.text = text
         self.location = location
@@ -49,7 +49,7 @@ public struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConverti
     /// Its note on the session's timeline (`page reported`): the kind, then the text and where.
     var timelineNote: String { "\(kind.rawValue): \(description)" }
 
-    public var description: String {
+    package var description: String {
         if isHidden { return text + " " + Self.hiddenExplanation }
         if kind == .consoleLeftOff {
             // "99900" or "99900 console.error: line number": the count, then the last call left off.

@@ -83,7 +83,7 @@ final class PlayRunner {
         while true {
             if loaded == nil, session.loadResult != nil {
                 // Native sends on didFinish only to a page that loaded: an HTTP 404 also "finishes".
-                loaded = SessionJudge.load(loadRecord()).status == .pass
+                loaded = SessionJudge.load(loadRecord()).passed
                 if loaded == true {
                     queueDidFinishSteps(document: currentDocument)
                     perturber?.scheduleReload()

@@ -24,14 +24,14 @@ package enum ReportRendering {
                 lines.append("  \(time)  \(event)\(note)\(times)".trimmingTrailingSpaces())
             }
         }
-        if report.load.status == .fail {
+        if report.load.failure != nil {
             lines.append(verdictLine("load         ", report.load))
         }
         lines.append(verdictLine("page → native", report.pageToNative))
         lines.append(verdictLine("native → page", report.nativeToPage))
         lines += perturbationLines(report)
         // A failed ready already lists what arrived instead.
-        if report.pageToNative.status == .pass {
+        if report.pageToNative.passed {
             for group in groupedAnywhere(report.extraMessages) {
                 let times = group.count > 1 ? " × \(group.count)" : ""
                 lines.append("  also seen: \(TerminalText.line(group.value, limit: TerminalText.noteLimit))\(times)")
@@ -50,7 +50,7 @@ package enum ReportRendering {
     }
 
     private static func verdictLine(_ name: String, _ verdict: DirectionVerdict) -> String {
-        let status = verdict.status.rawValue.uppercased()
+        let status = verdict.statusText.uppercased()
         let detail = TerminalText.line(
             collapsingRepeats(verdict.failure?.description ?? verdict.note), limit: TerminalText.detailLimit)
         return "  \(name)  \(status.padding(toLength: 9, withPad: " ", startingAt: 0))\(detail)"
@@ -178,7 +178,7 @@ package enum ReportRendering {
             for (name, verdict, time) in directions {
                 seconds += time
                 var body = ""
-                switch verdict.status {
+                switch verdict {
                 case .pass:
                     break
                 case .fail:
@@ -278,7 +278,7 @@ package struct SessionTally: Sendable {
         count += 1
         totalSeconds += (report.timeline.last?.milliseconds ?? 0) / 1000
         for verdict in [report.pageToNative, report.nativeToPage] {
-            switch verdict.status {
+            switch verdict {
             case .pass: break
             case .fail: failedCases += 1
             case .notRun:

@@ -303,23 +303,29 @@ extension SessionTally.Kept: Decodable {
     }
 }
 
-/// In JSON a verdict that did not run is `not-run`: every status is an identifier, as categories and rules are.
-extension DirectionVerdict.Status {
-    private static let identifiers: [(Self, String)] = [(.pass, "pass"), (.fail, "fail"), (.notRun, "not-run")]
+/// In JSON a verdict is `{status, note, failure?}`; one that did not run is `not-run`: every status is an
+/// identifier, as categories and rules are.
+extension DirectionVerdict: Codable {
+    private enum CodingKeys: String, CodingKey { case status, note, failure }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Self.identifiers.first { $0.0 == self }!.1)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(statusIdentifier, forKey: .status)
+        try container.encode(note, forKey: .note)
+        try container.encodeIfPresent(failure, forKey: .failure)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let status = Self.identifiers.first(where: { $0.1 == text })?.0 else {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let status = try container.decode(String.self, forKey: .status)
+        switch status {
+        case "pass": self = .pass(try container.decode(String.self, forKey: .note))
+        case "not-run": self = .notRun(try container.decode(String.self, forKey: .note))
+        case "fail": self = .fail(try container.decode(BridgeFailure.self, forKey: .failure))
+        default:
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "'\(text)' is not one of pass, fail, not-run")
+                forKey: .status, in: container, debugDescription: "'\(status)' is not one of pass, fail, not-run")
         }
-        self = status
     }
 }
 

@@ -10,7 +10,7 @@ import Foundation
 enum SessionJudge {
     static func report(_ record: SessionRecord) -> SessionReport {
         let load = self.load(record)
-        let loaded = load.status == .pass
+        let loaded = load.passed
         let pageToNative = pageToNative(record, loaded: loaded)
         let nativeToPage = nativeToPage(record, loaded: loaded)
         // The check's own server's refusals (a module's typo) go with the first direction that failed.

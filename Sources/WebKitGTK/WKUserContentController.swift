@@ -51,7 +51,7 @@ open class WKUserContentController: NSObject {
     static var liveCount = 0
 
     public override init() {
-        _ = try? EngineEnvironment.prepare()
+        _ = try? WebKitGTKEnvironment.prepare()
         manager = webkit_user_content_manager_new()!
         Self.liveCount += 1
     }

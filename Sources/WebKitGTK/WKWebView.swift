@@ -67,7 +67,7 @@ open class WKWebView: NSObject {
         controller = configuration.userContentController
         do throws(EngineEnvironmentError) {
             if let failure = Self.preparationFailureForTesting { throw failure }
-            try EngineEnvironment.prepare()
+            try WebKitGTKEnvironment.prepare()
             environmentError = nil
         } catch {
             environmentError = error

@@ -2,7 +2,7 @@
 import Foundation
 
 /// Why the Linux engine could not start: what was checked, what the engine needs, and the package or setting that
-/// fixes it. `EngineEnvironment.prepare()` throws it, and a web view that could not start reports it through every
+/// fixes it. `WebKitGTKEnvironment.prepare()` throws it, and a web view that could not start reports it through every
 /// load and script.
 public struct EngineEnvironmentError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// Which part of the environment failed.

@@ -11,7 +11,7 @@ import Glibc
 /// `poll` on the descriptors GLib asked for (plus a private pipe) and, when one is ready or GLib's timeout
 /// expires, enqueues a service pass on the main queue. Each engine event then costs a thread hop.
 ///
-/// When the process hands its main thread over (`EngineEnvironment.runMainLoop()`: the CLI, the bench), GLib's
+/// When the process hands its main thread over (`WebKitGTKEnvironment.runMainLoop()`: the CLI, the bench), GLib's
 /// own loop runs it and drains the main dispatch queue as one of its sources: no watcher, no hop, as a GTK app runs.
 package final class MainContextDriver: @unchecked Sendable {
     package static let shared = MainContextDriver()

@@ -1,5 +1,5 @@
 #if os(Linux)
-// The engine's environment (`EngineEnvironment`, `EngineEnvironmentError`) lives below WebKitGTK, which imports it
+// The engine's environment (`WebKitGTKEnvironment`, `EngineEnvironmentError`) lives below WebKitGTK, which imports it
 // internally so Apple's names stay Apple's; importing WebKitGTKSupport brings it.
 @_exported import WebKitGTKHost
 #endif

@@ -82,6 +82,19 @@ struct ShapesTests {
         let constant = ContractLanguageTests.file(
             #"{"kind": "a", "direction": "page-to-native", "fields": {"x": {"type": "constant", "value": null}}}"#)
         #expect(try BridgeContract(jsonData: Data(constant.utf8)).messages[0].fields["x"]?.type == .constant(.null))
+        // A constant is one JSON value, but only a scalar: an array or object names its own type.
+        for (json, path) in [
+            (#""fields": {"x": {"type": "constant", "value": [1]}}"#, "messages[0].fields.x.value"),
+            (#""match": {"kind": {"a": 1}}"#, "messages[0].match.kind"),
+        ] {
+            let file = ContractLanguageTests.file(#"{"kind": "a", "direction": "page-to-native", \#(json)}"#)
+            #expect(throws: (any Error).self) { try BridgeContract(jsonData: Data(file.utf8)) }
+            do {
+                _ = try BridgeContract(jsonData: Data(file.utf8))
+            } catch {
+                #expect("\(error)".contains("\(path): a constant must be a string, a number, a boolean or null"))
+            }
+        }
     }
 
     @Test("Docs/CONTRACT.md's tuple example loads, and the violation it shows is the library's own")

@@ -18,7 +18,7 @@ final class EngineProcessTests: XCTestCase {
         let processes = WebProcesses.descendants()
         XCTAssertFalse(processes.isEmpty, "the page runs in a web process of this test")
         // What a BridgeTesting session that timed out does on teardown.
-        EngineEnvironment.release(stuck!.webView, sessionTimedOut: true)
+        WebKitGTKEnvironment.release(stuck!.webView, sessionTimedOut: true)
         stuck!.tearDown()
         stuck = nil
         XCTAssertEqual(
@@ -35,7 +35,7 @@ final class EngineProcessTests: XCTestCase {
         await timedOut!.load("<p>timed out</p>", in: self)
         await concurrent!.load("<p>still running</p>", in: self)
         let shared = WebProcesses.descendants()
-        EngineEnvironment.release(timedOut!.webView, sessionTimedOut: true)
+        WebKitGTKEnvironment.release(timedOut!.webView, sessionTimedOut: true)
         timedOut!.tearDown()
         timedOut = nil
         let alive = try await concurrent!.webView.evaluateJavaScript("document.body.textContent") as? String

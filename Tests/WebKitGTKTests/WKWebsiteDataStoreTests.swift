@@ -12,7 +12,7 @@ final class WKWebsiteDataStoreTests: XCTestCase {
     var server: LoopbackHTTPServer!
 
     override func setUp() async throws {
-        try EngineEnvironment.prepare()
+        try WebKitGTKEnvironment.prepare()
         server = try LoopbackHTTPServer(routes: ["/page.html": .page(status: 200, html: "<!doctype html><p>page")])
     }
 

@@ -19,7 +19,9 @@ root="$(cd "$here/../.." && pwd)"
 swift="${SWIFT:-swift}"
 swiftc="${SWIFTC:-swiftc}"
 work="$root/.build/apple-shape"
-package_name="$(basename "$root" | tr '[:upper:]' '[:lower:]')"
+# SwiftPM's -package-name: the package's identity (the folder's name, lowercased) as a C identifier
+# (a clone in web-bridge/ is web_bridge).
+package_name="$(basename "$root" | tr '[:upper:]' '[:lower:]' | sed -E 's/[^a-z0-9_]/_/g; s/^([0-9])/_\1/')"
 
 command -v "$swiftc" >/dev/null || { echo "apple-shape: $swiftc is not on PATH. Remedy: install the Swift toolchain" >&2; exit 3; }
 

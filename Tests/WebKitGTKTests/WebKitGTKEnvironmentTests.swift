@@ -6,14 +6,14 @@ import XCTest
 import WebKitGTKSupport
 
 @MainActor
-final class EngineEnvironmentTests: XCTestCase {
+final class WebKitGTKEnvironmentTests: XCTestCase {
     func testPrepareProvidesADisplayAndIsIdempotent() async throws {
-        try EngineEnvironment.prepare()
-        let display = try XCTUnwrap(EngineEnvironment.display)
+        try WebKitGTKEnvironment.prepare()
+        let display = try XCTUnwrap(WebKitGTKEnvironment.display)
         XCTAssertTrue(
             display.hasPrefix(":"), "DISPLAY should be an X display, got a value of \(display.count) characters")
-        try EngineEnvironment.prepare()
-        XCTAssertEqual(EngineEnvironment.display, display)
+        try WebKitGTKEnvironment.prepare()
+        XCTAssertEqual(WebKitGTKEnvironment.display, display)
     }
 
     func testMissingXvfbErrorNamesTheDebianPackage() async {
@@ -34,7 +34,7 @@ final class EngineEnvironmentTests: XCTestCase {
             waitpid(server.pid, &status, 0)
         }
         XCTAssertTrue(server.display.dropFirst().allSatisfy(\.isNumber) && server.display.hasPrefix(":"))
-        XCTAssertNotEqual(server.display, EngineEnvironment.display, "a second server must pick a free display")
+        XCTAssertNotEqual(server.display, WebKitGTKEnvironment.display, "a second server must pick a free display")
     }
 
     func testXvfbIsFoundOnAnyPathEntryNotOnlyUsrBin() async throws {
@@ -59,14 +59,14 @@ final class EngineEnvironmentTests: XCTestCase {
     }
 
     func testSmallAddressSpaceLimitIsAnEnvironmentErrorNamingTheRemedy() async {
-        let failure = EngineEnvironment.addressSpaceFailure(limitKB: 4_000_000)
+        let failure = WebKitGTKEnvironment.addressSpaceFailure(limitKB: 4_000_000)
         XCTAssertEqual(failure?.code, .addressSpaceLimited)
         XCTAssertEqual(failure?.field, "ulimit -v")
         XCTAssertTrue(failure?.remedy.contains("ulimit -v unlimited") ?? false)
         XCTAssertTrue(failure?.rule.contains("4000000 KB") ?? false)
-        XCTAssertNil(EngineEnvironment.addressSpaceFailure(limitKB: nil), "no limit is fine")
-        XCTAssertNil(EngineEnvironment.addressSpaceFailure(limitKB: 16 * 1024 * 1024))
-        XCTAssertNil(EngineEnvironment.addressSpaceLimitKB(), "this test run has no address-space limit")
+        XCTAssertNil(WebKitGTKEnvironment.addressSpaceFailure(limitKB: nil), "no limit is fine")
+        XCTAssertNil(WebKitGTKEnvironment.addressSpaceFailure(limitKB: 16 * 1024 * 1024))
+        XCTAssertNil(WebKitGTKEnvironment.addressSpaceLimitKB(), "this test run has no address-space limit")
     }
 }
 #endif

@@ -6,10 +6,10 @@ import Glibc
 /// The process around the engine on Linux, and the one way to ready, drive and stop it: a display (a private Xvfb
 /// when DISPLAY is unset), GTK, GLib's loop on the main thread, and the engine's own processes.
 ///
-/// BridgeTesting's `EngineEnvironment` is this type on Linux; on Apple platforms it has the same actions, as no-ops
-/// or on the main RunLoop. WebKitGTKSupport adds `release(_:sessionTimedOut:)` for a session's web view. A web view
+/// BridgeTesting's `EngineEnvironment` forwards to this type on Linux; on Apple platforms it has the same actions,
+/// as no-ops or on the main RunLoop. WebKitGTKSupport adds `release(_:sessionTimedOut:)` for a session's web view. A web view
 /// made before `prepare()` prepares the engine itself and reports a failure through every load.
-public enum EngineEnvironment {
+public enum WebKitGTKEnvironment {
     @MainActor private static var outcome: Result<Void, EngineEnvironmentError>?
     /// An Xvfb started by `beginPreparing()` that has not reported its display number yet.
     @MainActor private static var pending: Result<Xvfb.Launch, EngineEnvironmentError>?

@@ -2,7 +2,7 @@
 import WebKitGTK
 import WebKitGTKHost
 
-extension EngineEnvironment {
+extension WebKitGTKEnvironment {
     /// Lets go of a session's web view; after a timeout (or when WebKit reports its process unresponsive) the
     /// process is ended, so a page stuck in a script or allocating without bound neither outlives the session
     /// nor hangs the next one (sessions share the process). When other live views share it, it ends as soon as

@@ -4,8 +4,8 @@
 # suite takes about half the time it takes in one process.
 #   - The XCTest classes go to a queue that $WORKERS workers (default 3) empty, each running one class at a time
 #     straight from the test bundle (a second `swift test` would wait for the first's lock on .build).
-#   - The stress classes' tests go to the queue one by one, the longest first: each of their long tests takes
-#     minutes, mostly waiting, and as whole classes the two were the run's longest path.
+#   - The stress classes' tests go to the queue one by one, each after a class of the others: each takes a minute
+#     or more, mostly waiting, and as whole classes the two were the run's longest path.
 #   - COMMAND, if one is given, runs from the start beside them (checks with builds of their own: they compute
 #     while the tests wait; after the stress tests, they were the run's longest path).
 #   - The Swift Testing tests run through `swift test` meanwhile.
@@ -16,26 +16,22 @@ set -u
 swift="${1:-swift}"
 [ "$#" -gt 0 ] && shift
 workers="${WORKERS:-3}"
-# The classes run test by test, and their tests that take minutes, longest first (minutes each, mostly waiting).
+# These classes run test by test (each of their tests takes a minute or more, mostly waiting on the engine), one
+# of them after each class of the others, so that the workers share them and about half of them stress at a time.
 split='BridgeTestingTests.StressRunTests BridgeTestingTests.LifecycleStressTests'
-long='BridgeTestingTests.StressRunTests/testEachRaceFailsUnderStressWithItsCategoryAndPerturbationAndReplaysReproduce
-BridgeTestingTests.LifecycleStressTests/testEachLifecycleTwinPassesEveryStressedSessionWithItsFault
-BridgeTestingTests.LifecycleStressTests/testEachLifecycleFaultBreaksItsExamplePageWithItsCategoryAndWordsAndReplays
-BridgeTestingTests.StressRunTests/testRobustTwinsPassEveryStressedSession'
 bin="$("$swift" build --show-bin-path)" || exit 3
 bundle="$bin/WebBridgePackageTests.xctest"
 logs="$bin/test-logs"
 rm -rf "$logs" && mkdir -p "$logs" || exit 3
 tests="$("$bundle" --list-tests 2>/dev/null | grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/[A-Za-z0-9_]+$')"
-for name in $long; do
-    printf '%s\n' "$tests" | grep -qx "$name" ||
-        { echo "run-tests: $bundle does not list $name; remedy: swift build --build-tests" >&2; exit 3; }
+for class in $split; do
+    printf '%s\n' "$tests" | grep -q "^$class/" ||
+        { echo "run-tests: $bundle does not list $class; remedy: swift build --build-tests" >&2; exit 3; }
 done
-{
-    printf '%s\n' "$long"
-    for class in $split; do printf '%s\n' "$tests" | grep "^$class/" | grep -vxF "$long"; done
-    printf '%s\n' "$tests" | sed 's|/.*||' | sort -u | grep -vxF "$(printf '%s\n' $split)"
-} >"$logs/queue"
+for class in $split; do printf '%s\n' "$tests" | grep "^$class/"; done >"$logs/split"
+printf '%s\n' "$tests" | sed 's|/.*||' | sort -u | grep -vxF "$(printf '%s\n' $split)" >"$logs/classes"
+# One of each in turn, then the rest of the longer list.
+paste -d '\n' "$logs/split" "$logs/classes" | grep . >"$logs/queue"
 order="$(cat "$logs/queue")"
 
 log() { printf '%s/%s.log' "$logs" "$(printf '%s' "$1" | tr / .)"; }

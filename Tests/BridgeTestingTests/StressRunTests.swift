@@ -83,54 +83,68 @@ final class StressRunTests: XCTestCase {
         }
     }
 
-    func testEachRaceFailsUnderStressWithItsCategoryAndPerturbationAndReplaysReproduce() async throws {
-        for race in Self.races {
-            var configuration = try race.configuration()
-            if race.waitsOut { configuration.timeout = Self.stressTimeout }
-            configuration.stress = StressOptions(sessions: 50)
-            let report = await verifyBridge(configuration, page: race.name)
-            let verdict = try XCTUnwrap(report.stress, race.name)
-            XCTAssertFalse(report.passed, "\(race.name) must fail under --stress 50")
-            XCTAssertEqual(verdict.sessions, 50)
-            XCTAssertEqual(report.sessions.count, 50)
-            XCTAssertGreaterThan(verdict.failed, 0, race.name)
-            XCTAssertEqual(verdict.byCategory.map(\.category), [race.category], "\(race.name): \(verdict.lines)")
-            let failure = try XCTUnwrap(verdict.failures.first, race.name)
-            XCTAssertEqual(failure.category, race.category)
-            XCTAssertTrue(failure.words.contains(race.cause), "\(race.name): \(failure.words)")
-            XCTAssertEqual(try Perturbation(token: failure.replay), failure.perturbation)
-            // Every failing session's report carries its perturbation, the one the verdict names first.
-            let first = report.sessions[failure.firstSession - 1]
-            XCTAssertEqual(first.perturbation, failure.perturbation)
-            XCTAssertFalse(first.passed)
-            XCTAssertTrue(first.timeline.contains { $0.event == .perturbed }, "the timeline shows what changed")
-            // Shrinking: smaller, still failing in the same category, still naming the cause.
-            let shrunk = try XCTUnwrap(failure.shrunk, "\(race.name): no smaller perturbation: \(failure.words)")
-            XCTAssertLessThan(shrunk.weight, failure.perturbation.weight)
-            XCTAssertTrue(
-                failure.shrunkWords?.contains(race.cause) == true, "\(race.name): \(failure.shrunkWords ?? "")")
-            var replay = configuration
-            replay.stress = nil
-            replay.perturbation = shrunk
-            // Replays reproduce: the failure's own token 20 times, the shrunk one (which shrinking already saw fail
-            // twice in a row) 10 times, every time: the page's timers and native's holds share the page clock's
-            // virtual timeline, whatever the machine's load (Docs/TIMING.md).
-            var reproduced: [Int] = []
-            for (token, times) in [(failure.replay, 20), (try XCTUnwrap(failure.shrunkReplay), 10)] {
-                replay.perturbation = try Perturbation(token: token)
-                var count = 0
-                for _ in 1...times
-                where (await BridgeCheck.run(replay)).failures.contains(where: { $0.category == race.category }) {
-                    count += 1
-                }
-                reproduced.append(count)
+    // One test per race, so that scripts/run-tests.sh can run them side by side: each takes a minute or more.
+    func testReceiverAfterLoadFailsUnderStressAndReplays() async throws {
+        try await raceFailsAndReplays("receiver-after-load")
+    }
+    func testLateScriptFailsUnderStressAndReplays() async throws { try await raceFailsAndReplays("late-script") }
+    func testPageDeadlineFailsUnderStressAndReplays() async throws { try await raceFailsAndReplays("page-deadline") }
+    func testReadyOncePerWindowFailsUnderStressAndReplays() async throws {
+        try await raceFailsAndReplays("ready-once-per-window")
+    }
+    func testAckAfterTimeoutFailsUnderStressAndReplays() async throws {
+        try await raceFailsAndReplays("ack-after-timeout")
+    }
+
+    /// The race fails under `--stress 50` with its category and the perturbation's words, shrinks, and its token
+    /// and the shrunk one replay the failure every time.
+    func raceFailsAndReplays(_ name: String) async throws {
+        let race = try XCTUnwrap(Self.races.first { $0.name == name }, name)
+        var configuration = try race.configuration()
+        if race.waitsOut { configuration.timeout = Self.stressTimeout }
+        configuration.stress = StressOptions(sessions: 50)
+        let report = await verifyBridge(configuration, page: race.name)
+        let verdict = try XCTUnwrap(report.stress, race.name)
+        XCTAssertFalse(report.passed, "\(race.name) must fail under --stress 50")
+        XCTAssertEqual(verdict.sessions, 50)
+        XCTAssertEqual(report.sessions.count, 50)
+        XCTAssertGreaterThan(verdict.failed, 0, race.name)
+        XCTAssertEqual(verdict.byCategory.map(\.category), [race.category], "\(race.name): \(verdict.lines)")
+        let failure = try XCTUnwrap(verdict.failures.first, race.name)
+        XCTAssertEqual(failure.category, race.category)
+        XCTAssertTrue(failure.words.contains(race.cause), "\(race.name): \(failure.words)")
+        XCTAssertEqual(try Perturbation(token: failure.replay), failure.perturbation)
+        // Every failing session's report carries its perturbation, the one the verdict names first.
+        let first = report.sessions[failure.firstSession - 1]
+        XCTAssertEqual(first.perturbation, failure.perturbation)
+        XCTAssertFalse(first.passed)
+        XCTAssertTrue(first.timeline.contains { $0.event == .perturbed }, "the timeline shows what changed")
+        // Shrinking: smaller, still failing in the same category, still naming the cause.
+        let shrunk = try XCTUnwrap(failure.shrunk, "\(race.name): no smaller perturbation: \(failure.words)")
+        XCTAssertLessThan(shrunk.weight, failure.perturbation.weight)
+        XCTAssertTrue(
+            failure.shrunkWords?.contains(race.cause) == true, "\(race.name): \(failure.shrunkWords ?? "")")
+        var replay = configuration
+        replay.stress = nil
+        replay.perturbation = shrunk
+        // Replays reproduce: the failure's own token 20 times, the shrunk one (which shrinking already saw fail
+        // twice in a row) 10 times, every time: the page's timers and native's holds share the page clock's
+        // virtual timeline, whatever the machine's load (Docs/TIMING.md).
+        var reproduced: [Int] = []
+        for (token, times) in [(failure.replay, 20), (try XCTUnwrap(failure.shrunkReplay), 10)] {
+            replay.perturbation = try Perturbation(token: token)
+            var count = 0
+            for _ in 1...times
+            where (await BridgeCheck.run(replay)).failures.contains(where: { $0.category == race.category }) {
+                count += 1
             }
-            XCTAssertEqual(reproduced[0], 20, "\(race.name): replays of \(failure.words)")
-            XCTAssertEqual(reproduced[1], 10, "\(race.name): replays of \(failure.shrunkWords ?? "")")
-            print(
-                "stress \(race.name): \(verdict.failed) of 50 failed; first: \(failure.words); shrunk: \(failure.shrunkWords ?? ""); replays reproduced \(reproduced[0]) of 20 and \(reproduced[1]) of 10 (shrunk)"
-            )
+            reproduced.append(count)
         }
+        XCTAssertEqual(reproduced[0], 20, "\(race.name): replays of \(failure.words)")
+        XCTAssertEqual(reproduced[1], 10, "\(race.name): replays of \(failure.shrunkWords ?? "")")
+        print(
+            "stress \(race.name): \(verdict.failed) of 50 failed; first: \(failure.words); shrunk: \(failure.shrunkWords ?? ""); replays reproduced \(reproduced[0]) of 20 and \(reproduced[1]) of 10 (shrunk)"
+        )
     }
 
     /// A reload due 1 ms before the page's acknowledging timer comes first every time: once the reload is due,
@@ -151,20 +165,31 @@ final class StressRunTests: XCTestCase {
     /// second on 2 shared cores, so near 170 s for the five twins, run beside the rest of `make test`.
     static let twinSessions = 200
 
-    func testRobustTwinsPassEveryStressedSession() async throws {
-        for race in Self.races {
-            var configuration = try race.twin()
-            configuration.stress = StressOptions(sessions: Self.twinSessions)
-            let started = Date()
-            let report = await verifyBridge(configuration, page: race.name)
-            let verdict = try XCTUnwrap(report.stress)
-            XCTAssertEqual(verdict.sessions, Self.twinSessions)
-            XCTAssertTrue(report.passed, "the twin of \(race.name): \(verdict.lines.joined(separator: "\n"))")
-            let rate = Double(Self.twinSessions) / Date().timeIntervalSince(started)
-            print(
-                "twin of \(race.name): \(verdict.failed) of \(verdict.sessions) failed, \(String(format: "%.1f", rate)) sessions/s"
-            )
-        }
+    // One test per race, as above.
+    func testReceiverAfterLoadTwinPassesEveryStressedSession() async throws {
+        try await twinPasses("receiver-after-load")
+    }
+    func testLateScriptTwinPassesEveryStressedSession() async throws { try await twinPasses("late-script") }
+    func testPageDeadlineTwinPassesEveryStressedSession() async throws { try await twinPasses("page-deadline") }
+    func testReadyOncePerWindowTwinPassesEveryStressedSession() async throws {
+        try await twinPasses("ready-once-per-window")
+    }
+    func testAckAfterTimeoutTwinPassesEveryStressedSession() async throws { try await twinPasses("ack-after-timeout") }
+
+    /// The race's robust twin passes every one of its stressed sessions.
+    func twinPasses(_ name: String) async throws {
+        let race = try XCTUnwrap(Self.races.first { $0.name == name }, name)
+        var configuration = try race.twin()
+        configuration.stress = StressOptions(sessions: Self.twinSessions)
+        let started = Date()
+        let report = await verifyBridge(configuration, page: race.name)
+        let verdict = try XCTUnwrap(report.stress)
+        XCTAssertEqual(verdict.sessions, Self.twinSessions)
+        XCTAssertTrue(report.passed, "the twin of \(race.name): \(verdict.lines.joined(separator: "\n"))")
+        let rate = Double(Self.twinSessions) / Date().timeIntervalSince(started)
+        print(
+            "twin of \(race.name): \(verdict.failed) of \(verdict.sessions) failed, \(String(format: "%.1f", rate)) sessions/s"
+        )
     }
 
     func testTheSameSeedDrawsTheSamePerturbations() async {

@@ -238,14 +238,14 @@ package final class BridgeSession: NSObject {
         return await withCheckedContinuation { continuation in
             let id = nextWaiter
             nextWaiter += 1
-            waiters[id] = Waiter(condition: condition, continuation: continuation)
-            PausedTime.at(deadline, counting: pausedTime) { [weak self] in
+            let timer = PausedTime.at(deadline, counting: pausedTime) { [weak self] in
                 // Whoever removes the waiter resumes it, so it is resumed exactly once.
                 guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
                 let held = waiter.condition()
                 if !held && !pausing { self?.waitTimedOut = true }
                 waiter.continuation.resume(returning: held)
             }
+            waiters[id] = Waiter(condition: condition, continuation: continuation, timer: timer)
         }
     }
 
@@ -255,6 +255,7 @@ package final class BridgeSession: NSObject {
     func wakeWaiters() {
         for (id, waiter) in waiters where waiter.condition() {
             waiters.removeValue(forKey: id)
+            waiter.timer.cancel()
             waiter.continuation.resume(returning: true)
         }
     }
@@ -262,7 +263,10 @@ package final class BridgeSession: NSObject {
     private func releaseWaiters() {
         let pending = waiters.values
         waiters.removeAll()
-        for waiter in pending { waiter.continuation.resume(returning: waiter.condition()) }
+        for waiter in pending {
+            waiter.timer.cancel()
+            waiter.continuation.resume(returning: waiter.condition())
+        }
     }
 
 }
@@ -270,4 +274,6 @@ package final class BridgeSession: NSObject {
 private struct Waiter {
     let condition: @MainActor () -> Bool
     let continuation: CheckedContinuation<Bool, Never>
+    /// The wait's deadline: cancelled when something else ends the wait, so it holds nothing until it would fire.
+    let timer: any DispatchSourceTimer
 }

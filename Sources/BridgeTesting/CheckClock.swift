@@ -102,18 +102,30 @@ final class PausedTime: @unchecked Sendable {
         return completed + (held > 0 ? DispatchTime.now().uptimeNanoseconds - heldSince : 0)
     }
 
-    /// Runs `body` on the main queue at `deadline`, moved later by every pause counted by `paused` from now on.
+    /// Runs `body` on the main queue at `deadline`, moved later by every pause counted by `paused` from now on,
+    /// unless the returned timer is cancelled first. Cancelling releases the timer and `body` at once: a block
+    /// queued with `asyncAfter` stays queued, with all it holds, until its deadline, which a passing session's
+    /// waits never reach (measured: about 2 KB a session, kept for the whole timeout).
     static func at(
         _ deadline: DispatchTime, counting paused: PausedTime?, _ body: @escaping @MainActor () -> Void
-    ) {
+    ) -> any DispatchSourceTimer {
         let mark = paused?.nanoseconds ?? 0
-        DispatchQueue.main.asyncAfter(deadline: deadline) {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        // The handler holds the timer until it fires or is cancelled: either ends the source and lets both go.
+        timer.setEventHandler {
             let extra = (paused?.nanoseconds ?? 0) - mark
-            if extra > 0, let paused {
-                at(DispatchTime(uptimeNanoseconds: deadline.uptimeNanoseconds + extra), counting: paused, body)
-            } else {
-                MainActor.assumeIsolated { body() }
+            if extra > 0 {
+                let later = DispatchTime(uptimeNanoseconds: deadline.uptimeNanoseconds + extra)
+                if later > .now() {
+                    timer.schedule(deadline: later)
+                    return
+                }
             }
+            timer.cancel()
+            MainActor.assumeIsolated { body() }
         }
+        timer.schedule(deadline: deadline)
+        timer.resume()
+        return timer
     }
 }

@@ -101,6 +101,11 @@ public enum WebKitGTKEnvironment {
             case .failure(let error): return .failure(error)
             }
         }
+        // The only JavaScript this process runs is the engine module's converter of message bodies and script
+        // results. JavaScriptCore's optimizing tiers compiled it after some 50 sessions and paged in 2.8 MB of their
+        // own code for no measurable gain: the baseline JIT converts a message in the same time. Set before the
+        // engine starts, as JavaScriptCore asks; pages run in the web processes, whose options these are not.
+        jsc_options_set_boolean(JSC_OPTIONS_USE_DFG, 0)
         guard gtk_init_check(nil, nil) != 0 else {
             return .failure(
                 EngineEnvironmentError(

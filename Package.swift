@@ -4,7 +4,8 @@ import PackageDescription
 
 // The target graph is the architecture (see README "Layers"):
 // BridgeContract (Foundation only) <- BridgeTesting <- webbridge
-// BridgeContract <- webbridge-typed-code <- BridgeContractPlugin (build tool: Swift types of contract files)
+// BridgeContract <- ContractTools (the tool's own: typed code, locks, diffs) <- webbridge, webbridge-typed-code
+// webbridge-typed-code <- BridgeContractPlugin (build tool: Swift types of contract files)
 // CWebKitGTK, CEngineSignals, CEngineMainThread <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
 // CWebKitGTK <- WebBridgeWebExtension (Linux only: a dynamic library the web process loads from beside the binary)
 // XcodeRunner (Foundation only)         <- webbridge
@@ -63,6 +64,9 @@ let package = Package(
                 .copy("Resources/ContractModule.js"),
             ]
         ),
+        // What only the tool does with a contract: TypeScript and Swift typed code, the Swift literal, locks and
+        // diffs. Kept out of BridgeContract, which an app links to validate messages.
+        .target(name: "ContractTools", dependencies: ["BridgeContract"]),
         .systemLibrary(
             name: "CWebKitGTK",
             pkgConfig: webKitGTKPkgConfig,
@@ -114,7 +118,9 @@ let package = Package(
         .target(name: "XcodeRunner", dependencies: ["TerminalEscape"]),
         .executableTarget(
             name: "webbridge",
-            dependencies: ["BridgeContract", "BridgeTesting", "CommandLineOptions", "TerminalEscape", "XcodeRunner"]
+            dependencies: [
+                "BridgeContract", "BridgeTesting", "CommandLineOptions", "ContractTools", "TerminalEscape", "XcodeRunner",
+            ]
         ),
         .plugin(
             name: "WebBridgePlugin",
@@ -123,8 +129,8 @@ let package = Package(
             // No tool dependency: SwiftPM would build it before the plugin runs, echoing its build lines on every
             // call. The plugin builds the `webbridge` product itself, quietly (PackageManager.build).
         ),
-        // The plugin's generator: BridgeContract only, so generating types never builds the engine.
-        .executableTarget(name: "webbridge-typed-code", dependencies: ["BridgeContract"]),
+        // The plugin's generator: the contract and its tools only, so generating types never builds the engine.
+        .executableTarget(name: "webbridge-typed-code", dependencies: ["BridgeContract", "ContractTools"]),
         .plugin(name: "BridgeContractPlugin", capability: .buildTool(), dependencies: ["webbridge-typed-code"]),
         .executableTarget(
             name: "webbridge-bench",
@@ -152,12 +158,14 @@ let package = Package(
             ],
             path: "Tests/Support/EngineTestSupport"
         ),
+        // Test data shared by the test targets: strings that break scripts built by concatenation.
+        .target(name: "BridgeTestData", path: "Tests/Support/BridgeTestData"),
         .testTarget(name: "TerminalEscapeTests", dependencies: ["TerminalEscape"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "EngineTestSupport"]),
         .testTarget(
             name: "BridgeContractTests",
-            dependencies: ["BridgeContract", "SeededRandom"]
+            dependencies: ["BridgeContract", "BridgeTestData", "ContractTools", "SeededRandom"]
         ),
         .testTarget(
             name: "WebKitGTKTests",
@@ -169,8 +177,8 @@ let package = Package(
         .testTarget(
             name: "BridgeTestingTests",
             dependencies: [
-                "BridgeContract", "BridgeTesting", "BridgeAssertions", "EngineTestSupport", "LoopbackServer",
-                "SeededRandom",
+                "BridgeContract", "BridgeTesting", "BridgeAssertions", "BridgeTestData", "EngineTestSupport",
+                "LoopbackServer", "SeededRandom",
                 .target(name: "WebKitGTK", condition: linux),
             ],
             resources: [.copy("Fixtures")]
@@ -179,7 +187,7 @@ let package = Package(
         // real engine against the typed pages in Pages.
         .testTarget(
             name: "TypedCodeTests",
-            dependencies: ["BridgeContract", .target(name: "WebKitGTK", condition: linux)],
+            dependencies: ["BridgeContract", "BridgeTestData", .target(name: "WebKitGTK", condition: linux)],
             resources: [.process("Contracts"), .copy("Pages")],
             plugins: ["BridgeContractPlugin"]
         ),
@@ -191,7 +199,8 @@ let package = Package(
         .testTarget(
             name: "webbridgeTests",
             dependencies: [
-                "webbridge", "BridgeContract", "BridgeTesting", "EngineTestSupport", "LoopbackServer", "SeededRandom",
+                "webbridge", "BridgeContract", "BridgeTesting", "ContractTools", "EngineTestSupport", "LoopbackServer",
+                "SeededRandom",
             ],
             // Read by path (the JUnit schema xmllint validates with), not bundled.
             exclude: ["Fixtures"]

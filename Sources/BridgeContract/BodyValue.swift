@@ -77,7 +77,7 @@ enum BodyValue: Equatable, Sendable {
     }
 
     /// The JS type name used in violations and structure descriptions.
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .undefined: "Undefined"
         case .null: "Null"

@@ -1,6 +1,6 @@
 extension BridgeContract {
     /// Checks what the JSON shape alone can't: names, references and uniqueness.
-    func checkDefinition() throws(ContractFileError) {
+    package func checkDefinition() throws(ContractFileError) {
         func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractFileError {
             ContractFileError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
         }

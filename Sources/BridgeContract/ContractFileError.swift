@@ -75,7 +75,7 @@ extension Array where Element == any CodingKey {
 
 extension Decoder {
     /// Refuses keys outside `allowed`, so a typo such as `optinal` is an error, not a silently ignored key.
-    func rejectUnknownKeys(_ allowed: [String]) throws(ContractFileError) {
+    package func rejectUnknownKeys(_ allowed: [String]) throws(ContractFileError) {
         guard let container = try? container(keyedBy: AnyKey.self) else { return }
         for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
         where !allowed.contains(key.stringValue) {
@@ -142,7 +142,7 @@ extension ContractFileError {
     static let integerKeys = ["version", "lockFormat"]
 
     /// Reads `url` and decodes it with `decode`; a read failure says what could not be read and the remedy.
-    static func reading<T>(
+    package static func reading<T>(
         _ url: URL, what: String, remedy: String, _ decode: (Data) throws(ContractFileError) -> T
     ) throws(ContractFileError) -> T {
         let data: Data
@@ -162,7 +162,7 @@ extension ContractFileError {
     }
 
     /// Decodes JSON text, turning decoding errors into the JSON path and the remedy.
-    static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data) throws(ContractFileError) -> T {
+    package static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data) throws(ContractFileError) -> T {
         // The decoder keeps one of two duplicate keys silently and calls numbers it can't hold "not valid JSON":
         // the scan finds those first and names their path.
         let fractionalPaths = try JSONScanner.check(data)
@@ -190,7 +190,7 @@ extension ContractFileError {
 }
 
 /// A file's canonical JSON: pretty, sorted keys, unescaped slashes, a trailing newline, so diffs stay small.
-func canonicalJSON(_ value: some Encodable) -> Data {
+package func canonicalJSON(_ value: some Encodable) -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     // Contracts and locks hold plain strings, numbers and booleans: encoding them can't fail.

@@ -75,7 +75,7 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The JS type of every value of this type (`Array` for arrays and tuples); nil for `any`.
-    var jsTypeName: String? {
+    package var jsTypeName: String? {
         switch self {
         case .string, .json: "String"
         case .number, .integer: "Number"

@@ -11,7 +11,7 @@ public enum FieldValue: Sendable, Equatable, CustomStringConvertible, CustomDebu
     case null
 
     /// The JS type name, for structure descriptions.
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: "String"
         case .number, .integer: "Number"

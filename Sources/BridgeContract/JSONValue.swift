@@ -90,7 +90,7 @@ public enum JSONValue: Codable, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The JS type name, as violations name it (`String`, `Number`, `Null`).
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: "String"
         case .number: "Number"

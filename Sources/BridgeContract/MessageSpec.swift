@@ -26,7 +26,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     /// `JSON.stringify(m)`, or native sends the text. It is parsed, then matched and checked like an object.
     package var jsonText = false
     /// The keys that have a default, as the file (or the initializer) wrote them.
-    private(set) var declared: Declared
+    package private(set) var declared: Declared
     /// The same keys resolved against the contract; until the message is part of one, against nothing (see
     /// `Defaults.none`).
     private var resolved: Resolved
@@ -68,7 +68,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
 
     /// The request-id field, when the message carries the request id at a top-level field of its own (the contract
     /// names it with a bare name): it acknowledges a request, or is one. Nil for an id at a deeper path.
-    var requestIDField: String? { resolved.requestIDField }
+    package var requestIDField: String? { resolved.requestIDField }
 
     /// Where the message carries the request id, when it does: the top-level field, or the contract's path
     /// (`data.identifier`, `body[0]`) resolved in this message's shape. Nil when the path names nothing here (the
@@ -90,11 +90,11 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     }
 
     /// The keys that have a default as written: nil where the file leaves one out.
-    struct Declared: Sendable, Equatable {
-        var handler: String?
-        var transport: Transport?
-        var call: String?
-        var match: [String: JSONValue]?
+    package struct Declared: Sendable, Equatable {
+        package var handler: String?
+        package var transport: Transport?
+        package var call: String?
+        package var match: [String: JSONValue]?
     }
 
     /// The keys that have a default, each resolved.

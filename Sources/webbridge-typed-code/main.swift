@@ -1,4 +1,5 @@
 import BridgeContract
+import ContractTools
 import Foundation
 
 // `webbridge-typed-code CONTRACT OUTPUT`: the generator BridgeContractPlugin runs at build time. It writes the Swift

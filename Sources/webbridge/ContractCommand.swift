@@ -1,6 +1,7 @@
 import BridgeContract
 import BridgeTesting
 import CommandLineOptions
+import ContractTools
 import Foundation
 
 /// `webbridge contract print|lock|diff|js|ts|swift`: a thin layer over `BridgeContract`, `ContractLock` and `ContractDiff`.

@@ -1,4 +1,5 @@
 import BridgeContract
+import ContractTools
 import Foundation
 
 /// `contract diff --format json`: the classified changes as a program reads them (Docs/contract-diff.schema.json).

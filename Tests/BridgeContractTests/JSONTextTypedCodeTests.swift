@@ -1,3 +1,4 @@
+import ContractTools
 import Foundation
 import Testing
 

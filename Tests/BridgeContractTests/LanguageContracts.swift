@@ -1,4 +1,5 @@
 import BridgeContract
+import ContractTools
 import Foundation
 
 /// Contracts in the new language, written as their files are, with a valid body of every message.

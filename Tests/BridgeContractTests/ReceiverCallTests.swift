@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeTestData
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import BridgeContract
+import ContractTools
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import BridgeContract
+
 extension SwiftTypes {
     /// The deepest nesting of arrays typed Swift is generated for. swiftc's type checker takes time exponential in
     /// the depth past about 16 (depth 18: 2 s, 20: 6 s, 22: 17 s, 24: 49 s on the 2-core CI machine).

@@ -1,3 +1,5 @@
+import BridgeContract
+
 /// Swift types for the app's side of the contract: a namespace (`CheckoutContract`) with a `Sendable` struct per
 /// message payload (names from `TypedNames`), nested structs for nested objects, and an enum per direction with a
 /// case per message.

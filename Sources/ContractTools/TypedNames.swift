@@ -1,3 +1,5 @@
+import BridgeContract
+
 /// The names typed code gives a contract's messages: identifiers in Swift and in TypeScript, unique, computed once
 /// and read by both generators, so `CartReadyMessage` is the same message on both sides.
 ///

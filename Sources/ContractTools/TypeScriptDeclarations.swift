@@ -1,3 +1,5 @@
+import BridgeContract
+
 /// TypeScript declarations for the module `ContractModule` writes: the page's compiler then knows the contract.
 ///
 /// One type per message (its discriminator values and constants as literal types, its request id, its fields,

@@ -1,3 +1,5 @@
+import BridgeContract
+
 extension SwiftTypeWriter {
     /// A positional array's struct: one property per position (`item0`, `item1`, …), read from and written as
     /// the array, each element typed (Cordova's `[callbackId, service, action, args]`).

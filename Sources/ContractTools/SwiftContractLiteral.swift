@@ -1,3 +1,5 @@
+import BridgeContract
+
 /// The contract as a Swift expression of the library's own initializers: what the generated types validate with,
 /// equal to the contract read from its file (without its check section and its name), built without parsing.
 struct SwiftContractLiteral {

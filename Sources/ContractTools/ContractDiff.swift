@@ -1,3 +1,5 @@
+import BridgeContract
+
 /// One difference between a locked contract and the current one, classified.
 package struct ContractChange: Sendable, Equatable, CustomStringConvertible {
     /// Whether both sides built against the lock keep working.

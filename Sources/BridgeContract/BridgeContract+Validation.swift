@@ -49,15 +49,17 @@ extension BridgeContract {
             return .invalid(violations)
         }
         for (name, expected) in spec.match.sorted(by: { $0.key < $1.key }) {
-            guard let field = object[name] else {
-                let type = FieldType.constant(expected)
-                violation(place.prefix + BodyValue.displayKey(name), .missingField, type.description, "Missing")
+            let path = spec.matchDisplay(name, prefix: place.prefix)
+            guard let field = spec.matchValue(name, in: object) else {
+                violation(path, .missingField, FieldType.constant(expected).description, "Missing")
                 continue
             }
-            _ = FieldChecker(mode: mode, record: violation).check(
-                field, as: .constant(expected), path: place.prefix + BodyValue.displayKey(name))
+            _ = FieldChecker(mode: mode, record: violation).check(field, as: .constant(expected), path: path)
         }
-        return checkFields(object, of: spec, violations: violations, mode: mode, place: place)
+        let result = checkFields(object, of: spec, violations: violations, mode: mode, place: place)
+        // A value at a path is a declared field too: its violation is told once.
+        guard !spec.matchPaths.isEmpty, case .invalid(let found) = result else { return result }
+        return .invalid(found.enumerated().filter { !found[..<$0.offset].contains($0.element) }.map(\.element))
     }
 
     /// Checks a value against a type on its own (native's reply to a page message), path first.
@@ -78,15 +80,17 @@ extension BridgeContract {
         guard spec.isObject, case .object(var fields) = value else {
             return (deepID.map { $0.setting(.string($1), in: value) } ?? value).foundationValue
         }
-        for (name, constant) in spec.match { fields[name] = constant }
-        if let field = spec.requestIDField, let requestID {
-            fields[field] = .string(requestID)
-        }
+        for (name, constant) in spec.match where !FieldPath.isPath(name) { fields[name] = constant }
+        if let field = spec.requestIDField, let requestID { fields[field] = .string(requestID) }
         // A constant field has one possible value: native need not spell it out.
         for (name, field) in spec.fields where fields[name] == nil && !field.optional {
             if case .constant = field.type { fields[name] = field.type.sample }
         }
         var message = JSONValue.object(fields)
+        // A discriminator value below the top level goes to its path (`data.type`).
+        for (name, path) in spec.matchPaths {
+            message = path.setting(spec.match[name]!, in: message)
+        }
         if let (path, id) = deepID { message = path.setting(.string(id), in: message) }
         // A message of JSON text is sent as its text.
         return spec.jsonText ? message.text : message.foundationValue
@@ -237,13 +241,7 @@ extension BridgeContract {
             guard case .string(let kind)? = object[name], kind == spec.kind else { return nil }
             return 1
         }
-        let match = spec.match
-        return matchesAll(match, object) ? match.count : nil
-    }
-
-    /// Whether every discriminator value is in the object, exactly.
-    private func matchesAll(_ match: [String: JSONValue], _ object: [String: BodyValue]) -> Bool {
-        match.allSatisfy { name, constant in object[name].map { JSONValue.matches(constant, $0) } ?? false }
+        return spec.matchesAll(object) ? spec.match.count : nil
     }
 
     /// Names why no message matched: the first discriminator field that is missing, mistyped or unknown.
@@ -256,10 +254,16 @@ extension BridgeContract {
             for name in spec.match.keys.sorted() where !fields.contains(name) { fields.append(name) }
         }
         let used = fields.filter { name in candidates.contains { $0.match[name] != nil } }
+        // A path is followed as the first message that names a value there resolved it.
+        let owner = { (name: String) in candidates.first { $0.isObject && $0.match[name] != nil } }
+        func value(_ name: String) -> BodyValue? { owner(name).map { $0.matchValue(name, in: object) } ?? object[name] }
+        func display(_ name: String) -> String {
+            owner(name)?.matchDisplay(name, prefix: prefix) ?? prefix + BodyValue.displayKey(name)
+        }
         for name in used.isEmpty ? [discriminator[0]] : used {
-            let path = prefix + BodyValue.displayKey(name)
+            let path = display(name)
             let declared = candidates.compactMap { $0.match[name] }
-            guard let value = object[name] else {
+            guard let value = value(name) else {
                 violation(path, .missingField, "\(declared.first?.typeName ?? "String"), \(expectedKind())", "Missing")
                 return
             }
@@ -273,18 +277,20 @@ extension BridgeContract {
         // are message data: name the rule and the known kinds, not what came.
         let unmatched = used.first { name in
             !candidates.contains { spec in
-                guard let constant = spec.match[name], let value = object[name] else { return false }
+                guard let constant = spec.match[name], let value = spec.matchValue(name, in: object) else {
+                    return false
+                }
                 return JSONValue.matches(constant, value)
             }
         }
         let name = unmatched ?? used.first ?? discriminator[0]
         let otherWay = messages.contains { spec in
             spec.direction != direction && spec.isObject && spec.jsonText == !prefix.isEmpty
-                && matchesAll(spec.match, object)
+                && spec.matchesAll(object)
         }
         violation(
-            prefix + BodyValue.displayKey(name), otherWay ? .wrongDirection : .unknownKind, expectedKind(),
-            object[name]?.typeName ?? "Missing")
+            display(name), otherWay ? .wrongDirection : .unknownKind, expectedKind(), value(name)?.typeName ?? "Missing"
+        )
     }
 
     /// Checks the fields of an object message named `spec`.
@@ -331,7 +337,10 @@ extension BridgeContract {
         // An id below the top level is in its field already: the description names no field of its own for it.
         if spec.requestIDField == nil { message.requestIDField = nil }
         message.kindField = single
-        for (name, constant) in match { message.matchValues[name] = constant.fieldValue }
+        // A value at a path is in its declared field already.
+        for (name, constant) in match where !FieldPath.isPath(name) {
+            message.matchValues[name] = constant.fieldValue
+        }
         return .valid(message)
     }
 }

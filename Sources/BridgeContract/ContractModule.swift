@@ -71,11 +71,18 @@ package struct ContractModule: Sendable, Equatable {
         let spec: MessageSpec
 
         private enum CodingKeys: String, CodingKey {
-            case kind, direction, route, call, match, bare, jsonText, acknowledges, requestIDField, requestIDPath
+            case kind, direction, route, call, match, matchPaths, bare, jsonText, acknowledges, requestIDField
+            case requestIDPath
             case fields, body, reply
         }
 
         private enum PathKeys: String, CodingKey { case steps, display }
+        private struct NameKey: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
         private enum StepKeys: String, CodingKey { case key, index, text }
 
         private enum RouteKeys: String, CodingKey { case direction, handler, transport }
@@ -98,6 +105,12 @@ package struct ContractModule: Sendable, Equatable {
             try container.encode(spec.direction == .nativeToPage ? spec.call : nil, forKey: .call)
             // For a bare message too: the description of a body that names nothing reads them.
             try container.encode(spec.match, forKey: .match)
+            // A discriminator value below the top level (`data.type`): its path, as for the request id.
+            var paths = container.nestedContainer(keyedBy: NameKey.self, forKey: .matchPaths)
+            for (name, path) in spec.matchPaths.sorted(by: { $0.key < $1.key }) {
+                var written = paths.nestedContainer(keyedBy: PathKeys.self, forKey: NameKey(stringValue: name))
+                try Self.encode(path, into: &written)
+            }
             try container.encode(!spec.isObject, forKey: .bare)
             try container.encode(spec.jsonText, forKey: .jsonText)
             try container.encode(spec.acknowledges, forKey: .acknowledges)
@@ -105,22 +118,27 @@ package struct ContractModule: Sendable, Equatable {
             // An id below the top level (`data.identifier`, `body[0]`): its steps, and the path violations name.
             if spec.requestIDField == nil, let path = spec.requestIDPath {
                 var written = container.nestedContainer(keyedBy: PathKeys.self, forKey: .requestIDPath)
-                try written.encode(path.description, forKey: .display)
-                var steps = written.nestedUnkeyedContainer(forKey: .steps)
-                for step in path.steps {
-                    var one = steps.nestedContainer(keyedBy: StepKeys.self)
-                    switch step {
-                    case .key(let name): try one.encode(name, forKey: .key)
-                    case .index(let index): try one.encode(index, forKey: .index)
-                    case .text: try one.encode(true, forKey: .text)
-                    }
-                }
+                try Self.encode(path, into: &written)
             } else {
                 try container.encodeNil(forKey: .requestIDPath)
             }
             try container.encode(spec.fields, forKey: .fields)
             try container.encode(spec.body.map(FieldType.Box.init(type:)), forKey: .body)
             try container.encode(spec.reply.map(FieldType.Box.init(type:)), forKey: .reply)
+        }
+
+        /// A path's steps, and how violations name it.
+        private static func encode(_ path: FieldPath, into written: inout KeyedEncodingContainer<PathKeys>) throws {
+            try written.encode(path.description, forKey: .display)
+            var steps = written.nestedUnkeyedContainer(forKey: .steps)
+            for step in path.steps {
+                var one = steps.nestedContainer(keyedBy: StepKeys.self)
+                switch step {
+                case .key(let name): try one.encode(name, forKey: .key)
+                case .index(let index): try one.encode(index, forKey: .index)
+                case .text: try one.encode(true, forKey: .text)
+                }
+            }
         }
     }
 }

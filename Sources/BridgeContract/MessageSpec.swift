@@ -66,6 +66,10 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     /// a contract with one discriminator field): the validator compares it in place, without `match`'s dictionary.
     var kindField: String? { resolved.kindField }
 
+    /// The discriminator values named by a path (`data.type`, `payload(json).type`), each resolved in this message's
+    /// shape; a top-level name is not here. Nil for a path that names nothing (the definition check refuses it).
+    package var matchPaths: [String: FieldPath] { resolved.matchPaths }
+
     /// The request-id field, when the message carries the request id at a top-level field of its own (the contract
     /// names it with a bare name): it acknowledges a request, or is one. Nil for an id at a deeper path.
     package var requestIDField: String? { resolved.requestIDField }
@@ -106,6 +110,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         var kindField: String?
         var requestIDField: String?
         var requestIDPath: FieldPath?
+        var matchPaths: [String: FieldPath] = [:]
         var route: MessageRoute
 
         /// What is declared, over what was resolved; the route follows.
@@ -139,6 +144,36 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     private mutating func declare<Value>(_ key: WritableKeyPath<Declared, Value?>, _ value: Value) {
         declared[keyPath: key] = value
         resolved.override(with: declared, direction: direction)
+        resolveMatchPaths()
+    }
+
+    /// The value a discriminator field or path has in an object message; nil where it has none.
+    func matchValue(_ name: String, in object: [String: BodyValue]) -> BodyValue? {
+        guard FieldPath.isPath(name) else { return object[name] }
+        return matchPaths[name]?.value(in: .object(object))
+    }
+
+    /// Whether every discriminator value is in the object (at its field or path), exactly.
+    func matchesAll(_ object: [String: BodyValue]) -> Bool {
+        match.allSatisfy { name, constant in
+            matchValue(name, in: object).map { JSONValue.matches(constant, $0) } ?? false
+        }
+    }
+
+    /// How a violation names a discriminator field or path: `type`, `data.type`, `body(json).type`.
+    func matchDisplay(_ name: String, prefix: String) -> String {
+        matchPaths[name]?.description ?? prefix + BodyValue.displayKey(name)
+    }
+
+    /// Resolves the discriminator values named by a path in the message's declared shape.
+    private mutating func resolveMatchPaths() {
+        var paths: [String: FieldPath] = [:]
+        if isObject {
+            for name in resolved.match.keys where FieldPath.isPath(name) {
+                paths[name] = (try? FieldPath.resolve(name, in: self))?.path
+            }
+        }
+        resolved.matchPaths = paths
     }
 
     /// Resolves every key that has a default: the message's own value, else the contract's. The one place the
@@ -146,6 +181,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     mutating func resolve(_ defaults: Defaults) {
         resolved = MessageSpec.resolving(
             declared, kind: kind, direction: direction, acknowledges: acknowledges, defaults)
+        resolveMatchPaths()
         let carries = acknowledges != nil || defaults.acknowledged.contains(kind)
         if carries, let text = defaults.requestIDField {
             resolved.requestIDPath =
@@ -156,13 +192,16 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     private static func resolving(
         _ declared: Declared, kind: String, direction: Direction, acknowledges: String?, _ defaults: Defaults
     ) -> Resolved {
-        let kindField = declared.match == nil && defaults.discriminator.count == 1 ? defaults.discriminator[0] : nil
+        // One discriminator that is a path names the message too, but through `match`: only a top-level name is
+        // compared in place.
+        let single = declared.match == nil && defaults.discriminator.count == 1 ? defaults.discriminator[0] : nil
+        let kindField = single.flatMap { FieldPath.isPath($0) ? nil : $0 }
         let carries = acknowledges != nil || defaults.acknowledged.contains(kind)
         let handler = declared.handler ?? defaults.handler
         let transport = declared.transport ?? .default
         return Resolved(
             handler: handler, transport: transport, call: declared.call ?? defaults.receiver,
-            match: declared.match ?? kindField.map { [$0: .string(kind)] } ?? [:], kindField: kindField,
+            match: declared.match ?? single.map { [$0: .string(kind)] } ?? [:], kindField: kindField,
             requestIDField: carries ? defaults.requestIDField.flatMap { FieldPath.isPath($0) ? nil : $0 } : nil,
             route: MessageRoute(direction, handler: handler, transport: transport))
     }
@@ -182,6 +221,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         declared = Declared(handler: handler, transport: transport, call: call, match: match)
         resolved = MessageSpec.resolving(
             declared, kind: kind, direction: direction, acknowledges: acknowledges, .none)
+        resolveMatchPaths()
     }
 
     /// Whether the message is an object (named by discriminator values) rather than a bare value.

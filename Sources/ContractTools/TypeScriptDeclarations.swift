@@ -109,7 +109,8 @@ private enum TS {
             return lines
         }
         lines.append("export interface \(type) {")
-        for (name, value) in spec.match.sorted(by: { $0.key < $1.key }) {
+        // A value at a path (`data.type`) is typed by its declared field.
+        for (name, value) in spec.match.sorted(by: { $0.key < $1.key }) where !FieldPath.isPath(name) {
             lines.append("  \(key(name)): \(constant(value));")
         }
         if let field = spec.requestIDField { lines.append("  \(key(field)): string;") }

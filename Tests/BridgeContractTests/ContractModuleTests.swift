@@ -232,7 +232,7 @@ struct ContractModuleTests {
         var rulesSeen = Set<String>()
         let extra =
             [LanguageContracts.stringChannel, LanguageContracts.positional]
-            + LanguageContracts.paths
+            + LanguageContracts.paths + LanguageContracts.discriminatorPaths
         for example in LanguageContracts.all + extra {
             let contract = try example.contract()
             let cases = try example.parityCases(contract)

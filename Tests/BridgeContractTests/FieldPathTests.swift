@@ -296,4 +296,63 @@ struct FieldPathTests {
         #expect(rule.paths?.field.description == "data.identifier")
         #expect(rule.paths?.messageField.description == "data.identifier")
     }
+
+    @Test("a discriminator or a match names a nested field or a place inside JSON text")
+    func discriminatorPaths() throws {
+        let nested = try LanguageContracts.nestedDiscriminator.contract()
+        func check(_ contract: BridgeContract, _ json: String, _ direction: Direction = .pageToNative) throws
+            -> Validation
+        {
+            let body = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+            return contract.validate(body, direction: direction, mode: .strict)
+        }
+        #expect(try check(nested, #"{"data": {"type": "scroll", "y": 1}}"#).message?.kind == "scroll")
+        #expect(
+            lines(try check(nested, #"{"data": {"type": "zoom", "y": 1}}"#))
+                == ["data.type unknown-kind one of: visit, scroll / String"])
+        #expect(
+            lines(try check(nested, #"{"data": {"y": 1}}"#))
+                == ["data.type missing-field String, one of: visit, scroll / Missing"])
+        #expect(lines(try check(nested, #"{"data": {"type": 2}}"#)).first?.hasPrefix("data.type wrong-type") == true)
+        // A top-level `type` names nothing: the discriminator is the nested one.
+        #expect(lines(try check(nested, #"{"type": "visit", "data": {"location": "/"}}"#)).count == 1)
+        // Native's message gets its discriminator value at its path.
+        let render = try #require(nested.message("render", direction: .nativeToPage))
+        let sent = nested.outgoing(render, value: .object(["data": .object(["html": .string("<p>")])]), requestID: nil)
+        #expect(nested.validate(sent, as: render).message?.kind == "render")
+        #expect(
+            lines(nested.validate(["data": ["html": "<p>"]], as: render))
+                == [#"data.type missing-field String "render" / Missing"#])
+
+        let text = try LanguageContracts.textDiscriminator.contract()
+        #expect(try check(text, #"{"payload": "{\"type\": \"event\", \"name\": \"tap\"}"}"#).message?.kind == "event")
+        #expect(
+            lines(try check(text, #"{"payload": "{\"type\": \"ping\", \"name\": \"tap\"}"}"#))
+                == ["payload(json).type unknown-kind one of: call, event / String"])
+        #expect(
+            lines(try check(text, #"{"payload": "not json"}"#))
+                == ["payload(json).type missing-field String, one of: call, event / Missing"])
+    }
+
+    @Test("a discriminator path that names nothing, or a place its value can't be, is refused at load")
+    func discriminatorPathErrors() throws {
+        let json = LanguageContracts.nestedDiscriminator.json
+        let missing = try #require(loadError(json.replacingOccurrences(of: #""data.type""#, with: #""data.kind""#)))
+        #expect(missing.contains("discriminator"), "\(missing)")
+        #expect(missing.contains(#"the discriminator path "data.kind" names nothing in "visit""#), "\(missing)")
+        #expect(missing.contains("has no field \"kind\""), "\(missing)")
+        #expect(missing.contains("Remedy: name one of its fields"), "\(missing)")
+        // `render`'s data.type is the constant "render": a message of kind "draw" could never be named there.
+        let constant = try #require(
+            loadError(json.replacingOccurrences(of: #""kind": "render""#, with: #""kind": "draw""#)))
+        #expect(
+            constant.contains(#""draw" is named by String at data.type, which is declared String "render""#),
+            "\(constant)")
+        let text = LanguageContracts.textDiscriminator.json
+        let inText = try #require(
+            loadError(
+                text.replacingOccurrences(of: "payload(json).type\": \"event", with: "payload(json).kind\": \"event")))
+        #expect(inText.contains("messages[1].match"), "\(inText)")
+        #expect(inText.contains("has no field \"kind\""), "\(inText)")
+    }
 }

@@ -54,7 +54,7 @@ enum SwiftCompiler {
 struct SwiftTypesTests {
     @Test(
         "the generated types compile under Swift 6, for each contract language example",
-        arguments: LanguageContracts.all)
+        arguments: LanguageContracts.all + LanguageContracts.discriminatorPaths)
     func compiles(example: LanguageContracts.Example) throws {
         let errors = try SwiftCompiler.errors(["Types.swift": SwiftTypes(contract: try example.contract()).source])
         #expect(errors.isEmpty, "\(errors)")

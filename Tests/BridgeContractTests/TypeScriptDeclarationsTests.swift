@@ -135,7 +135,7 @@ private func jsonTextContent(_ body: String) -> String? {
 struct TypeScriptDeclarationsTests {
     @Test(
         "a page using every message as its contract allows compiles under tsc --strict",
-        arguments: LanguageContracts.all)
+        arguments: LanguageContracts.all + LanguageContracts.discriminatorPaths)
     func correctPageCompiles(example: LanguageContracts.Example) throws {
         let contract = try example.contract()
         let errors = try TypeScript.errors(contract, page: correctPage(example, contract))

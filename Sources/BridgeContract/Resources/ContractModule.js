@@ -288,10 +288,24 @@ function checkFields(object, fields, reserved, prefix, mode, add) {
   }
 }
 
-// Whether every discriminator value is in the object, exactly (a JS boolean never equals a number).
-function matchesAll(match, object) {
-  return Object.keys(match).every(
-    (name) => present(object, name) && typeName(object[name]) === typeName(match[name]) && object[name] === match[name]);
+// Whether every discriminator value of `entry` (or those of `names`) is in the object, at its field or path,
+// exactly (a JS boolean never equals a number).
+function matchesAll(entry, object, names = Object.keys(entry.match)) {
+  return names.every((name) => {
+    const at = matchValue(entry, name, object);
+    return at.found && typeName(at.value) === typeName(entry.match[name]) && at.value === entry.match[name];
+  });
+}
+
+// The value of a discriminator field, or of a path the native library resolved (`data.type`): {found, value}.
+function matchValue(entry, name, object) {
+  if (!/[.[]/.test(name)) return present(object, name) ? { found: true, value: object[name] } : { found: false };
+  return hasOwn(entry.matchPaths, name) ? follow(object, entry.matchPaths[name].steps) : { found: false };
+}
+
+// How a violation names a discriminator field or path: `type`, `data.type`, `body(json).type`.
+function matchDisplay(entry, name, prefix) {
+  return hasOwn(entry.matchPaths, name) ? entry.matchPaths[name].display : prefix + displayKey(name);
 }
 
 // Where a message's fields are: at the top of the body, or inside the JSON text the body is.
@@ -369,13 +383,19 @@ function describeUnmatched(object, candidates, direction, prefix, expectedKind, 
   }
   const used = fields.filter((name) => candidates.some((entry) => hasOwn(entry.match, name)));
   const names = used.length ? used : [DISCRIMINATOR[0]];
+  // A path is followed as the first message that names a value there resolved it.
+  const owner = (name) => candidates.find((entry) => !entry.bare && hasOwn(entry.match, name));
+  const valueOf = (name) => owner(name) !== undefined ? matchValue(owner(name), name, object)
+    : present(object, name) ? { found: true, value: object[name] } : { found: false };
+  const display = (name) => owner(name) !== undefined ? matchDisplay(owner(name), name, prefix) : prefix + displayKey(name);
   for (const name of names) {
-    const path = prefix + displayKey(name);
+    const path = display(name);
     const declared = candidates.filter((entry) => hasOwn(entry.match, name)).map((entry) => entry.match[name]);
-    if (!present(object, name)) {
+    const at = valueOf(name);
+    if (!at.found) {
       return add(path, "missing-field", (declared.length ? typeName(declared[0]) : "String") + ", " + expectedKind(), "Missing");
     }
-    const found = typeName(object[name]);
+    const found = typeName(at.value);
     if (declared.length && !declared.some((value) => typeName(value) === found)) {
       return add(path, "wrong-type", typeName(declared[0]) + ", " + expectedKind(), found);
     }
@@ -384,11 +404,12 @@ function describeUnmatched(object, candidates, direction, prefix, expectedKind, 
   // field whose value no message declares (Capacitor's unknown pluginId, not its type "message"). The values are
   // message data: name the rule and the known kinds, not what came.
   const unmatched = used.find((name) => !candidates.some(
-    (entry) => !entry.bare && hasOwn(entry.match, name) && matchesAll({ [name]: entry.match[name] }, object)));
+    (entry) => !entry.bare && hasOwn(entry.match, name) && matchesAll(entry, object, [name])));
   const blamed = unmatched === undefined ? names[0] : unmatched;
   const otherWay = ENTRIES.some((entry) => entry.direction !== direction && !entry.bare
-    && entry.jsonText === (prefix !== "") && matchesAll(entry.match, object));
-  add(prefix + displayKey(blamed), otherWay ? "wrong-direction" : "unknown-kind", expectedKind(), typeName(object[blamed]));
+    && entry.jsonText === (prefix !== "") && matchesAll(entry, object));
+  const at = valueOf(blamed);
+  add(display(blamed), otherWay ? "wrong-direction" : "unknown-kind", expectedKind(), at.found ? typeName(at.value) : "Missing");
 }
 
 // Finds the message a body is and checks it: {entry (null when none matched), violations, requestID}.
@@ -473,7 +494,7 @@ function identifyIn(message, route, direction, mode, place) {
   // The message whose discriminator values all match; the most specific wins ({type} < {type, pluginId}).
   let best = null;
   for (const entry of candidates) {
-    if (entry.bare || !matchesAll(entry.match, message)) continue;
+    if (entry.bare || !matchesAll(entry, message)) continue;
     if (best === null || Object.keys(entry.match).length > Object.keys(best.match).length) best = entry;
   }
   if (best === null) {
@@ -518,12 +539,17 @@ function checkAs(message, entry, mode) {
   }
   for (const name of sortedNames(Object.keys(entry.match))) {
     const constant = { type: "constant", value: entry.match[name] };
-    const path = place.prefix + displayKey(name);
-    if (!present(message, name)) add(path, "missing-field", expectedType(constant), "Missing");
-    else checkValue(message[name], constant, path, mode, add);
+    const path = matchDisplay(entry, name, place.prefix);
+    const at = matchValue(entry, name, message);
+    if (!at.found) add(path, "missing-field", expectedType(constant), "Missing");
+    else checkValue(at.value, constant, path, mode, add);
   }
   const requestID = checkObject(message, entry, mode, add, place, violations.length === 0);
-  return { entry, violations, requestID };
+  if (Object.keys(entry.matchPaths).length === 0) return { entry, violations, requestID };
+  // A value at a path is a declared field too: its violation is told once.
+  const same = (a, b) => a.path === b.path && a.rule === b.rule && a.expected === b.expected && a.found === b.found;
+  const unique = violations.filter((violation, index) => violations.findIndex((other) => same(other, violation)) === index);
+  return { entry, violations: unique, requestID };
 }
 
 function outcome({ entry, violations, requestID }) {

@@ -77,7 +77,7 @@ enum ContractCommand {
     }
 
     /// A file that can't be read is the user's path to fix (2); a file that breaks the rules is a contract failure (1).
-    private static func status(of error: ContractFileError) -> ExitStatus {
+    private static func status(of error: ContractError) -> ExitStatus {
         error.code == .unreadable ? .usage : .contractFailure
     }
 
@@ -99,7 +99,7 @@ enum ContractCommand {
 
     private static func load(_ url: URL?) -> Result<(URL, BridgeContract), Failure> {
         contractFile(url).flatMap { file in
-            do throws(ContractFileError) {
+            do throws(ContractError) {
                 return .success((file, try BridgeContract.load(contentsOf: file)))
             } catch {
                 return .failure(Failure(status(of: error), error.description))
@@ -151,7 +151,7 @@ enum ContractCommand {
             ).report()
         }
         let lock: ContractLock
-        do throws(ContractFileError) {
+        do throws(ContractError) {
             lock = try ContractLock.load(contentsOf: lockPath)
         } catch {
             return Failure(status(of: error), error.description).report()
@@ -194,7 +194,7 @@ enum ContractCommand {
         }
         if target.existingMode != nil {
             let existing: ContractLock
-            do throws(ContractFileError) {
+            do throws(ContractError) {
                 existing = try ContractLock.load(contentsOf: target.file)
             } catch {
                 return Failure(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The public API on one screen. For each of BridgeContract, BridgeTesting and BridgeAssertions:
-# - its public types (nested ones by their full name, `ContractFileError.Code`) are exactly the types that
+# - its public types (nested ones by their full name, `ContractError.Code`) are exactly the types that
 #   Docs/API.md's section for that module lists in its tables' first column;
 # - each of its public top-level functions is named there too (`verifyBridge(…)`);
 # - the count in Docs/API.md's "Public types per module" table is the count the code has;

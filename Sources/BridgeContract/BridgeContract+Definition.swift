@@ -1,8 +1,8 @@
 extension BridgeContract {
     /// Checks what the JSON shape alone can't: names, references and uniqueness.
-    package func checkDefinition() throws(ContractFileError) {
-        func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractFileError {
-            ContractFileError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
+    package func checkDefinition() throws(ContractError) {
+        func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractError {
+            ContractError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
         }
         if let name {
             if name.allSatisfy(\.isWhitespace) {
@@ -152,14 +152,14 @@ extension BridgeContract {
     }
 
     /// Refuses a discriminator path that names nothing in the message, or a place its value could never be.
-    private func checkMatchPaths(_ message: MessageSpec, path: String) throws(ContractFileError) {
+    private func checkMatchPaths(_ message: MessageSpec, path: String) throws(ContractError) {
         for (name, constant) in message.match.sorted(by: { $0.key < $1.key }) where FieldPath.isPath(name) {
             let key = message.declared.match == nil ? "discriminator" : "\(path).match"
             let found: (path: FieldPath, type: FieldType?)
             do {
                 found = try FieldPath.resolve(name, in: message)
             } catch {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: key,
                     problem:
                         "the discriminator path \"\(name)\" names nothing in \"\(message.kind)\": \(error.problem)",
@@ -168,7 +168,7 @@ extension BridgeContract {
             }
             guard let type = found.type else { continue }
             if type.scalarValue(BodyValue(constant.foundationValue)) == nil {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: key,
                     problem:
                         "\"\(message.kind)\" is named by \(constant.typeName) at \(found.path), which is declared \(type)",
@@ -180,8 +180,8 @@ extension BridgeContract {
 
     /// The per-direction rules of a message's optional keys.
     private func checkShape(
-        _ message: MessageSpec, path: String, invalid: (String, String, String) -> ContractFileError
-    ) throws(ContractFileError) {
+        _ message: MessageSpec, path: String, invalid: (String, String, String) -> ContractError
+    ) throws(ContractError) {
         let toNative = message.direction == .pageToNative
         if let body = message.body {
             if !message.fields.isEmpty || message.declared.match != nil {

@@ -139,8 +139,8 @@ public struct BridgeContract: Codable, Sendable, Equatable {
 
     /// Reads a contract file; errors name the file, the JSON path and the remedy. A file without a `name` gives
     /// the contract its own base name as `displayName`.
-    public static func load(contentsOf url: URL) throws(ContractFileError) -> BridgeContract {
-        var contract = try ContractFileError.reading(
+    public static func load(contentsOf url: URL) throws(ContractError) -> BridgeContract {
+        var contract = try ContractError.reading(
             url, what: "the contract file", remedy: "check that the path exists and is readable",
             BridgeContract.init(jsonData:))
         contract.source = Source(baseName: url.deletingPathExtension().lastPathComponent)
@@ -148,8 +148,8 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     }
 
     /// Decodes and checks a contract from JSON text.
-    public init(jsonData: Data) throws(ContractFileError) {
-        let decoded = try ContractFileError.decodeJSON(BridgeContract.self, from: jsonData)
+    public init(jsonData: Data) throws(ContractError) {
+        let decoded = try ContractError.decodeJSON(BridgeContract.self, from: jsonData)
         try decoded.checkDefinition()
         self = decoded
     }

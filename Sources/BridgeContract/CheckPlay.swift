@@ -47,17 +47,17 @@ package struct CheckPlay: Codable, Sendable, Equatable {
     }
 
     /// Reads a check file (the `check` section's format on its own); its script files resolve beside it.
-    public static func load(contentsOf url: URL, for contract: BridgeContract) throws(ContractFileError) -> CheckPlay {
-        try ContractFileError.reading(url, what: "the check file", remedy: "check that the path exists and is readable")
-        { (data: Data) throws(ContractFileError) -> CheckPlay in
-            let play = try ContractFileError.decodeJSON(CheckPlay.self, from: data)
+    public static func load(contentsOf url: URL, for contract: BridgeContract) throws(ContractError) -> CheckPlay {
+        try ContractError.reading(url, what: "the check file", remedy: "check that the path exists and is readable") {
+            (data: Data) throws(ContractError) -> CheckPlay in
+            let play = try ContractError.decodeJSON(CheckPlay.self, from: data)
             try play.check(against: contract)
             return try play.resolvingScripts(relativeTo: url.deletingLastPathComponent())
         }
     }
 
     /// The play with every script file read, paths taken relative to `directory`.
-    public func resolvingScripts(relativeTo directory: URL) throws(ContractFileError) -> CheckPlay {
+    public func resolvingScripts(relativeTo directory: URL) throws(ContractError) -> CheckPlay {
         var copy = self
         for (index, script) in userScripts.enumerated() {
             guard let file = script.file else { continue }
@@ -66,7 +66,7 @@ package struct CheckPlay: Codable, Sendable, Equatable {
             do {
                 data = try FileBytes.read(url.path)
             } catch {
-                throw ContractFileError(
+                throw ContractError(
                     code: .unreadable, path: "userScripts[\(index)].file", problem: "the script file \(error)",
                     remedy: "give a path relative to the file that names it, or an absolute path")
             }
@@ -79,7 +79,7 @@ package struct CheckPlay: Codable, Sendable, Equatable {
             do {
                 copy.steps[index].evaluateSource = String(decoding: try FileBytes.read(url.path), as: UTF8.self)
             } catch {
-                throw ContractFileError(
+                throw ContractError(
                     code: .unreadable, path: "check.steps[\(index)].evaluateFile", problem: "the script file \(error)",
                     remedy: "give a path relative to the file that names it, or an absolute path")
             }
@@ -88,9 +88,9 @@ package struct CheckPlay: Codable, Sendable, Equatable {
     }
 
     /// Checks every name and value against the contract, so a play that could never pass is refused up front.
-    public func check(against contract: BridgeContract) throws(ContractFileError) {
-        func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractFileError {
-            ContractFileError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
+    public func check(against contract: BridgeContract) throws(ContractError) {
+        func invalid(_ path: String, _ problem: String, _ remedy: String) -> ContractError {
+            ContractError(code: .invalidValue, path: path, problem: problem, remedy: remedy)
         }
         let toNative = contract.messages.filter { $0.direction == .pageToNative }.map(\.kind)
         let toPage = contract.messages.filter { $0.direction == .nativeToPage }.map(\.kind)
@@ -228,8 +228,8 @@ package struct CheckPlay: Codable, Sendable, Equatable {
     /// silently corrected value: a malformed reply is not something a play can send.
     private static func checkImplicitFields(
         of value: JSONValue, for spec: MessageSpec, path: String,
-        invalid: (String, String, String) -> ContractFileError
-    ) throws(ContractFileError) {
+        invalid: (String, String, String) -> ContractError
+    ) throws(ContractError) {
         guard spec.isObject, case .object(let fields) = value else { return }
         if let field = spec.requestIDField, let given = fields[field] {
             throw invalid(
@@ -256,16 +256,16 @@ package struct CheckPlay: Codable, Sendable, Equatable {
     /// The page's first message that answers nothing (the fixture's `ready`) must arrive once; after didFinish,
     /// native sends its first message that answers nothing (`sync`), with a sample of each field. When that message
     /// has a String field `value`, it carries `value` and the page must show it at ``fixtureObservationPoint``.
-    public static func fixture(for contract: BridgeContract, value: String) throws(ContractFileError) -> CheckPlay {
+    public static func fixture(for contract: BridgeContract, value: String) throws(ContractError) -> CheckPlay {
         guard let first = contract.messages.first(where: { $0.direction == .pageToNative && $0.acknowledges == nil })
         else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: "messages",
                 problem: "the contract declares no page-to-native message for the check to expect",
                 remedy: "declare the page's first message, or give the check a play (\"check\": {\"steps\": …})")
         }
         guard let native = contract.messages.first(where: { $0.direction == .nativeToPage && $0.acknowledges == nil })
-        else { throw ContractFileError.nothingNativeSends(contract) }
+        else { throw ContractError.nothingNativeSends(contract) }
         var step = PlayStep(after: didFinish, send: native.kind, accepted: .returns)
         if case .object(var fields) = native.isObject ? FieldType.object(native.fields).sample : .null {
             if native.fields["value"]?.type == .string {

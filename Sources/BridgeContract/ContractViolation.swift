@@ -1,7 +1,8 @@
 /// One way a message body breaks the contract: where, which rule, what was expected and what type came.
 ///
-/// It never carries the value that came, so it is safe to print and log.
-public struct ContractViolation: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+/// It never carries the value that came, so it is safe to print and log. It is a verdict's data, not an error:
+/// reports carry and encode it, and API that refuses a message throws a `ContractError` holding its violations.
+public struct ContractViolation: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The rules a message body can break.
     public enum Rule: String, Sendable, Equatable, Codable, CaseIterable {
         /// The body is not a JS object (dictionary).

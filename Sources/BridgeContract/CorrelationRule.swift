@@ -60,9 +60,9 @@ package struct CorrelationRule: Codable, Sendable, Equatable {
     }
 
     /// Refuses a rule that names no earlier message, or a path that names nothing in its message.
-    func check(of spec: MessageSpec, in contract: BridgeContract, path: String) throws(ContractFileError) {
-        func invalid(_ key: String, _ problem: String, _ remedy: String) -> ContractFileError {
-            ContractFileError(code: .invalidValue, path: "\(path).\(key)", problem: problem, remedy: remedy)
+    func check(of spec: MessageSpec, in contract: BridgeContract, path: String) throws(ContractError) {
+        func invalid(_ key: String, _ problem: String, _ remedy: String) -> ContractError {
+            ContractError(code: .invalidValue, path: "\(path).\(key)", problem: problem, remedy: remedy)
         }
         let others = contract.messages.filter { $0.kind != spec.kind }.map(\.kind)
         guard message != spec.kind, let earlier = contract.messages.first(where: { $0.kind == message }) else {
@@ -114,10 +114,10 @@ extension MessageSpec {
 
 extension BridgeContract {
     /// Refuses a request-id path that names nothing in a message that carries the id, or names no string there.
-    func checkRequestIDPath(_ text: String) throws(ContractFileError) {
+    func checkRequestIDPath(_ text: String) throws(ContractError) {
         guard FieldPath.isPath(text) else { return }
         guard FieldPath.tokens(text) != nil else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: "requestID.field", problem: "\"\(text)\" is not a path",
                 remedy: "write field names separated by dots and elements as [0], e.g. data.identifier or body[0]")
         }
@@ -127,13 +127,13 @@ extension BridgeContract {
             do {
                 resolved = try FieldPath.resolve(text, in: spec)
             } catch {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: "requestID.field",
                     problem: "\"\(spec.kind)\" carries the request id, and \(error.problem)",
                     remedy: error.remedy + "; the request id's path must exist in every request and its answer")
             }
             if let type = resolved.type, type != .string {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: "requestID.field",
                     problem:
                         "the request id at \"\(spec.kind)\"'s \(resolved.path) is declared \(type); a request id is a String",
@@ -187,9 +187,9 @@ extension PlayStep {
     /// nothing in its message.
     func echoSample(
         _ pair: EchoPair, into value: JSONValue, sending sent: MessageSpec, contract: BridgeContract, path: String
-    ) throws(ContractFileError) -> JSONValue {
+    ) throws(ContractError) -> JSONValue {
         guard let trigger = contract.message(after, direction: .pageToNative) else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: path, problem: "echo copies fields of a page message",
                 remedy: "use it only after a page-to-native message")
         }
@@ -197,7 +197,7 @@ extension PlayStep {
         do {
             from = try FieldPath.resolve(pair.from, in: trigger, implicit: trigger.implicitFields)
         } catch {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: path + ".from", problem: "\"\(after)\": " + error.problem,
                 remedy: error.remedy)
         }
@@ -205,7 +205,7 @@ extension PlayStep {
         do {
             to = try FieldPath.resolve(pair.to, in: sent, implicit: sent.implicitFields)
         } catch {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: path + ".to", problem: "\"\(sent.kind)\": " + error.problem,
                 remedy: error.remedy)
         }
@@ -213,11 +213,11 @@ extension PlayStep {
     }
 
     /// `value` with a sample at each path `echo` names in the trigger; refuses a path that names nothing there.
-    func echoSample(into value: JSONValue, contract: BridgeContract, path: String) throws(ContractFileError)
+    func echoSample(into value: JSONValue, contract: BridgeContract, path: String) throws(ContractError)
         -> JSONValue
     {
         guard let trigger = contract.message(after, direction: .pageToNative) else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: path, problem: "echo copies fields of a page message",
                 remedy: "use it only after a page-to-native message")
         }
@@ -227,7 +227,7 @@ extension PlayStep {
                 let resolved = try FieldPath.resolve(name, in: trigger, implicit: trigger.implicitFields)
                 value = resolved.path.setting(resolved.type?.sample ?? .string("ok"), in: value)
             } catch {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: path, problem: "\"\(after)\": " + error.problem, remedy: error.remedy)
             }
         }

@@ -102,20 +102,16 @@ package struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Resolving against the declared shape
 
-    /// Why a path names nothing in a message: the problem and the remedy, for a `ContractFileError`.
-    package struct Unresolved: Error, Equatable {
-        package let problem: String
-        package let remedy: String
-    }
-
     /// Resolves `text` in `spec`'s declared shape: its fields (with the implicit ones, such as the request id and
     /// the discriminator), or its body. Returns the path and the type declared where it ends (nil for a place
-    /// under `any`, whose shape is not declared).
-    static func resolve(_ text: String, in spec: MessageSpec, implicit: [String: FieldType] = [:]) throws(Unresolved)
+    /// under `any`, whose shape is not declared). A path that names nothing throws `.invalidValue` without a path:
+    /// the caller knows which key of the file held the text.
+    static func resolve(_ text: String, in spec: MessageSpec, implicit: [String: FieldType] = [:]) throws(ContractError)
         -> (path: FieldPath, type: FieldType?)
     {
         guard var tokens = tokens(text) else {
-            throw Unresolved(
+            throw ContractError(
+                code: .invalidValue, path: "",
                 problem: "\"\(text)\" is not a path",
                 remedy: "write field names separated by dots and elements as [0], e.g. data.identifier or body[0]")
         }
@@ -171,7 +167,8 @@ package struct FieldPath: Sendable, Hashable, CustomStringConvertible {
             case (.object(let fields), .name(let name)):
                 guard let field = fields[name] else {
                     let place = steps.isEmpty ? "\"\(spec.kind)\"" : here()
-                    throw Unresolved(
+                    throw ContractError(
+                        code: .invalidValue, path: "",
                         problem: "\(place) has no field \"\(name)\"",
                         remedy: "name one of its fields: \(fields.keys.sorted().joined(separator: ", "))")
                 }
@@ -182,7 +179,8 @@ package struct FieldPath: Sendable, Hashable, CustomStringConvertible {
                 type = items
             case (.tuple(let items), _) where element != nil:
                 guard element! < items.count else {
-                    throw Unresolved(
+                    throw ContractError(
+                        code: .invalidValue, path: "",
                         problem: "\(steps.isEmpty ? prefix : here()) has \(items.count) elements, so no [\(element!)]",
                         remedy: "name an element from [0] to [\(items.count - 1)]")
                 }
@@ -196,7 +194,8 @@ package struct FieldPath: Sendable, Hashable, CustomStringConvertible {
                     case .index(let number): "element [\(number)]"
                     case .text: "JSON text"
                     }
-                throw Unresolved(
+                throw ContractError(
+                    code: .invalidValue, path: "",
                     problem: "\(place) is declared \(current), which has no \(what)",
                     remedy: "end the path at \(place), or declare the shape it names")
             }

@@ -22,7 +22,7 @@ public struct FieldSpec: Codable, Sendable, Equatable {
         let name = try container.decode(String.self, forKey: .type)
         func requireAbsent(_ keys: [CodingKeys]) throws {
             for key in keys where container.contains(key) {
-                throw ContractFileError(
+                throw ContractError(
                     code: .unknownKey, path: jsonPath(container.codingPath + [key]),
                     problem: "\"\(key.rawValue)\" does not apply to type \(name)",
                     remedy:
@@ -37,14 +37,14 @@ public struct FieldSpec: Codable, Sendable, Equatable {
         case "boolean": type = .boolean
         case "constant":
             guard container.contains(.value) else {
-                throw ContractFileError(
+                throw ContractError(
                     code: .missingKey, path: jsonPath(container.codingPath + [CodingKeys.value]),
                     problem: "a constant needs a value", remedy: "add \"value\": a string, a number or a boolean")
             }
             type = .constant(try container.decode(ContractConstant.self, forKey: .value).value)
         case "array":
             if (try? container.nestedUnkeyedContainer(forKey: .items)) != nil {
-                throw ContractFileError(
+                throw ContractError(
                     code: .wrongType, path: jsonPath(container.codingPath + [CodingKeys.items]),
                     problem: "an array's items is the one type of every element, not a list",
                     remedy: "for a positional array write {\"type\": \"tuple\", \"items\": [{…}, {…}]}")
@@ -57,7 +57,7 @@ public struct FieldSpec: Codable, Sendable, Equatable {
         case "object":
             type = .object(try container.decode([String: FieldSpec].self, forKey: .fields))
         default:
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.type]),
                 problem: "unknown field type \"\(name)\"",
                 remedy: "use one of: \(FieldType.names.joined(separator: ", "))")
@@ -91,7 +91,7 @@ public struct FieldSpec: Codable, Sendable, Equatable {
     private static func string(_ container: KeyedDecodingContainer<CodingKeys>) throws -> FieldType {
         guard let encoding = try container.decodeIfPresent(String.self, forKey: .encoding) else {
             if container.contains(.content) {
-                throw ContractFileError(
+                throw ContractError(
                     code: .missingKey, path: jsonPath(container.codingPath + [CodingKeys.encoding]),
                     problem: "content applies to a string of JSON text only",
                     remedy: "add \"encoding\": \"json\", or remove content")
@@ -99,13 +99,13 @@ public struct FieldSpec: Codable, Sendable, Equatable {
             return .string
         }
         guard encoding == "json" else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.encoding]),
                 problem: "unknown encoding \"\(encoding)\"",
                 remedy: "use \"json\" for a string that holds JSON text, or remove encoding")
         }
         guard container.contains(.content) else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .missingKey, path: jsonPath(container.codingPath + [CodingKeys.content]),
                 problem: "JSON text needs the type of what it holds",
                 remedy: "add \"content\": a type such as {\"type\": \"object\", \"fields\": {…}}")
@@ -113,10 +113,10 @@ public struct FieldSpec: Codable, Sendable, Equatable {
         return .json(try container.decode(FieldType.Box.self, forKey: .content).type)
     }
 
-    static func check(_ fields: [String: FieldSpec], path: String) throws(ContractFileError) {
+    static func check(_ fields: [String: FieldSpec], path: String) throws(ContractError) {
         for (name, spec) in fields.sorted(by: { $0.key < $1.key }) {
             if name.isEmpty {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: path, problem: "a field name is empty", remedy: "name every field")
             }
             try spec.type.check(path: "\(path).\(name)")

@@ -57,10 +57,10 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    func check(path: String) throws(ContractFileError) {
+    func check(path: String) throws(ContractError) {
         switch self {
         case .constant(.number(let value)) where !value.isFinite:
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: "\(path).value", problem: "a constant number must be finite",
                 remedy: "use a finite number")
         case .constant(let value) where !value.isScalar:
@@ -126,7 +126,7 @@ public indirect enum FieldType: Sendable, Equatable, CustomStringConvertible {
                     case "content": "JSON text's content can't be optional (the text always holds a value)"
                     default: "array elements can't be optional"
                     }
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: jsonPath(decoder.codingPath + [AnyKey("optional")]),
                     problem: what, remedy: "remove \"optional\" from \(key)")
             }

@@ -14,9 +14,9 @@ public struct FrameRule: Codable, Sendable, Equatable {
         origins = try decoder.container(keyedBy: CodingKeys.self).decode([String].self, forKey: .origins)
     }
 
-    func check() throws(ContractFileError) {
+    func check() throws(ContractError) {
         for (index, origin) in origins.enumerated() where origin != "*" && FrameRule.normalized(origin) == nil {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: "frames.origins[\(index)]",
                 problem: "an origin is a scheme and a host, with an optional port from 1 to 65535, and nothing else",
                 remedy: "write it as https://example.com or https://example.com:8443, or \"*\" for any origin")

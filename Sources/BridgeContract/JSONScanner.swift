@@ -23,19 +23,19 @@ struct JSONScanner {
     /// Scans `data`; throws the first problem found, naming its JSON path (or its line and column).
     ///
     /// - Returns: the paths of numbers with a fraction or exponent, where a decoder expecting an integer fails.
-    static func check(_ data: Data) throws(ContractFileError) -> [String] {
+    static func check(_ data: Data) throws(ContractError) -> [String] {
         var scanner = JSONScanner(data)
         try scanner.scanDocument()
         return scanner.fractionalPaths
     }
 
-    private mutating func scanDocument() throws(ContractFileError) {
+    private mutating func scanDocument() throws(ContractError) {
         // A UTF-8 byte-order mark is allowed before the text.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { offset = 3 }
         // JSON text starts with an ASCII character: a NUL among the first two bytes, or a UTF-16 mark, is another
         // encoding, which the decoder would call "not valid JSON".
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(2).contains(0) {
-            throw ContractFileError(
+            throw ContractError(
                 code: .notJSON, path: "", problem: "the file is UTF-16 (or UTF-32) text, not UTF-8",
                 remedy: "save it as UTF-8, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8")
         }
@@ -68,12 +68,12 @@ struct JSONScanner {
     }
 
     /// Scans one value; an object or array is opened here and closed by the loop in `scanDocument`.
-    private mutating func scanValue() throws(ContractFileError) {
+    private mutating func scanValue() throws(ContractError) {
         guard let byte = peek else { throw syntax("the text ends where a value belongs") }
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             if stack.count >= JSONScanner.maxDepth {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: path,
                     problem: "the JSON nests deeper than \(JSONScanner.maxDepth) levels",
                     remedy: "flatten the structure; a contract needs far fewer levels")
@@ -111,13 +111,13 @@ struct JSONScanner {
     }
 
     /// Scans `"key": value` inside the innermost object, refusing a key it already has.
-    private mutating func scanMember() throws(ContractFileError) {
+    private mutating func scanMember() throws(ContractError) {
         guard peek == UInt8(ascii: "\"") else { throw syntax("expected a key in double quotes") }
         let key = try scanString()
         guard case .object(var keys, _) = stack[stack.count - 1] else { return }
         if keys.contains(key) {
             stack[stack.count - 1] = .object(keys: keys, current: key)
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: path, problem: "the key \"\(key)\" appears more than once in this object",
                 remedy:
                     "keep one: JSON readers disagree on which copy wins (webbridge would read a different contract than JSON.parse)"
@@ -133,7 +133,7 @@ struct JSONScanner {
     }
 
     /// Scans a string and returns its value, so keys spelled with different escapes compare equal.
-    private mutating func scanString() throws(ContractFileError) -> String {
+    private mutating func scanString() throws(ContractError) -> String {
         offset += 1
         var units: [UInt16] = []
         var start = offset
@@ -194,7 +194,7 @@ struct JSONScanner {
     }
 
     /// Refuses bytes that are not UTF-8, naming where the first one is.
-    private mutating func checkUTF8() throws(ContractFileError) {
+    private mutating func checkUTF8() throws(ContractError) {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes[offset...].makeIterator()
         var position = offset
@@ -203,7 +203,7 @@ struct JSONScanner {
             case .valid(let encoded): position += encoded.count
             case .emptyInput: return
             case .error:
-                throw ContractFileError(
+                throw ContractError(
                     code: .notJSON, path: "",
                     problem: "the file is not valid UTF-8: bytes that encode no character \(location(of: position))",
                     remedy: "save the file as UTF-8, or fix the bytes there")
@@ -212,7 +212,7 @@ struct JSONScanner {
     }
 
     /// Scans a number, refusing one no decoder can hold: an integer beyond 64 bits, or a value beyond `Double`.
-    private mutating func scanNumber() throws(ContractFileError) {
+    private mutating func scanNumber() throws(ContractError) {
         let start = offset
         var isInteger = true
         if peek == UInt8(ascii: "-") { offset += 1 }
@@ -235,7 +235,7 @@ struct JSONScanner {
         let text = String(decoding: bytes[start..<offset], as: UTF8.self)
         let fits = isInteger ? Int64(text) != nil : Double(text)?.isFinite == true
         guard fits else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: path,
                 problem: isInteger
                     ? "the integer does not fit in 64 bits (the largest is 9223372036854775807)"
@@ -269,8 +269,8 @@ struct JSONScanner {
     }
 
     /// A syntax error at the current line and column.
-    private func syntax(_ problem: String) -> ContractFileError {
-        ContractFileError(
+    private func syntax(_ problem: String) -> ContractError {
+        ContractError(
             code: .notJSON, path: "", problem: "the file is not valid JSON: \(problem) \(location(of: offset))",
             remedy: "fix the JSON syntax there")
     }

@@ -130,8 +130,8 @@ struct ContractConstant: Decodable {
         }
     }
 
-    static func notScalar(path: String) -> ContractFileError {
-        ContractFileError(
+    static func notScalar(path: String) -> ContractError {
+        ContractError(
             code: .wrongType, path: path, problem: "a constant must be a string, a number, a boolean or null",
             remedy: "write a JSON scalar or null; for an array or an object declare its type")
     }

@@ -23,11 +23,11 @@ struct JSONWriter {
     }
 
     /// Writes the value's JSON text, or refuses the first value JSON can't carry (its path built outward).
-    mutating func write(_ value: BodyValue) throws(ReceiverCallError) {
+    mutating func write(_ value: BodyValue) throws(ContractError) {
         switch value {
         case .string(let text): write(string: text)
         case .number(let number):
-            guard number.isFinite else { throw ReceiverCallError(code: .notEncodable, found: "Number (not finite)") }
+            guard number.isFinite else { throw ContractError.notEncodable(path: "", found: "Number (not finite)") }
             write(number: number)
         case .boolean(let flag): append(flag ? "true" : "false")
         case .null: append("null")
@@ -44,12 +44,12 @@ struct JSONWriter {
             // already merges canonically equivalent ones.
             try write(members: fields.count > 1 ? fields.sorted(by: { $0.key < $1.key }) : Array(fields))
         case .date, .undefined, .unsupported, .tooDeep:
-            throw ReceiverCallError(code: .notEncodable, found: value.typeName)
+            throw ContractError.notEncodable(path: "", found: value.typeName)
         }
     }
 
     /// Writes an object's members in the order given.
-    private mutating func write(members: [(key: String, value: BodyValue)]) throws(ReceiverCallError) {
+    private mutating func write(members: [(key: String, value: BodyValue)]) throws(ContractError) {
         bytes.append(UInt8(ascii: "{"))
         for (index, member) in members.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -61,7 +61,7 @@ struct JSONWriter {
     }
 
     /// Prefixes a refusal's path with the step that led to it.
-    private static func inside(_ step: String, _ error: ReceiverCallError) -> ReceiverCallError {
+    private static func inside(_ step: String, _ error: ContractError) -> ContractError {
         var error = error
         error.path = error.path.isEmpty || error.path.hasPrefix("[") ? step + error.path : "\(step).\(error.path)"
         return error

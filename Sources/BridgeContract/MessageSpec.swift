@@ -238,7 +238,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         let kind = try container.decode(String.self, forKey: .kind)
         let directionText = try container.decode(String.self, forKey: .direction)
         guard let direction = Direction(rawValue: directionText) else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.direction]),
                 problem: "unknown direction \"\(directionText)\"",
                 remedy: "use \"page-to-native\" or \"native-to-page\"")
@@ -252,7 +252,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         var transport: Transport?
         if let text = try container.decodeIfPresent(String.self, forKey: .transport) {
             guard let named = Transport(rawValue: text) else {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.transport]),
                     problem: "unknown transport \"\(text)\"", remedy: "use \"postMessage\" or \"prompt\"")
             }
@@ -266,7 +266,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
             pageError: try container.decodeIfPresent(Bool.self, forKey: .pageError) ?? false)
         if let encoding = try container.decodeIfPresent(String.self, forKey: .encoding) {
             guard encoding == "json" else {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: jsonPath(container.codingPath + [CodingKeys.encoding]),
                     problem: "unknown encoding \"\(encoding)\"",
                     remedy: "use \"json\" for a message sent as its JSON text, or remove encoding")

@@ -4,8 +4,8 @@ extension PlayStep {
     /// Refuses a call, dispatch or script step that could never run as written: each refusal names the key, the
     /// rule and the remedy, so a play is fixed before any page loads.
     func checkNative(
-        path: String, contract: BridgeContract, invalid: (String, String, String) -> ContractFileError
-    ) throws(ContractFileError) {
+        path: String, contract: BridgeContract, invalid: (String, String, String) -> ContractError
+    ) throws(ContractError) {
         let forms = [send != nil, call != nil, evaluate != nil, evaluateFile != nil].filter { $0 }.count
         if forms > 1 {
             throw invalid(
@@ -60,8 +60,8 @@ extension PlayStep {
     }
 
     private func checkScript(
-        path: String, contract: BridgeContract, invalid: (String, String, String) -> ContractFileError
-    ) throws(ContractFileError) {
+        path: String, contract: BridgeContract, invalid: (String, String, String) -> ContractError
+    ) throws(ContractError) {
         guard let evaluate, !evaluate.isEmpty else {
             throw invalid(
                 "\(path).evaluate", "returns and messages go with a script", "add \"evaluate\": the expression")
@@ -98,15 +98,15 @@ extension PlayStep {
 extension StepArgument {
     /// Refuses an argument whose value can't have its type, or that echoes what the trigger never has.
     func check(
-        path: String, after: String, contract: BridgeContract, _ invalid: (String, String, String) -> ContractFileError
-    ) throws(ContractFileError) {
+        path: String, after: String, contract: BridgeContract, _ invalid: (String, String, String) -> ContractError
+    ) throws(ContractError) {
         _ = try checkedSample(path: path, after: after, contract: contract, invalid)
     }
 
     /// A value the argument may have, after checking it can have its type.
     private func checkedSample(
-        path: String, after: String, contract: BridgeContract, _ invalid: (String, String, String) -> ContractFileError
-    ) throws(ContractFileError) -> JSONValue? {
+        path: String, after: String, contract: BridgeContract, _ invalid: (String, String, String) -> ContractError
+    ) throws(ContractError) -> JSONValue? {
         var sample: JSONValue
         switch source {
         case .fields(let fields):

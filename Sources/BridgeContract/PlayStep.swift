@@ -154,7 +154,7 @@ package struct StepArgument: Codable, Sendable, Equatable {
         let given = [value != nil || nullValue, echo != nil, generateText != nil, fields != nil, url != nil]
             .filter { $0 }.count
         guard given == 1 else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: jsonPath(decoder.codingPath),
                 problem: "an argument needs exactly one of value, echo, generate, fields and url; found \(given)",
                 remedy: "give {\"value\": …}, {\"echo\": \"path of the trigger\", \"as\": …}, "
@@ -163,7 +163,7 @@ package struct StepArgument: Codable, Sendable, Equatable {
         }
         if let url {
             guard !url.isEmpty, URL(string: url) != nil else {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: jsonPath(decoder.codingPath + [CodingKeys.url]),
                     problem: "\"url\" is not a URL reference", remedy: "give a path such as two.html, or a full URL")
             }
@@ -174,7 +174,7 @@ package struct StepArgument: Codable, Sendable, Equatable {
             source = .echo(echo)
         } else if let generateText {
             guard let generated = Generated(rawValue: generateText) else {
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: jsonPath(decoder.codingPath + [CodingKeys.generate]),
                     problem: "unknown generated data \"\(generateText)\"",
                     remedy: "use one of: \(Generated.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -238,7 +238,7 @@ package enum Acceptance: Codable, Sendable, Equatable {
             case "returns": self = .returns
             case "settles": self = .settles
             default:
-                throw ContractFileError(
+                throw ContractError(
                     code: .invalidValue, path: jsonPath(decoder.codingPath),
                     problem: "unknown acceptance \"\(word)\"",
                     remedy: "use \"returns\", \"settles\" or {\"expression\": …, \"equals\": …}")

@@ -34,29 +34,29 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     /// Renders a message after checking it against the contract's native → page messages.
     public init(
         contract: BridgeContract = .default, message: [String: any Sendable], encoder: Encoder = .jsonSerialization
-    ) throws(ReceiverCallError) {
+    ) throws(ContractError) {
         let body = BodyValue(message: message)
         let violations = contract.validate(body, direction: .nativeToPage, mode: .strict, collectingFields: false)
             .violations
-        guard violations.isEmpty else { throw ReceiverCallError(code: .violatesContract, violations: violations) }
+        guard violations.isEmpty else { throw ContractError(code: .violatesContract, violations: violations) }
         try self.init(receiver: contract.receiver, body: body, encoder: encoder)
     }
 
     /// Renders any JSON-encodable message without checking the contract (for tests that send broken messages).
     public init(receiver: String, json: [String: any Sendable], encoder: Encoder = .jsonSerialization)
-        throws(ReceiverCallError)
+        throws(ContractError)
     {
         try self.init(receiver: receiver, body: BodyValue(message: json), encoder: encoder)
     }
 
     /// Renders a call of any page function with any JSON argument (an array, a bare string), checked by the caller.
-    public init(function: String, argument: Any, encoder: Encoder = .jsonSerialization) throws(ReceiverCallError) {
+    public init(function: String, argument: Any, encoder: Encoder = .jsonSerialization) throws(ContractError) {
         try self.init(receiver: function, body: BodyValue(argument), encoder: encoder)
     }
 
-    private init(receiver: String, body: BodyValue, encoder: Encoder) throws(ReceiverCallError) {
+    private init(receiver: String, body: BodyValue, encoder: Encoder) throws(ContractError) {
         guard BridgeContract.isScriptPath(receiver) else {
-            throw ReceiverCallError(code: .invalidReceiver, path: "receiver", found: "String")
+            throw ContractError.invalidReceiver(path: "receiver")
         }
         do {
             switch encoder {
@@ -82,9 +82,9 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
 
     /// The script that calls `function` with several arguments, each written as a receiver call's argument is:
     /// `window.turboNative.visit("…",{"action":"advance"},"…")`.
-    package static func script(calling function: String, arguments: [JSONValue]) throws(ReceiverCallError) -> String {
+    package static func script(calling function: String, arguments: [JSONValue]) throws(ContractError) -> String {
         guard BridgeContract.isScriptPath(function) else {
-            throw ReceiverCallError(code: .invalidReceiver, path: "call", found: "String")
+            throw ContractError.invalidReceiver(path: "call")
         }
         var written: [String] = []
         for (index, argument) in arguments.enumerated() {
@@ -102,10 +102,10 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     /// The script that dispatches a `MessageEvent` of type `event` on `target` with `data` as its data, as
     /// react-native-webview's native side does: `window.dispatchEvent(new MessageEvent("message", {"data":…}))`.
     package static func script(dispatching event: String, on target: String, data: Any)
-        throws(ReceiverCallError) -> String
+        throws(ContractError) -> String
     {
         guard BridgeContract.isScriptPath(target) else {
-            throw ReceiverCallError(code: .invalidReceiver, path: "dispatch.target", found: "String")
+            throw ContractError.invalidReceiver(path: "dispatch.target")
         }
         let initializer = try serializedArgument(BodyValue(["data": data]))
         return "\(target).dispatchEvent(new MessageEvent(\(stringLiteral(event)), \(initializer)))"
@@ -122,7 +122,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     }
 
     /// The argument as `JSONSerialization` writes it, with the script escapes.
-    private static func serializedArgument(_ body: BodyValue) throws(ReceiverCallError) -> String {
+    private static func serializedArgument(_ body: BodyValue) throws(ContractError) -> String {
         let object = try jsonObject(body)
         let data: Data
         // A bare argument (a string, a number) is written inside an array, whose brackets are then dropped.
@@ -130,7 +130,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
         do {
             data = try JSONSerialization.data(withJSONObject: container ? object : [object], options: [.sortedKeys])
         } catch {
-            throw ReceiverCallError(code: .notEncodable, path: "body", found: "Object")
+            throw ContractError.notEncodable(path: "body", found: "Object")
         }
         return escapeForScript(String(decoding: container ? data : data.dropFirst().dropLast(), as: UTF8.self))
     }
@@ -162,12 +162,12 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     ///
     /// Foundation containers, not Swift ones: `JSONSerialization` would bridge a Swift dictionary first, which
     /// costs a third of the encoding on Linux.
-    private static func jsonObject(_ value: BodyValue) throws(ReceiverCallError) -> Any {
+    private static func jsonObject(_ value: BodyValue) throws(ContractError) -> Any {
         // The path is built only on refusal, outward from the offending value: success pays nothing for it.
-        func refuse(_ found: String) -> ReceiverCallError {
-            ReceiverCallError(code: .notEncodable, path: "", found: found)
+        func refuse(_ found: String) -> ContractError {
+            ContractError.notEncodable(path: "", found: found)
         }
-        func inside(_ step: String, _ error: ReceiverCallError) -> ReceiverCallError {
+        func inside(_ step: String, _ error: ContractError) -> ContractError {
             var error = error
             error.path = error.path.isEmpty || error.path.hasPrefix("[") ? step + error.path : "\(step).\(error.path)"
             return error
@@ -197,50 +197,6 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
             return result
         case .date, .undefined, .unsupported, .tooDeep:
             throw refuse(value.typeName)
-        }
-    }
-}
-
-/// A native → page message that can't be sent: it breaks the contract or JSON can't carry it.
-public struct ReceiverCallError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, Equatable {
-        /// The message breaks the contract's native → page rules; see `violations`.
-        case violatesContract = "violates-contract"
-        /// A value JSON can't carry (NaN, Infinity, a Date, a non-JSON type).
-        case notEncodable = "not-encodable"
-        /// The receiver is not a dotted JavaScript name.
-        case invalidReceiver = "invalid-receiver"
-    }
-
-    public var code: Code
-    /// Where the problem is (empty for contract violations: each violation has its own path).
-    public var path: String
-    /// The type found there, never the value.
-    public var found: String
-    public var violations: [ContractViolation]
-
-    public init(code: Code, path: String = "", found: String = "", violations: [ContractViolation] = []) {
-        self.code = code
-        self.path = path
-        self.found = found
-        self.violations = violations
-    }
-
-    public var remedy: String {
-        switch code {
-        case .violatesContract: "send a message the contract declares for native-to-page, or change the contract"
-        case .notEncodable:
-            "send only strings, finite numbers, booleans, null, arrays and objects (encode dates as numbers or strings)"
-        case .invalidReceiver: "name the receiver with identifiers separated by dots, e.g. window.bridgeReceive"
-        }
-    }
-
-    public var description: String {
-        switch code {
-        case .violatesContract:
-            "native message breaks the contract (\(code.rawValue)):\n" + describe(violations)
-        default:
-            "\(path): can't be sent, found \(found) (\(code.rawValue)). Remedy: \(remedy)."
         }
     }
 }

@@ -5,39 +5,32 @@
 /// arrays of them, and the generated payload structs.
 public protocol ContractValue: Sendable {
     /// The value from a field the contract already checked; `path` names it when it is not of this type.
-    init(contractValue: FieldValue, path: String) throws(TypedMessageError)
+    init(contractValue: FieldValue, path: String) throws(ContractError)
     /// The value as JSON, for the receiver call or a reply.
     var contractJSON: JSONValue { get }
 }
 
-/// A body or value that breaks the contract: the violations, each with its path, rule, types and remedy.
-public struct TypedMessageError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var violations: [ContractViolation]
-
-    public init(violations: [ContractViolation]) { self.violations = violations }
-
+extension ContractError {
     /// A value of another type than the generated code expects: only a contract other than the one it was generated
     /// from gives one (`path` is where, `expected` the type).
-    static func mismatch(_ path: String, _ expected: String, _ found: FieldValue) -> TypedMessageError {
-        TypedMessageError(violations: [
+    static func mismatch(_ path: String, _ expected: String, _ found: FieldValue) -> ContractError {
+        ContractError(violations: [
             ContractViolation(path: path, rule: .wrongType, expected: expected, found: found.typeName)
         ])
     }
 
     /// A kind the contract validated that the generated types don't know: they were generated from another contract.
-    public static func notGenerated(_ direction: Direction) -> TypedMessageError {
-        TypedMessageError(violations: [
+    public static func notGenerated(_ direction: Direction) -> ContractError {
+        ContractError(violations: [
             ContractViolation(
                 path: "body", rule: .unknownKind, expected: "a kind these types were generated for", found: "String",
                 direction: direction)
         ])
     }
-
-    public var description: String { "message breaks the contract:\n" + describe(violations) }
 }
 
 extension String: ContractValue {
-    public init(contractValue: FieldValue, path: String) throws(TypedMessageError) {
+    public init(contractValue: FieldValue, path: String) throws(ContractError) {
         guard case .string(let text) = contractValue else { throw .mismatch(path, "String", contractValue) }
         self = text
     }
@@ -45,7 +38,7 @@ extension String: ContractValue {
 }
 
 extension Int: ContractValue {
-    public init(contractValue: FieldValue, path: String) throws(TypedMessageError) {
+    public init(contractValue: FieldValue, path: String) throws(ContractError) {
         switch contractValue {
         case .integer(let integer): self = integer
         case .number(let number) where Int(exactly: number) != nil: self = Int(exactly: number)!
@@ -56,7 +49,7 @@ extension Int: ContractValue {
 }
 
 extension Double: ContractValue {
-    public init(contractValue: FieldValue, path: String) throws(TypedMessageError) {
+    public init(contractValue: FieldValue, path: String) throws(ContractError) {
         guard let number = contractValue.numberValue else { throw .mismatch(path, "Number", contractValue) }
         self = number
     }
@@ -64,7 +57,7 @@ extension Double: ContractValue {
 }
 
 extension Bool: ContractValue {
-    public init(contractValue: FieldValue, path: String) throws(TypedMessageError) {
+    public init(contractValue: FieldValue, path: String) throws(ContractError) {
         guard case .boolean(let flag) = contractValue else { throw .mismatch(path, "Boolean", contractValue) }
         self = flag
     }
@@ -72,7 +65,7 @@ extension Bool: ContractValue {
 }
 
 extension Array: ContractValue where Element: ContractValue {
-    public init(contractValue: FieldValue, path: String) throws(TypedMessageError) {
+    public init(contractValue: FieldValue, path: String) throws(ContractError) {
         guard case .array(let items) = contractValue else { throw .mismatch(path, "Array", contractValue) }
         var elements: [Element] = []
         elements.reserveCapacity(items.count)
@@ -86,16 +79,16 @@ extension Array: ContractValue where Element: ContractValue {
 
 /// `null` or `any`: read as its JSON.
 extension JSONValue: ContractValue {
-    public init(contractValue: FieldValue, path: String) throws(TypedMessageError) { self = contractValue.jsonValue }
+    public init(contractValue: FieldValue, path: String) throws(ContractError) { self = contractValue.jsonValue }
     public var contractJSON: JSONValue { self }
 }
 
 extension FieldValue {
     /// Element `index` of a positional array the contract checked (a tuple), as a typed value.
-    public func element<Value: ContractValue>(_ index: Int, path: String) throws(TypedMessageError) -> Value {
+    public func element<Value: ContractValue>(_ index: Int, path: String) throws(ContractError) -> Value {
         guard case .array(let items) = self else { throw .mismatch(path, "Array", self) }
         guard items.indices.contains(index) else {
-            throw TypedMessageError(violations: [
+            throw ContractError(violations: [
                 ContractViolation(path: "\(path)[\(index)]", rule: .missingField, expected: "a value", found: "Missing")
             ])
         }
@@ -119,7 +112,7 @@ public struct ContractFields: Sendable {
     }
 
     /// The fields of a nested object the contract checked.
-    public init(contractValue: FieldValue, path: String) throws(TypedMessageError) {
+    public init(contractValue: FieldValue, path: String) throws(ContractError) {
         guard case .object(let fields) = contractValue else { throw .mismatch(path, "Object", contractValue) }
         self.fields = fields
         self.path = path
@@ -128,9 +121,9 @@ public struct ContractFields: Sendable {
     private func path(of name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
 
     /// A field the contract requires.
-    public func required<Value: ContractValue>(_ name: String) throws(TypedMessageError) -> Value {
+    public func required<Value: ContractValue>(_ name: String) throws(ContractError) -> Value {
         guard let value = fields[name] else {
-            throw TypedMessageError(violations: [
+            throw ContractError(violations: [
                 ContractViolation(path: path(of: name), rule: .missingField, expected: "a value", found: "Missing")
             ])
         }
@@ -138,9 +131,9 @@ public struct ContractFields: Sendable {
     }
 
     /// The request id of a message that carries one.
-    public func requestID() throws(TypedMessageError) -> String {
+    public func requestID() throws(ContractError) -> String {
         guard let id = message?.requestID else {
-            throw TypedMessageError(violations: [
+            throw ContractError(violations: [
                 ContractViolation(path: "requestID", rule: .missingField, expected: "String", found: "Missing")
             ])
         }
@@ -148,9 +141,9 @@ public struct ContractFields: Sendable {
     }
 
     /// The value of a bare message.
-    public func body<Value: ContractValue>() throws(TypedMessageError) -> Value {
+    public func body<Value: ContractValue>() throws(ContractError) -> Value {
         guard let body = message?.body else {
-            throw TypedMessageError(violations: [
+            throw ContractError(violations: [
                 ContractViolation(path: "body", rule: .missingField, expected: "a value", found: "Missing")
             ])
         }
@@ -158,7 +151,7 @@ public struct ContractFields: Sendable {
     }
 
     /// A field the contract declares optional: nil when absent.
-    public func optional<Value: ContractValue>(_ name: String) throws(TypedMessageError) -> Value? {
+    public func optional<Value: ContractValue>(_ name: String) throws(ContractError) -> Value? {
         guard let value = fields[name] else { return nil }
         return try Value(contractValue: value, path: path(of: name))
     }
@@ -179,10 +172,10 @@ extension BridgeContract {
     /// A body WebKit handed over, validated for typed code: the message, or the violations thrown.
     public func typedMessage(
         _ body: Any?, direction: Direction, mode: ValidationMode, handler: String?, transport: MessageSpec.Transport
-    ) throws(TypedMessageError) -> ValidatedMessage {
+    ) throws(ContractError) -> ValidatedMessage {
         switch validate(body, direction: direction, mode: mode, handler: handler, transport: transport) {
         case .valid(let message): return message
-        case .invalid(let violations): throw TypedMessageError(violations: violations)
+        case .invalid(let violations): throw ContractError(violations: violations)
         }
     }
 
@@ -191,9 +184,9 @@ extension BridgeContract {
     /// and encoded by `ReceiverCall` into a call of the message's page function.
     public func typedCall(
         _ kind: String, value: JSONValue, requestID: String?, encoder: ReceiverCall.Encoder = .jsonSerialization
-    ) throws(ReceiverCallError) -> ReceiverCall {
+    ) throws(ContractError) -> ReceiverCall {
         guard let spec = message(kind, direction: .nativeToPage) else {
-            throw ReceiverCallError(
+            throw ContractError(
                 code: .violatesContract,
                 violations: [
                     ContractViolation(
@@ -203,23 +196,23 @@ extension BridgeContract {
         }
         let body = outgoing(spec, value: value, requestID: requestID)
         let violations = validate(body, as: spec).violations
-        guard violations.isEmpty else { throw ReceiverCallError(code: .violatesContract, violations: violations) }
+        guard violations.isEmpty else { throw ContractError(code: .violatesContract, violations: violations) }
         return try ReceiverCall(function: spec.call, argument: body, encoder: encoder)
     }
 
     /// Native's reply to the page → native message `kind` (a reply handler's reply, a prompt's text), checked
     /// against its reply type: the value to hand WebKit.
-    public func typedReply(_ kind: String, value: JSONValue) throws(TypedMessageError) -> Any {
+    public func typedReply(_ kind: String, value: JSONValue) throws(ContractError) -> Any {
         let reply = value.foundationValue
         guard let type = message(kind, direction: .pageToNative)?.reply else {
-            throw TypedMessageError(violations: [
+            throw ContractError(violations: [
                 ContractViolation(
                     path: "reply", rule: .unexpectedField, expected: "no reply", found: value.structure,
                     direction: .nativeToPage)
             ])
         }
         let violations = validate(reply, as: type, path: "reply")
-        guard violations.isEmpty else { throw TypedMessageError(violations: violations) }
+        guard violations.isEmpty else { throw ContractError(violations: violations) }
         return reply
     }
 }

@@ -197,7 +197,7 @@ package enum BridgeCheck {
     }
 
     /// The play a configuration runs, checked against its contract; errors name the path and the remedy.
-    nonisolated public static func plan(_ configuration: CheckConfiguration) throws(ContractFileError) -> CheckPlay {
+    nonisolated public static func plan(_ configuration: CheckConfiguration) throws(ContractError) -> CheckPlay {
         let contract = configuration.contract
         if let play = configuration.play ?? contract.check {
             try play.check(against: contract)

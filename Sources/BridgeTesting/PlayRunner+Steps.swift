@@ -53,7 +53,7 @@ extension PlayRunner {
         var dispatched: String?
         do {
             guard case .valid = contract.validate(body, as: spec) else {
-                throw ReceiverCallError(
+                throw ContractError(
                     code: .violatesContract, violations: contract.validate(body, as: spec).violations)
             }
             // The library's writer: proven to give JavaScript the same value as JSONSerialization, ten times faster.

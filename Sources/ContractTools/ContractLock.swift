@@ -24,17 +24,17 @@ package struct ContractLock: Codable, Sendable, Equatable {
     }
 
     /// Reads a lock file; errors name the file, the JSON path and the remedy.
-    public static func load(contentsOf url: URL) throws(ContractFileError) -> ContractLock {
-        try ContractFileError.reading(
+    public static func load(contentsOf url: URL) throws(ContractError) -> ContractLock {
+        try ContractError.reading(
             url, what: "the lock file", remedy: "create it with `webbridge contract lock`, then commit it",
             ContractLock.init(jsonData:))
     }
 
     /// Decodes and checks a lock from JSON text.
-    public init(jsonData: Data) throws(ContractFileError) {
-        let decoded = try ContractFileError.decodeJSON(ContractLock.self, from: jsonData)
+    public init(jsonData: Data) throws(ContractError) {
+        let decoded = try ContractError.decodeJSON(ContractLock.self, from: jsonData)
         guard decoded.lockFormat == ContractLock.currentFormat else {
-            throw ContractFileError(
+            throw ContractError(
                 code: .invalidValue, path: "lockFormat",
                 problem: "lock format \(decoded.lockFormat) is not the supported format \(ContractLock.currentFormat)",
                 remedy: "regenerate the lock with this version of `webbridge contract lock`")

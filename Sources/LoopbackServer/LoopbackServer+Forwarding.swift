@@ -36,7 +36,7 @@ extension LoopbackServer {
     {
         guard Self.forwards(page), let named = page.host else {
             throw LoopbackServerError(
-                "the loopback proxy forwards only to an http: origin with a host",
+                .unsupportedOrigin, "the loopback proxy forwards only to an http: origin with a host",
                 remedy: "give the page as http://HOST[:PORT]/PATH (an https: page is loaded directly)")
         }
         let host = named.hasPrefix("[") ? String(named.dropFirst().dropLast()) : named

@@ -109,7 +109,10 @@ public struct JobOutcome: Sendable, Equatable {
 }
 
 /// Why a job ran nothing (or nothing further), naming the field, the rule and the remedy.
-public enum JobRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// A verdict's value, not an error: `XcodeJob` returns it inside `JobOutcome`, never throws it; what the module
+/// throws is `XcodeRunnerError`, which a refusal wraps where a tool or file failed.
+public enum JobRefusal: Sendable, Equatable, CustomStringConvertible {
     /// A preflight check failed; nothing was run. Every check, as `JobEvent.preflight` reported them.
     case preflightFailed([PreflightCheck])
     /// xcodebuild and xcrun are not on PATH; a run needs a Mac.

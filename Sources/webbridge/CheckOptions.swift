@@ -40,7 +40,7 @@ struct CheckOptions {
     /// `--durations REPORT`: each listed page's measured time, for a balanced `--shard`.
     let durations: [Double?]?
 
-    init(_ parsed: ParsedOptions) throws(UsageError) {
+    init(_ parsed: ParsedOptions) throws(CommandError) {
         contractPath = parsed.value("--contract")
         playPath = parsed.value("--play")
         userScripts = parsed.values("--user-script")
@@ -61,7 +61,7 @@ struct CheckOptions {
         let named = try PageList.entries(parsed)
         entries = try PageList.lastFailed(parsed.value("--last-failed"), of: named.isEmpty ? [.bundled] : named)
         durations = try PageList.durations(parsed.value("--durations"), of: entries)
-        if durations != nil, shard == nil { throw UsageError("--durations balances --shard I/N: give --shard too") }
+        if durations != nil, shard == nil { throw CommandError("--durations balances --shard I/N: give --shard too") }
         // A report never replaces a file the check reads.
         let pages: [(option: String, path: String)] = named.compactMap {
             if case .file(let path) = $0 { return ("--page", path) }
@@ -83,21 +83,21 @@ struct CheckOptions {
             parsed.value("--reporter").flatMap(Reporter.init)
             ?? (isSuite && isatty(STDOUT_FILENO) != 0 ? .compact : .full)
         if !isSuite, maxFailures != nil {
-            throw UsageError("--max-failures stops a suite after N failed pages: give several pages or a folder")
+            throw CommandError("--max-failures stops a suite after N failed pages: give several pages or a folder")
         }
         if !isSuite, jobs != nil {
-            throw UsageError(
+            throw CommandError(
                 "--jobs checks several pages at once: give several --page/--url, a folder, or --pages FILE")
         }
     }
 
     /// `--stress`, `--replay` and `--serve`, each checked against the others and `--repeat`.
-    static func timingOptions(_ parsed: ParsedOptions) throws(UsageError) -> (StressOptions?, Perturbation?, URL?) {
+    static func timingOptions(_ parsed: ParsedOptions) throws(CommandError) -> (StressOptions?, Perturbation?, URL?) {
         var stress = parsed.integer("--stress").map { StressOptions(sessions: $0) }
         let faults = parsed.list("--faults")
         if !faults.isEmpty {
             guard stress != nil else {
-                throw UsageError(
+                throw CommandError(
                     "--faults puts a fault of the handler's life cycle in each stressed session: give it with --stress N (a --replay token carries its own fault)"
                 )
             }
@@ -106,21 +106,21 @@ struct CheckOptions {
                 ? LifecycleFault.Kind.available : LifecycleFault.Kind.available.filter { faults.contains($0.rawValue) }
         }
         if stress != nil, parsed.isGiven("--repeat") {
-            throw UsageError("--stress N runs N stressed sessions of each page: give --stress or --repeat, not both")
+            throw CommandError("--stress N runs N stressed sessions of each page: give --stress or --repeat, not both")
         }
         if stress != nil, parsed.isGiven("--retries") {
-            throw UsageError(
+            throw CommandError(
                 "--stress N explains its own failures by perturbation: give --stress or --retries, not both")
         }
         var replay: Perturbation?
         if let token = parsed.value("--replay") {
             if stress != nil {
-                throw UsageError("--replay runs one perturbation again and --stress draws new ones: give one of them")
+                throw CommandError("--replay runs one perturbation again and --stress draws new ones: give one of them")
             }
             do {
                 replay = try Perturbation(token: token)
             } catch {
-                throw UsageError("--replay: \(error)")
+                throw CommandError("--replay: \(error)")
             }
         }
         return (stress, replay, try servedFolder(parsed))
@@ -169,7 +169,7 @@ struct CheckOptions {
             play = try CheckPlay.load(contentsOf: URL(fileURLWithPath: playPath), for: contract)
         }
         if value != nil, play != nil {
-            throw UsageError(
+            throw CommandError(
                 "--value sets the sync text of the fixture-style check; with a play, put the value in its steps")
         }
         let extraScripts = try userScripts.map(Self.userScript)
@@ -196,7 +196,7 @@ struct CheckOptions {
         do {
             _ = try BridgeCheck.plan(configuration)
         } catch {
-            throw UsageError(
+            throw CommandError(
                 "\(contractPath.map { "--contract \(TerminalText.escape($0))" } ?? "the default contract"): \(error)")
         }
         return configuration
@@ -223,7 +223,7 @@ struct CheckOptions {
         if words.contains("end") { script.injectionTime = .documentEnd }
         if words.contains("all-frames") { script.forMainFrameOnly = false }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(
+            throw CommandError(
                 "--user-script \(TerminalText.escape(path)): the script file can't be read; give FILE or start|end[,all-frames]:FILE"
             )
         }

@@ -69,7 +69,7 @@ enum ContractCommand {
         case "ts": return generated(contractURL) { TypeScriptDeclarations(contract: $0).source }
         case "swift":
             if case .success(let (_, contract)) = load(contractURL), let problem = SwiftTypes.unsupported(contract) {
-                return Failure(.contractFailure, problem).report()
+                return CommandError(.contractFailure, problem).report()
             }
             return generated(contractURL) { SwiftTypes(contract: $0).source }
         default: return generated(contractURL) { ContractModule(contract: $0).source }
@@ -77,32 +77,32 @@ enum ContractCommand {
     }
 
     /// A file that can't be read is the user's path to fix (2); a file that breaks the rules is a contract failure (1).
-    private static func status(of error: ContractFileError) -> ExitStatus {
+    private static func status(of error: ContractError) -> ExitStatus {
         error.code == .unreadable ? .usage : .contractFailure
     }
 
     private static func usageError(_ message: String) -> ExitStatus {
-        options.usageError(UsageError(message))
+        options.usageError(CommandError(message))
     }
 
     /// The contract file to read: the one given, or the bundled default.
-    private static func contractFile(_ url: URL?) -> Result<URL, Failure> {
+    private static func contractFile(_ url: URL?) -> Result<URL, CommandError> {
         if let url { return .success(url) }
         guard let bundled = BridgeContract.defaultContractURL else {
             return .failure(
-                Failure(
+                CommandError(
                     .environment, "the bundled default contract is missing from the installation; pass --contract FILE")
             )
         }
         return .success(bundled)
     }
 
-    private static func load(_ url: URL?) -> Result<(URL, BridgeContract), Failure> {
+    private static func load(_ url: URL?) -> Result<(URL, BridgeContract), CommandError> {
         contractFile(url).flatMap { file in
-            do throws(ContractFileError) {
+            do throws(ContractError) {
                 return .success((file, try BridgeContract.load(contentsOf: file)))
             } catch {
-                return .failure(Failure(status(of: error), error.description))
+                return .failure(CommandError(status(of: error), error.description))
             }
         }
     }
@@ -140,21 +140,21 @@ enum ContractCommand {
         case .success(let (_, loaded)): contract = loaded
         }
         guard let (lockPath, _) = lockFile(contract: contractURL, lock: lockURL) else {
-            return Failure(
+            return CommandError(
                 .environment, "the bundled default contract's lock is missing from the installation; pass --lock FILE"
             ).report()
         }
         guard FileManager.default.fileExists(atPath: lockPath.path) else {
-            return Failure(
+            return CommandError(
                 .contractFailure,
                 "\(lockPath.path): no lock file. Remedy: run `webbridge contract lock` and commit the lock file."
             ).report()
         }
         let lock: ContractLock
-        do throws(ContractFileError) {
+        do throws(ContractError) {
             lock = try ContractLock.load(contentsOf: lockPath)
         } catch {
-            return Failure(status(of: error), error.description).report()
+            return CommandError(status(of: error), error.description).report()
         }
         let diff = ContractDiff(locked: lock.contract, current: contract)
         if json {
@@ -194,10 +194,10 @@ enum ContractCommand {
         }
         if target.existingMode != nil {
             let existing: ContractLock
-            do throws(ContractFileError) {
+            do throws(ContractError) {
                 existing = try ContractLock.load(contentsOf: target.file)
             } catch {
-                return Failure(
+                return CommandError(
                     status(of: error),
                     "\(error.description)\nThe existing lock is kept: fix it, or move it away and lock again."
                 ).report()
@@ -222,19 +222,14 @@ enum ContractCommand {
         return .pass
     }
 
-    /// A failure with its exit status, printed to stderr once.
-    struct Failure: Error {
-        let status: ExitStatus
-        let message: String
-        init(_ status: ExitStatus, _ message: String) {
-            self.status = status
-            self.message = message
-        }
-        func report() -> ExitStatus {
-            printError(
-                "webbridge contract: \(TerminalText.escapeLines(message))")
-            return status
-        }
+}
+
+extension CommandError {
+    /// Prints a `contract` subcommand's failure once, `webbridge contract: <message>`, without the usage hint (the
+    /// command line was right; the file or the machine is not), and gives its exit status.
+    func report() -> ExitStatus {
+        printError("\(ContractCommand.options.command): \(description)")
+        return status
     }
 }
 
@@ -250,7 +245,7 @@ struct LockTarget {
     /// The existing file's permission bits, nil when there is no file yet.
     let existingMode: mode_t?
 
-    init(_ url: URL, force: Bool) throws(ContractCommand.Failure) {
+    init(_ url: URL, force: Bool) throws(CommandError) {
         shown = TerminalText.escape(url.path)
         var path = url.path
         var hops = 0
@@ -258,7 +253,7 @@ struct LockTarget {
         while lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
             hops += 1
             guard hops <= 40, let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else {
-                throw ContractCommand.Failure(
+                throw CommandError(
                     .usage,
                     "\(shown): the symlink can't be followed (a loop, or too many links). Remedy: point it at a file")
             }
@@ -271,13 +266,13 @@ struct LockTarget {
         note = hops > 0 ? " (written through the symlink to \(TerminalText.escape(path)); the link is kept)" : ""
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {
-                throw ContractCommand.Failure(
+                throw CommandError(
                     .usage, "\(shown): not a regular file. Remedy: give the path of a lock file")
             }
             let mode = info.st_mode & 0o7777
             // The owner's write bit says whether the user meant the file to change (root ignores it otherwise).
             if mode & S_IWUSR == 0 && !force {
-                throw ContractCommand.Failure(
+                throw CommandError(
                     .usage,
                     "\(shown): the lock file is write-protected (mode \(String(mode, radix: 8))) and was not changed. Remedy: make it writable (chmod u+w) if it should change, or pass --force to write it and keep its mode"
                 )
@@ -286,19 +281,19 @@ struct LockTarget {
         } else if errno == ENOENT {
             existingMode = nil
         } else {
-            throw ContractCommand.Failure(
+            throw CommandError(
                 .usage, "\(shown): can't be examined (\(String(cString: strerror(errno)))). Remedy: check the path")
         }
     }
 
     /// Replaces the file atomically (a temporary beside it, renamed over it), keeping its permission bits.
-    func write(_ data: Data) throws(ContractCommand.Failure) {
+    func write(_ data: Data) throws(CommandError) {
         let temporary = file.deletingLastPathComponent()
             .appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp").path
-        func fail(_ code: Int32) -> ContractCommand.Failure {
+        func fail(_ code: Int32) -> CommandError {
             unlink(temporary)
             let full = code == ENOSPC || code == EIO || code == EDQUOT
-            return ContractCommand.Failure(
+            return CommandError(
                 full ? .environment : .usage,
                 "\(shown): the lock file can't be written (\(String(cString: strerror(code)))); the old lock is kept. Remedy: "
                     + (full ? "free disk space" : "check the directory exists and is writable"))

@@ -97,7 +97,7 @@ enum DoctorCommand {
     }
 
     private static func usageError(_ message: String) -> ExitStatus {
-        options.usageError(UsageError(message))
+        options.usageError(CommandError(message))
     }
 
     static func isDirectory(_ url: URL) -> Bool {

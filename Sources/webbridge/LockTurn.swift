@@ -5,12 +5,12 @@ import Foundation
 extension LockTarget {
     /// Takes the lock file's folder's lock, held until this process exits; waits at most `seconds` for another
     /// holder (a second `lock`, or any tool that flocks the folder), saying so at once and naming it.
-    func takeTurn(waitingAtMost seconds: Double) throws(ContractCommand.Failure) {
+    func takeTurn(waitingAtMost seconds: Double) throws(CommandError) {
         let directory = file.deletingLastPathComponent().path
         let shownDirectory = TerminalText.escape(directory)
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw ContractCommand.Failure(
+            throw CommandError(
                 .usage,
                 "\(shownDirectory): the lock file's directory can't be opened (\(String(cString: strerror(errno)))). Remedy: create it, or check its permissions"
             )
@@ -34,7 +34,7 @@ extension LockTarget {
             outcome.finish(result)
         }
         guard let result = outcome.wait(seconds) else {
-            throw ContractCommand.Failure(
+            throw CommandError(
                 .environment,
                 "\(shownDirectory): still locked after \(waited), \(holder); the lock file was not changed. Remedy: let that process finish (or stop it), then run `webbridge contract lock` again, or wait longer with --wait SECONDS"
             )
@@ -42,8 +42,8 @@ extension LockTarget {
         if result != 0 { throw Self.cannotLock(shownDirectory, result) }
     }
 
-    private static func cannotLock(_ directory: String, _ code: Int32) -> ContractCommand.Failure {
-        ContractCommand.Failure(
+    private static func cannotLock(_ directory: String, _ code: Int32) -> CommandError {
+        CommandError(
             .environment,
             "\(directory): can't take the directory's lock (\(String(cString: strerror(code)))). Remedy: run one `webbridge contract lock` at a time"
         )

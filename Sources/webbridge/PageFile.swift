@@ -5,47 +5,48 @@ import Foundation
 /// else windows-1252 (what browsers assume for undeclared Latin-1), said on stderr.
 enum PageFile {
     /// The page's text, or a usage error that says whether the file is missing, unreadable or undecodable.
-    static func read(_ path: String) throws(UsageError) -> String {
+    static func read(_ path: String) throws(CommandError) -> String {
         let shown = TerminalText.escape(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if let link = brokenLink(path) {
-                throw UsageError("--page \(shown) is \(link); give the path of an HTML file")
+                throw CommandError("--page \(shown) is \(link); give the path of an HTML file")
             }
-            throw UsageError("--page \(shown): no such file; give the path of an HTML file")
+            throw CommandError("--page \(shown): no such file; give the path of an HTML file")
         }
         guard !isDirectory.boolValue else {
-            throw UsageError("--page \(shown): is a directory; give the path of an HTML file")
+            throw CommandError("--page \(shown): is a directory; give the path of an HTML file")
         }
         // Non-blocking, so a FIFO is refused at once instead of waiting forever for a writer.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw UsageError("--page \(shown): the file can't be read (\(reason)); check its permissions")
+            throw CommandError("--page \(shown): the file can't be read (\(reason)); check its permissions")
         }
         var info = stat()
         let described = fstat(descriptor, &info) == 0 ? kind(info.st_mode) : "not a regular file"
         close(descriptor)
         if let described {
-            throw UsageError("--page \(shown): is \(described), not a regular file; give the path of an HTML file")
+            throw CommandError("--page \(shown): is \(described), not a regular file; give the path of an HTML file")
         }
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-            throw UsageError("--page \(shown): the file can't be read; check that it is a regular file")
+            throw CommandError("--page \(shown): the file can't be read; check that it is a regular file")
         }
         if let (encoding, skip) = byteOrderMark(data) {
             guard let text = String(data: data.dropFirst(skip), encoding: encoding) else {
-                throw UsageError("--page \(shown): the text does not match its byte-order mark; save the page as UTF-8")
+                throw CommandError(
+                    "--page \(shown): the text does not match its byte-order mark; save the page as UTF-8")
             }
             return text
         }
         if let label = declaredCharset(data) {
             guard let encoding = encoding(forLabel: label) else {
-                throw UsageError(
+                throw CommandError(
                     "--page \(shown): the page declares charset \"\(TerminalText.escape(label))\", which webbridge can't decode; save the page as UTF-8"
                 )
             }
             guard let text = String(data: data, encoding: encoding) else {
-                throw UsageError(
+                throw CommandError(
                     "--page \(shown): the text is not valid \(TerminalText.escape(label)) as the page declares; fix the declaration or save the page as UTF-8"
                 )
             }
@@ -141,12 +142,12 @@ extension PageFile {
 
     /// Refuses, before the run, a `--page` that loads ES modules without `--serve`: WebKit loads no module from a
     /// `file:` URL, so the page would post nothing and the check would only report that nothing arrived.
-    static func refuseModules(_ html: String, path: String) throws(UsageError) {
+    static func refuseModules(_ html: String, path: String) throws(CommandError) {
         let range = NSRange(html.startIndex..., in: html)
         guard moduleScript.firstMatch(in: html, range: range) != nil else { return }
         let folder = (path as NSString).deletingLastPathComponent
         let shown = TerminalText.escape(path)
-        throw UsageError(
+        throw CommandError(
             "--page \(shown): the page loads ES modules (<script type=\"module\">), which WebKit does not load from a file: URL; the check would only see that nothing arrived. Remedy: serve its folder with the check: --serve \(TerminalText.escape(folder.isEmpty ? "." : folder)) --page \(shown)"
         )
     }

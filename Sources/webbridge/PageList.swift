@@ -43,7 +43,7 @@ enum PageList {
     static let maximum = 100_000
 
     /// The pages in command-line order, folders expanded (their `*.html` and `*.htm`, sorted, not recursive).
-    static func entries(_ parsed: ParsedOptions) throws(UsageError) -> [PageEntry] {
+    static func entries(_ parsed: ParsedOptions) throws(CommandError) -> [PageEntry] {
         var entries: [PageEntry] = []
         for (name, value) in parsed.values(inOrder: ["--page", "--url", "--pages"]) {
             switch name {
@@ -52,35 +52,35 @@ enum PageList {
             default: entries += try pageOrFolder(value, option: "--page")
             }
             guard entries.count <= maximum else {
-                throw UsageError("more than \(maximum) pages; split the list, or use --shard i/n to check a part")
+                throw CommandError("more than \(maximum) pages; split the list, or use --shard i/n to check a part")
             }
         }
         return entries
     }
 
     /// A file as itself, a folder as its HTML files (sorted by name); a missing path stays, for `PageFile` to name.
-    static func pageOrFolder(_ path: String, option: String) throws(UsageError) -> [PageEntry] {
+    static func pageOrFolder(_ path: String, option: String) throws(CommandError) -> [PageEntry] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             return [.file(path)]
         }
         let shown = TerminalText.escape(path)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
-            throw UsageError("\(option) \(shown): the folder can't be read; check its permissions")
+            throw CommandError("\(option) \(shown): the folder can't be read; check its permissions")
         }
         let pages = names.filter { ["html", "htm"].contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             .map { (path as NSString).appendingPathComponent($0) }
             .filter { !isFolder($0) }
         guard !pages.isEmpty else {
-            throw UsageError(
+            throw CommandError(
                 "\(option) \(shown): the folder holds no *.html file (subfolders are not searched); give a folder of pages or a page"
             )
         }
         // Refused before any page runs: reading a FIFO would wait forever for a writer.
         for page in pages {
             if let kind = PageFile.nonRegularKind(page) {
-                throw UsageError(
+                throw CommandError(
                     "\(option) \(shown): \(TerminalText.escape(page)) is \(kind), not a regular file; remove it from the folder or rename it so it does not end in .html"
                 )
             }
@@ -89,17 +89,18 @@ enum PageList {
     }
 
     /// The pages of a list file: one path or http(s) URL per line; blank lines and `#` comments are skipped.
-    static func listFile(_ path: String) throws(UsageError) -> [PageEntry] {
+    static func listFile(_ path: String) throws(CommandError) -> [PageEntry] {
         let shown = TerminalText.escape(path)
         guard !isFolder(path) else {
-            throw UsageError("--pages \(shown): is a folder; give a list file (one page per line), or --page \(shown)")
+            throw CommandError(
+                "--pages \(shown): is a folder; give a list file (one page per line), or --page \(shown)")
         }
         // A pipe (`<(…)`) and /dev/null read as files do.
         let data: Data
         do {
             data = try FileBytes.read(path)
         } catch {
-            throw UsageError("--pages \(shown): the list file \(error); give a file with one path or URL per line")
+            throw CommandError("--pages \(shown): the list file \(error); give a file with one path or URL per line")
         }
         let folder = PathName.folder(of: path)
         var entries: [PageEntry] = []
@@ -112,7 +113,7 @@ enum PageList {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let option = "--pages \(shown), line \(offset + 1)"
             if line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                throw UsageError(
+                throw CommandError(
                     "\(option): the line holds a control character (such as NUL), which no path or URL has; write one path or URL per line"
                 )
             }
@@ -124,41 +125,41 @@ enum PageList {
                     line.hasPrefix("/") || folder.isEmpty ? line : (folder as NSString).appendingPathComponent(line)
                 guard FileManager.default.fileExists(atPath: resolved) else {
                     if let link = PageFile.brokenLink(resolved) {
-                        throw UsageError("\(option): \(TerminalText.escape(resolved)) is \(link)")
+                        throw CommandError("\(option): \(TerminalText.escape(resolved)) is \(link)")
                     }
-                    throw UsageError(
+                    throw CommandError(
                         "\(option): no such file \(TerminalText.escape(resolved)); relative paths resolve against the list file's folder"
                     )
                 }
                 entries += try pageOrFolder(resolved, option: option)
             }
             guard entries.count <= maximum else {
-                throw UsageError("--pages \(shown): more than \(maximum) pages; split the list, or use --shard i/n")
+                throw CommandError("--pages \(shown): more than \(maximum) pages; split the list, or use --shard i/n")
             }
         }
         guard !entries.isEmpty else {
-            throw UsageError("--pages \(shown): the list names no page; write one path or URL per line")
+            throw CommandError("--pages \(shown): the list names no page; write one path or URL per line")
         }
         return entries
     }
 
     /// An absolute http(s) URL with a host, or a usage error naming `option` and the rule.
-    static func url(_ text: String, option: String) throws(UsageError) -> URL {
+    static func url(_ text: String, option: String) throws(CommandError) -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             ["http", "https"].contains(scheme),
             url.host != nil
         else {
-            throw UsageError("\(option) must be an absolute http:// or https:// URL with a host")
+            throw CommandError("\(option) must be an absolute http:// or https:// URL with a host")
         }
         if let port = url.port, !(1...65_535).contains(port) {
-            throw UsageError("\(option): port \(port) is out of range; a port is 1 to 65535")
+            throw CommandError("\(option): port \(port) is out of range; a port is 1 to 65535")
         }
         // A %-escape in a host (such as %00) names no host any resolver can look up, and would print raw.
         let host = url.host(percentEncoded: true) ?? ""
         if host.isEmpty
             || host.unicodeScalars.contains(where: { $0 == "%" || $0.value <= 0x20 || $0.value == 0x7F })
         {
-            throw UsageError(
+            throw CommandError(
                 "\(option): the host \"\(TerminalText.escape(host))\" has %-escapes, spaces or control characters; write the host name as it is"
             )
         }
@@ -174,13 +175,13 @@ enum PageList {
 extension PageList {
     /// `--durations REPORT`: each entry's time in the JSON report (its sessions' time summed), nil for a page
     /// the report does not hold or ran no session of.
-    static func durations(_ path: String?, of entries: [PageEntry]) throws(UsageError) -> [Double?]? {
+    static func durations(_ path: String?, of entries: [PageEntry]) throws(CommandError) -> [Double?]? {
         guard let path else { return nil }
         let report: RunReport
         do {
             report = try RunReport.load(path)
         } catch {
-            throw UsageError("--durations: \(error)")
+            throw CommandError("--durations: \(error)")
         }
         var seconds: [String: Double] = [:]
         for page in report.pages where page.tally.count > 0 { seconds[page.name] = page.tally.totalSeconds }
@@ -189,18 +190,18 @@ extension PageList {
 
     /// `--last-failed REPORT`: the pages of `entries` the JSON report failed or did not run, in list order;
     /// `entries` itself without the option.
-    static func lastFailed(_ path: String?, of entries: [PageEntry]) throws(UsageError) -> [PageEntry] {
+    static func lastFailed(_ path: String?, of entries: [PageEntry]) throws(CommandError) -> [PageEntry] {
         guard let path else { return entries }
         let report: RunReport
         do {
             report = try RunReport.load(path)
         } catch {
-            throw UsageError("--last-failed: \(error)")
+            throw CommandError("--last-failed: \(error)")
         }
         let rerun = Set(report.pages.filter { !$0.tally.passed || $0.tally.count == 0 }.map(\.name) + report.notRun)
         let selected = entries.filter { rerun.contains($0.name) }
         guard !selected.isEmpty else {
-            throw UsageError(
+            throw CommandError(
                 "--last-failed \(TerminalText.escape(path)): no page failed or went unrun in that report among the pages given; nothing to check again. Remedy: run without --last-failed, or give the report of the run that failed"
             )
         }

@@ -58,7 +58,7 @@ enum ReportCommand {
         let files = Array(parsed.positionals.dropFirst())
         guard !files.isEmpty else {
             return options.usageError(
-                UsageError("merge needs the JSON reports to merge: webbridge report merge FILE..."))
+                CommandError("merge needs the JSON reports to merge: webbridge report merge FILE..."))
         }
         let format = CheckOptions.Format(rawValue: parsed.value("--format")!)!
         Output.chooseColour(parsed.value("--color"))

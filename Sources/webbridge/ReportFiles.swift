@@ -44,12 +44,12 @@ struct ReportTarget: Equatable {
 
     /// Refuses, before any page runs, a report path that could not be written or would be written where it must
     /// not be: the same file twice, a symbolic link, a folder, a folder that does not exist, no permission.
-    static func validate(_ targets: [ReportTarget]) throws(UsageError) {
+    static func validate(_ targets: [ReportTarget]) throws(CommandError) {
         var seen: [String: ReportTarget] = [:]
         for target in targets {
             let absolute = URL(fileURLWithPath: target.path).standardizedFileURL.path
             if let earlier = seen[absolute] {
-                throw UsageError(
+                throw CommandError(
                     "\(earlier.spelling) and \(target.spelling) name the same file; each report needs a file of its own. Remedy: give them different paths"
                 )
             }
@@ -64,7 +64,7 @@ struct ReportTarget: Equatable {
     /// destroy its own input.
     static func refuseInputs(
         _ targets: [ReportTarget], _ inputs: [(option: String, path: String)], served: String? = nil
-    ) throws(UsageError) {
+    ) throws(CommandError) {
         func identity(_ path: String) -> [UInt64]? {
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
@@ -75,7 +75,7 @@ struct ReportTarget: Equatable {
             // A file that does not exist yet is no input.
             guard let written = identity(target.path) else { continue }
             if let (input, _) = read.first(where: { $0.1 == written }) {
-                throw UsageError(
+                throw CommandError(
                     "\(target.spelling): the path is \(TerminalText.escape(input.path)), read as \(input.option); a report never replaces a file the command reads. Remedy: name another file for the report"
                 )
             }
@@ -83,7 +83,7 @@ struct ReportTarget: Equatable {
                 let real = URL(fileURLWithPath: target.path).resolvingSymlinksInPath().path
                 let root = URL(fileURLWithPath: served).resolvingSymlinksInPath().path
                 if real.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
-                    throw UsageError(
+                    throw CommandError(
                         "\(target.spelling): the path is a file of --serve \(TerminalText.escape(served)), which the page may load; a report never replaces a file the command reads. Remedy: name a file outside the served folder"
                     )
                 }
@@ -113,9 +113,9 @@ struct ReportTarget: Equatable {
         return inputs
     }
 
-    private func validate() throws(UsageError) {
+    private func validate() throws(CommandError) {
         if path.hasSuffix("/") {
-            throw UsageError(
+            throw CommandError(
                 "\(spelling): the path ends in '/', which names a folder; a report is written to a file. Remedy: name a file, e.g. \(format.rawValue)=\(TerminalText.escape(path + suggestedName))"
             )
         }
@@ -123,16 +123,16 @@ struct ReportTarget: Equatable {
         if lstat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
             case S_IFLNK:
-                throw UsageError(
+                throw CommandError(
                     "\(spelling): the path is a symbolic link; a report is never written through one (it would overwrite the file the link points to). Remedy: name the file itself, or remove the link"
                 )
             case S_IFDIR:
-                throw UsageError(
+                throw CommandError(
                     "\(spelling): the path is a folder; a report is written to a file. Remedy: name a file in it, e.g. \(format.rawValue)=\(TerminalText.escape((path as NSString).appendingPathComponent(suggestedName)))"
                 )
             default:
                 if access(path, W_OK) != 0 {
-                    throw UsageError(
+                    throw CommandError(
                         "\(spelling): the file exists and can't be written (\(String(cString: strerror(errno)))). Remedy: make it writable, or name another file"
                     )
                 }
@@ -143,12 +143,12 @@ struct ReportTarget: Equatable {
         let parent = folder.isEmpty ? "." : folder
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw UsageError(
+            throw CommandError(
                 "\(spelling): the folder \(TerminalText.escape(parent)) does not exist; a report's folder is not created. Remedy: create it first (mkdir -p \(TerminalText.escape(parent)))"
             )
         }
         if access(parent, W_OK) != 0 {
-            throw UsageError(
+            throw CommandError(
                 "\(spelling): a file can't be created in \(TerminalText.escape(parent)) (\(String(cString: strerror(errno)))). Remedy: name a file in a folder you can write"
             )
         }

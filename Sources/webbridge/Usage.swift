@@ -2,12 +2,22 @@ import BridgeTesting
 import CommandLineOptions
 import Foundation
 
-/// A command line whose options parse but whose values don't work (a page that is missing, a shard of an empty
-/// list): exit 2 with a one-line message and the usage. What the option table refuses is a `CommandLineError`.
-struct UsageError: Error, CustomStringConvertible {
+/// The one error `webbridge`'s commands throw: `status` says what went wrong as the exit status it ends with, and
+/// the description names the field, the rule and the remedy, with any control characters (from the arguments and
+/// paths it quotes) escaped. What the option table refuses is a `CommandLineError`.
+struct CommandError: Error, CustomStringConvertible {
+    let status: ExitStatus
     let description: String
-    /// The message with any control characters (from the arguments it quotes) escaped.
-    init(_ description: String) { self.description = TerminalText.escapeLines(description) }
+
+    /// A command line whose options parse but whose values don't work (a page that is missing, a shard of an empty
+    /// list): exit 2 with a one-line message and the usage.
+    init(_ description: String) { self.init(.usage, description) }
+
+    /// A command that can't go on: a contract that breaks the rules (1), a path to fix (2), the machine (3).
+    init(_ status: ExitStatus, _ description: String) {
+        self.status = status
+        self.description = TerminalText.escapeLines(description)
+    }
 }
 
 extension OptionTable {

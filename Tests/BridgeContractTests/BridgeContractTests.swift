@@ -36,7 +36,7 @@ struct BridgeContractFileTests {
     struct BadFile: Sendable, CustomStringConvertible {
         let name: String
         let json: String
-        let code: ContractFileError.Code
+        let code: ContractError.Code
         let path: String
         var description: String { name }
     }
@@ -155,7 +155,7 @@ struct BridgeContractFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("bridge.json")
         #expect(
-            throws: ContractFileError(
+            throws: ContractError(
                 code: .unreadable, file: url.path, path: "", problem: "the contract file does not exist",
                 remedy: "check that the path exists and is readable")
         ) { try BridgeContract.load(contentsOf: url) }

@@ -86,7 +86,7 @@ struct ContractLanguageTests {
         let name: String
         let json: String
         let path: String
-        var code: ContractFileError.Code = .invalidValue
+        var code: ContractError.Code = .invalidValue
         var description: String { name }
     }
 

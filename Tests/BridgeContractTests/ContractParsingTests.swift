@@ -21,7 +21,7 @@ struct ContractParsingTests {
     struct Case: Sendable, CustomStringConvertible {
         let name: String
         let json: String
-        let code: ContractFileError.Code
+        let code: ContractError.Code
         let path: String
         let problem: String
         var description: String { name }
@@ -112,7 +112,7 @@ struct ContractParsingTests {
         let duplicated = lock.replacingOccurrences(
             of: #""lockFormat" : 1"#, with: #""lockFormat" : 1, "lockFormat" : 2"#)
         #expect(duplicated != lock, "the lock format changed: update this test")
-        #expect(throws: ContractFileError.self) { try ContractLock(jsonData: Data(duplicated.utf8)) }
+        #expect(throws: ContractError.self) { try ContractLock(jsonData: Data(duplicated.utf8)) }
         do {
             _ = try ContractLock(jsonData: Data(duplicated.utf8))
         } catch {

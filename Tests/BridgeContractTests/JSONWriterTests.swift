@@ -85,22 +85,21 @@ struct JSONWriterTests {
         #expect(writer == #"{"list":[1,"two",[],{},null,true],"nested":{"deeper":{"x":false}}}"#)
     }
 
-    static let unencodable: [(String, [String: any Sendable], ReceiverCallError)] = [
+    static let unencodable: [(String, [String: any Sendable], ContractError)] = [
         (
             "NaN", ["value": Double.nan],
-            ReceiverCallError(code: .notEncodable, path: "value", found: "Number (not finite)")
+            ContractError.notEncodable(path: "value", found: "Number (not finite)")
         ),
         (
             "Infinity in a list", ["items": [1.0, -Double.infinity]],
-            ReceiverCallError(code: .notEncodable, path: "items[1]", found: "Number (not finite)")
+            ContractError.notEncodable(path: "items[1]", found: "Number (not finite)")
         ),
-        ("a Date", ["when": ["at": Date()]], ReceiverCallError(code: .notEncodable, path: "when.at", found: "Date")),
+        ("a Date", ["when": ["at": Date()]], ContractError.notEncodable(path: "when.at", found: "Date")),
         (
             "nesting past 64 levels",
             ["deep": (0..<70).reduce("x" as any Sendable) { inner, _ in [inner] as [any Sendable] }],
-            ReceiverCallError(
-                code: .notEncodable, path: "deep" + String(repeating: "[0]", count: 63),
-                found: "nesting deeper than 64 levels")
+            ContractError.notEncodable(
+                path: "deep" + String(repeating: "[0]", count: 63), found: "nesting deeper than 64 levels")
         ),
     ]
 
@@ -117,7 +116,7 @@ struct JSONWriterTests {
     @Test("the contract is checked before either encoder runs")
     func contractFirst() {
         for encoder in [ReceiverCall.Encoder.jsonWriter, .jsonSerialization] {
-            #expect(throws: ReceiverCallError.self) {
+            #expect(throws: ContractError.self) {
                 try ReceiverCall(message: ["kind": "sync", "value": 42], encoder: encoder)
             }
         }

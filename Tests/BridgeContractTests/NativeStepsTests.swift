@@ -25,7 +25,7 @@ struct NativeStepsTests {
         }
         """
 
-    static func load(steps: String) throws(ContractFileError) -> BridgeContract {
+    static func load(steps: String) throws(ContractError) -> BridgeContract {
         let text = contractText.replacingOccurrences(of: "STEPS", with: steps)
         let contract = try BridgeContract(jsonData: Data(text.utf8))
         try contract.check!.check(against: contract)
@@ -64,7 +64,7 @@ struct NativeStepsTests {
         // The first argument is one JSON string literal that decodes to the text, not code.
         let first = try #require(script.split(separator: ",1,{").first?.dropFirst("cordova.exec.nativeCallback(".count))
         #expect(try JSONDecoder().decode(String.self, from: Data(first.utf8)) == hostile)
-        #expect(throws: ReceiverCallError.self) {
+        #expect(throws: ContractError.self) {
             try ReceiverCall.script(calling: "window.f('x')", arguments: [])
         }
     }
@@ -73,7 +73,7 @@ struct NativeStepsTests {
     func dispatchRenders() throws {
         let script = try ReceiverCall.script(dispatching: "message", on: "window", data: "{\"type\":\"user\"}")
         #expect(script == #"window.dispatchEvent(new MessageEvent("message", {"data":"{\"type\":\"user\"}"}))"#)
-        #expect(throws: ReceiverCallError.self) {
+        #expect(throws: ContractError.self) {
             try ReceiverCall.script(dispatching: "message", on: "window[0]", data: "x")
         }
     }

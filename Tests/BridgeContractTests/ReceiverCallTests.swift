@@ -50,7 +50,7 @@ struct ReceiverCallTests {
     @Test("a message that breaks the native-to-page contract is refused with its violations")
     func contractChecked() {
         #expect(
-            throws: ReceiverCallError(
+            throws: ContractError(
                 code: .violatesContract,
                 violations: [
                     ContractViolation(
@@ -59,7 +59,7 @@ struct ReceiverCallTests {
         ) {
             try ReceiverCall(message: ["kind": "sync", "value": 42])
         }
-        #expect(throws: ReceiverCallError.self) { try ReceiverCall(message: ["kind": "ready", "version": 1]) }
+        #expect(throws: ContractError.self) { try ReceiverCall(message: ["kind": "ready", "version": 1]) }
     }
 
     @Test(
@@ -114,7 +114,7 @@ struct ReceiverCallTests {
                 contract: contract, message: ["kind": "sync", "value": "ok", "id": "p-1"], encoder: encoder)
             #expect(call.script == #"window.bridgeReceive({"id":"p-1","kind":"sync","value":"ok"})"#)
             #expect(call.structure == "{id: String, kind: String, value: String}")
-            #expect(throws: ReceiverCallError.self) {
+            #expect(throws: ContractError.self) {
                 try ReceiverCall(
                     contract: contract, message: ["kind": "sync", "value": "ok", "id": ""], encoder: encoder)
             }
@@ -129,21 +129,21 @@ struct ReceiverCallTests {
         #expect(call.description == "window.bridgeReceive({flag: Boolean, kind: String, none: Null, value: Number})")
     }
 
-    static let unsendable: [(String, ReceiverCallError)] = [
-        ("NaN", ReceiverCallError(code: .notEncodable, path: "value", found: "Number (not finite)")),
-        ("Infinity", ReceiverCallError(code: .notEncodable, path: "items[1]", found: "Number (not finite)")),
-        ("Date", ReceiverCallError(code: .notEncodable, path: "when", found: "Date")),
+    static let unsendable: [(String, ContractError)] = [
+        ("NaN", ContractError.notEncodable(path: "value", found: "Number (not finite)")),
+        ("Infinity", ContractError.notEncodable(path: "items[1]", found: "Number (not finite)")),
+        ("Date", ContractError.notEncodable(path: "when", found: "Date")),
     ]
 
     @Test("values JSON can't carry are refused, naming the path, not crashing")
     func notEncodable() {
-        #expect(throws: ReceiverCallError(code: .notEncodable, path: "value", found: "Number (not finite)")) {
+        #expect(throws: ContractError.notEncodable(path: "value", found: "Number (not finite)")) {
             try ReceiverCall(receiver: "window.bridgeReceive", json: ["kind": "sync", "value": Double.nan])
         }
-        #expect(throws: ReceiverCallError(code: .notEncodable, path: "items[1]", found: "Number (not finite)")) {
+        #expect(throws: ContractError.notEncodable(path: "items[1]", found: "Number (not finite)")) {
             try ReceiverCall(receiver: "window.bridgeReceive", json: ["items": [1.0, Double.infinity]])
         }
-        #expect(throws: ReceiverCallError(code: .notEncodable, path: "when", found: "Date")) {
+        #expect(throws: ContractError.notEncodable(path: "when", found: "Date")) {
             try ReceiverCall(receiver: "window.bridgeReceive", json: ["when": Date()])
         }
     }
@@ -154,7 +154,7 @@ struct ReceiverCallTests {
             "", "alert(1);x", "window..f", "window.f()", "a b", "1abc", "window.f;", "x\u{2028}y", "é",
         ])
     func invalidReceiver(_ receiver: String) {
-        #expect(throws: ReceiverCallError(code: .invalidReceiver, path: "receiver", found: "String")) {
+        #expect(throws: ContractError.invalidReceiver(path: "receiver")) {
             try ReceiverCall(receiver: receiver, json: ["kind": "sync"])
         }
     }

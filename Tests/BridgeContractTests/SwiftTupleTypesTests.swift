@@ -45,7 +45,7 @@ struct SwiftTupleTypesTests {
         let value = FieldValue.array([.string("cb1"), .integer(2)])
         #expect(try value.element(0, path: "body") as String == "cb1")
         #expect(try value.element(1, path: "body") as Int == 2)
-        #expect(throws: TypedMessageError.self) { try value.element(2, path: "body") as String }
+        #expect(throws: ContractError.self) { try value.element(2, path: "body") as String }
         do {
             _ = try value.element(0, path: "body") as Int
             Issue.record("a String read as Int")
@@ -92,7 +92,7 @@ struct SwiftTupleTypesTests {
             #"{"type":"getUser","id":"r1","userId":"u1"}"#, direction: .pageToNative, mode: .strict,
             handler: nil, transport: .postMessage)
         #expect(message.kind == "getUser" && message.requestID == "r1" && message["userId"]?.stringValue == "u1")
-        #expect(throws: TypedMessageError.self) {
+        #expect(throws: ContractError.self) {
             try contract.typedMessage(
                 #"{"type":"getUser","id":"r1","userId":1}"#, direction: .pageToNative, mode: .strict, handler: nil,
                 transport: .postMessage)

@@ -54,10 +54,10 @@ final class EncoderDifferentialTests: XCTestCase {
             var serializationCalls: [String] = []
             for _ in 0..<Self.batch {
                 let body = generator.body()
-                let writer = Result { () throws(ReceiverCallError) in
+                let writer = Result { () throws(ContractError) in
                     try ReceiverCall(receiver: "__a.push", json: body.message, encoder: .jsonWriter)
                 }
-                let serialization = Result { () throws(ReceiverCallError) in
+                let serialization = Result { () throws(ContractError) in
                     try ReceiverCall(receiver: "__b.push", json: body.message, encoder: .jsonSerialization)
                 }
                 switch (writer, serialization) {

@@ -147,6 +147,7 @@ final class LoopbackServerForwardingTests: XCTestCase {
         XCTAssertTrue(response.contains("could not reach http://127.0.0.1:\(gone.port)"), response)
         XCTAssertFalse(LoopbackServer.forwards(URL(string: "https://example.com/")!))
         XCTAssertThrowsError(try LoopbackServer(forwardingTo: URL(string: "https://example.com/")!)) { error in
+            XCTAssertEqual((error as? LoopbackServerError)?.code, .unsupportedOrigin, "\(error)")
             XCTAssertTrue("\(error)".contains("an https: page is loaded directly"), "\(error)")
         }
     }

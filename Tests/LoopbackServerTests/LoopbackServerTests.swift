@@ -93,6 +93,7 @@ final class LoopbackServerTests: XCTestCase {
         XCTAssertTrue(try get("/index.html", server, method: "POST").hasPrefix("HTTP/1.1 405"))
         XCTAssertTrue(try Self.exchange("nonsense\r\n\r\n", port: server.port).hasPrefix("HTTP/1.1 400"))
         XCTAssertThrowsError(try LoopbackServer(root: scratch.appendingPathComponent("secret.txt"))) { error in
+            XCTAssertEqual((error as? LoopbackServerError)?.code, .notAFolder, "\(error)")
             XCTAssertTrue("\(error)".contains("give --serve the folder"), "\(error)")
         }
     }

@@ -22,7 +22,7 @@ func thrown(_ decode: () throws -> Void) -> [ContractViolation] {
         try decode()
         return []
     } catch {
-        return (error as? TypedMessageError)?.violations ?? []
+        return (error as? ContractError)?.violations ?? []
     }
 }
 
@@ -152,7 +152,7 @@ struct GeneratedTypesTests {
         #expect((reply as? [String: Any])?["name"] as? String == "Ada")
         #expect(try CapacitorContract.CookiesEnabledMessage.replyBody("false") as? String == "false")
         // The contract refuses a reply of another shape, whatever typed code builds.
-        #expect(throws: TypedMessageError.self) {
+        #expect(throws: ContractError.self) {
             try ReplyHandlerContract.contract.typedReply("getUser", value: .object(["name": .number(1)]))
         }
     }

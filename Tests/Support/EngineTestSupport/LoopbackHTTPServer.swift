@@ -56,16 +56,16 @@ public final class LoopbackHTTPServer: Sendable {
     /// Starts a server for `routes` (keyed by path, e.g. `/index.html`); other paths answer 404.
     ///
     /// - Parameter untrustedHTTPS: serve HTTPS with a self-signed certificate, so every load fails its TLS checks.
-    /// - Throws: ``LoopbackServerError`` when the server cannot listen or does not start within `timeout`.
+    /// - Throws: ``LoopbackHTTPServerError`` when the server cannot listen or does not start within `timeout`.
     public init(routes: [String: Route], untrustedHTTPS: Bool = false, timeout: TimeInterval = 10) throws {
         let state = ServerState(routes: routes, https: untrustedHTTPS)
         let thread = Thread { state.serve() }
         thread.name = "LoopbackHTTPServer"
         thread.start()
         guard state.started.wait(timeout: .now() + timeout) == .success else {
-            throw LoopbackServerError("the server thread did not report its port within \(timeout) s")
+            throw LoopbackHTTPServerError("the server thread did not report its port within \(timeout) s")
         }
-        if let failure = state.failure { throw LoopbackServerError(failure) }
+        if let failure = state.failure { throw LoopbackHTTPServerError(failure) }
         self.state = state
         port = state.port
         isHTTPS = untrustedHTTPS
@@ -103,7 +103,7 @@ public final class RefusedPort: Sendable {
 
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw LoopbackServerError("socket() failed with errno \(errno)") }
+        guard fd >= 0 else { throw LoopbackHTTPServerError("socket() failed with errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -116,7 +116,7 @@ public final class RefusedPort: Sendable {
         }
         guard bound else {
             close(fd)
-            throw LoopbackServerError("bind() on 127.0.0.1 failed with errno \(errno)")
+            throw LoopbackHTTPServerError("bind() on 127.0.0.1 failed with errno \(errno)")
         }
         descriptor = fd
         port = Int(UInt16(bigEndian: address.sin_port))
@@ -126,7 +126,7 @@ public final class RefusedPort: Sendable {
 }
 
 /// Why the loopback server could not start.
-public struct LoopbackServerError: Error, CustomStringConvertible {
+public struct LoopbackHTTPServerError: Error, CustomStringConvertible {
     public let description: String
     init(_ reason: String) {
         description = "loopback HTTP server: \(reason); remedy: check that libsoup-3.0 is installed and loopback is up"

@@ -16,7 +16,7 @@ public struct CheckoutBridge: Sendable {
     }
 
     /// The page's message, typed; production code is lenient so a newer page still talks to an older app.
-    public func receive(_ body: Any, handler: String? = nil) throws(TypedMessageError) -> CheckoutContract.PageToNative
+    public func receive(_ body: Any, handler: String? = nil) throws(ContractError) -> CheckoutContract.PageToNative
     {
         try CheckoutContract.PageToNative(body: body, mode: .lenient, handler: handler)
     }

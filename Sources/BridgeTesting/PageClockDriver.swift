@@ -28,6 +28,9 @@ final class PageClockDriver {
     /// The page's next timer (virtual time) and the anchors it has counted in its document.
     private var pageNext: Double?
     private var pageAnchors = 0
+    /// The page clock's latest report (its document and number), and the documents it reported from before.
+    private var latestReport: (document: Double, number: Int)?
+    private var replacedDocuments: Set<Double> = []
     /// When the page last told of a new anchor count (a new document restarts it): the grace for an anchor native
     /// never sees runs from then.
     private var anchorToldAt = DispatchTime.now()
@@ -82,11 +85,23 @@ final class PageClockDriver {
         poke()
     }
 
-    /// The page told the time to its next timer (`{next, anchors}` from its clock).
+    /// The page told the time to its next timer (`{next, anchors, report, document}` from its clock).
     func told(_ body: Any) {
         guard let fields = body as? [String: Any], let next = (fields["next"] as? NSNumber)?.doubleValue,
-            let anchors = (fields["anchors"] as? NSNumber)?.intValue
+            let anchors = (fields["anchors"] as? NSNumber)?.intValue,
+            let number = (fields["report"] as? NSNumber)?.intValue,
+            let document = (fields["document"] as? NSNumber)?.doubleValue
         else { return }
+        // Only the page's latest word counts: a timer set after an advance ran is told in a note that can arrive
+        // before the advance's answer, which must not then say there is none (seen: a retry timer set by native's
+        // message never ran, 1 session in 200). A document replaced is not heard again.
+        guard !replacedDocuments.contains(document) else { return }
+        if let latest = latestReport, latest.document != document {
+            replacedDocuments.insert(latest.document)
+        } else if let latest = latestReport, number <= latest.number {
+            return
+        }
+        latestReport = (document, number)
         pageNext = next >= 0 ? now + next : nil
         if anchors != pageAnchors { anchorToldAt = .now() }
         pageAnchors = anchors

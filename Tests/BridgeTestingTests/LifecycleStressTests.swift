@@ -174,22 +174,8 @@ final class LifecycleStressTests: XCTestCase {
         XCTAssertTrue(
             report.sessions.allSatisfy { $0.perturbation?.fault?.kind == item.fault }, "every session has the fault"
         )
-        if item.fault == .handlerReAdded {
-            // A message posted while the removal is on its way to the web process reaches a UI process with no
-            // handler for it, and WebKit drops it without an exception or a rejection the page could retry on:
-            // seen in 1 of 200 sessions on a quiet machine, 3 with builds beside, 15 under a load average of 20;
-            // always as a pong native never received. Only native can recover it.
-            XCTAssertLessThanOrEqual(
-                verdict.failed, Self.twinSessions / 10,
-                "the twin under \(item.fault.rawValue): \(verdict.lines.joined(separator: "\n"))"
-            )
-            XCTAssertTrue(
-                report.sessions.allSatisfy { $0.passed || $0.failures.map(\.category) == [.nativeDidNotReceive] },
-                "the twin under \(item.fault.rawValue) failed otherwise: \(verdict.lines.joined(separator: "\n"))")
-        } else {
-            XCTAssertTrue(
-                report.passed, "the twin under \(item.fault.rawValue): \(verdict.lines.joined(separator: "\n"))")
-        }
+        XCTAssertTrue(
+            report.passed, "the twin under \(item.fault.rawValue): \(verdict.lines.joined(separator: "\n"))")
         let rate = Double(Self.twinSessions) / Date().timeIntervalSince(started)
         print(
             "lifecycle twin under \(item.fault.rawValue): \(verdict.failed) of \(verdict.sessions) failed, \(String(format: "%.1f", rate)) sessions/s"

@@ -10,6 +10,8 @@
 //   native. The check advances timers only once it has seen as many, so none of them moves before native's turn.
 // - A timer's exception is the page's uncaught error, thrown from an engine task of its own, as a timer's is.
 // - The clock tells native (the handler) the time to its next timer whenever that time comes nearer.
+// - Each report (told, or returned by advance) is numbered in its document: a note posted after an advance can
+//   reach native before the advance's own answer, and the newer must win.
 (function (late, handlerName) {
   "use strict";
   if (Object.prototype.hasOwnProperty.call(window, "__webbridgeClock")) return;
@@ -32,6 +34,13 @@
   let level = 0;
   let told = null;
   let running = false;
+  let reports = 0;
+  const document = Math.random();
+
+  function report(next) {
+    reports += 1;
+    return { next: next, anchors: anchors, report: reports, document: document };
+  }
 
   function earliest() {
     let first = null;
@@ -49,7 +58,7 @@
     const next = first === null ? -1 : Math.max(0, first.due - now);
     if (first !== null && told !== null && told >= 0 && first.due >= told) return;
     told = first === null ? -1 : first.due;
-    post({ next: next, anchors: anchors });
+    post(report(next));
   }
 
   function schedule(callback, delay, args, every) {
@@ -137,7 +146,7 @@
         run(now + Math.max(0, Number(milliseconds) || 0));
         told = null;
         const first = earliest();
-        return { next: first === null ? -1 : Math.max(0, first.due - now), anchors: anchors };
+        return report(first === null ? -1 : Math.max(0, first.due - now));
       },
       now: function () { return now; },
     }),

@@ -250,16 +250,3 @@ extension FlakyVerdict.Explanation: Encodable {
         try container.encodeIfPresent(replay, forKey: .replay)
     }
 }
-
-extension FlakyVerdict {
-    /// One failing session's explanation as one block of text (JUnit's `<system-out>`, the HTML report).
-    package static func text(_ explanation: Explanation, of verdict: FlakyVerdict) -> String {
-        var text =
-            "flaky: \(verdict.failedSessions) of \(verdict.failedSessions + verdict.passedSessions) sessions failed; "
-            + "session \(explanation.session): \(explanation.order)"
-        if let perturbation = explanation.perturbation, let replay = explanation.replay {
-            text += "\nreplay: --replay \(replay) (\(perturbation.description))"
-        }
-        return text
-    }
-}

@@ -3,8 +3,8 @@ import Foundation
 
 /// A run's report as one value: its pages with their sessions, and what ran them (the tool, the contract, the
 /// shard). The JSON report is its encoding (schema 1, `Docs/report.schema.json`); `webbridge report merge` decodes
-/// it back, and the text, JUnit and HTML renderers draw from the same pages, so a merged report shows what one run
-/// over every page would have shown. A single page is a suite of one.
+/// it back, and the text, JUnit and HTML renderers (BridgeReports) draw from the same pages, so a merged report
+/// shows what one run over every page would have shown. A single page is a suite of one.
 package struct RunReport: Sendable {
     /// The version of the JSON shape; a reader refuses any other.
     package static let schema = 1
@@ -326,14 +326,5 @@ extension DirectionVerdict: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .status, in: container, debugDescription: "'\(status)' is not one of pass, fail, not-run")
         }
-    }
-}
-
-extension ReportRendering {
-    /// The run as the JSON report (schema 1): pretty-printed, keys sorted.
-    package static func json(_ report: RunReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)
     }
 }

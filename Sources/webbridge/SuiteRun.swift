@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeReports
 import BridgeTesting
 import Foundation
 
@@ -189,7 +190,11 @@ final class SuiteRun {
             pages[index].block = []
             return
         }
-        let lines = ["== \(title)"] + pages[index].block + (tally.flaky?.lines ?? []) + [ReportRendering.summary(tally)]
+        let closing = TextReport.render(
+            RunReport(
+                pages: [PageTally(name: pages[index].name, tally: tally)], contract: RunReport.Contract(base.contract)),
+            TextReport.Options(page: true))
+        let lines = ["== \(title)"] + pages[index].block + [closing]
         Output.report(lines.joined(separator: "\n"))
         // Printed text is not needed again: the summary uses the tally.
         pages[index].block = []
@@ -218,7 +223,7 @@ final class SuiteRun {
             // The last line says what ran and what did not: a stopped run never ends on a verdict's line.
             let failed = suite.failedPages.count
             Output.report(
-                "INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))\nINTERRUPTED by \(name): "
+                "INTERRUPTED: \(note); so far:\n\(document(.text, suite))\nINTERRUPTED by \(name): "
                     + "\(suite.pages.count) of \(pages.count) pages ran (\(suite.pages.count - failed) passed, \(failed) failed), "
                     + "\(suite.notRun.count) did not run")
         case .json, .html: Output.out(document(options.format, suite, notice: note))

@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeReports
 import XCTest
 
 @testable import BridgeTesting
@@ -75,7 +76,7 @@ final class RunReportMergeTests: XCTestCase {
     /// naming the field and the rule (a shard count of 0 or -3 crashed the merge, 10^18 ran past a minute, and
     /// index 5 of 3 was merged).
     func testEveryNumberOfAReportIsCheckedBeforeUse() throws {
-        let written = Data(ReportRendering.json(shard(1, of: 2, total: 4)).utf8)
+        let written = Data(JSONReport.render(shard(1, of: 2, total: 4)).utf8)
         let original = try XCTUnwrap(JSONSerialization.jsonObject(with: written) as? [String: Any])
         func variant(_ change: (inout [String: Any]) -> Void) throws -> Data {
             var document = original
@@ -148,7 +149,7 @@ final class RunReportMergeTests: XCTestCase {
         XCTAssertEqual(merged.missingShards, [RunReport.Shard(index: 2, count: 2)])
         XCTAssertFalse(merged.passed)
         let document = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(ReportRendering.json(merged).utf8)) as? [String: Any])
+            JSONSerialization.jsonObject(with: Data(JSONReport.render(merged).utf8)) as? [String: Any])
         XCTAssertEqual(document["passed"] as? Bool, false)
     }
 
@@ -168,7 +169,7 @@ final class RunReportMergeTests: XCTestCase {
         XCTAssertEqual(merged.startedAt, early)
         XCTAssertEqual(merged.timeout, 30)
         XCTAssertEqual(merged.engine, "WebKitGTK 2.48.3; WebKitGTK 2.50.0")
-        let reread = try RunReport.read(Data(ReportRendering.json(merged).utf8), file: "m.json")
+        let reread = try RunReport.read(Data(JSONReport.render(merged).utf8), file: "m.json")
         XCTAssertEqual(reread.startedAt, early)
         XCTAssertEqual(reread.timeout, 30)
         XCTAssertEqual(reread.engine, merged.engine)

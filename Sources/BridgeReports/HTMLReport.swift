@@ -58,15 +58,15 @@ package enum HTMLReport {
         let notRun = run.notRun
         let notice = options.notice
         let header = Header(run, title: options.title)
-        let passed = pages.allSatisfy(\.tally.passed)
+        let passed = pages.allSatisfy(\.passed)
         // Failed pages first, each keeping its number in the list (its anchor).
         let ordered = pages.enumerated().map { (number: $0.offset + 1, page: $0.element) }
-            .sorted { ($0.page.tally.passed ? 1 : 0, $0.number) < ($1.page.tally.passed ? 1 : 0, $1.number) }
+            .sorted { ($0.page.passed ? 1 : 0, $0.number) < ($1.page.passed ? 1 : 0, $1.number) }
         var body: [String] = []
         body.append("<header><h1>\(escape(header.title))</h1>")
         // A page with no finished session (a run stopped before its first ended) has no verdict to show.
         let (verdict, word) =
-            pages.contains { $0.tally.count == 0 } && passed
+            pages.contains { $0.count == 0 } && passed
             ? ("none", "NO VERDICT") : passed ? ("pass", "PASS") : ("fail", "FAIL")
         body.append(
             "<p class=\"verdict \(verdict)\" data-passed=\"\(passed && verdict != "none")\">\(word)</p></header>"
@@ -81,7 +81,7 @@ package enum HTMLReport {
             )
         }
         // With more than one session, passing ones start folded so the failures stand out.
-        let foldPassing = pages.reduce(0) { $0 + $1.tally.kept.count } > 1
+        let foldPassing = pages.reduce(0) { $0 + $1.kept.count } > 1
         for (number, page) in ordered {
             body.append(pageSection(page, number: number, foldPassing: foldPassing))
         }
@@ -126,14 +126,14 @@ package enum HTMLReport {
         "page-\(number)" + (session.map { "-session-\($0)" } ?? "")
     }
 
-    private static func summaryTable(_ pages: [(number: Int, page: PageTally)]) -> String {
+    private static func summaryTable(_ pages: [(number: Int, page: PageReport)]) -> String {
         let categories = FailureCategory.allCases
         var rows: [String] = []
         var header = "<tr><th>Page</th><th>Sessions</th><th>Passed</th><th>Failed</th>"
         for category in categories { header += "<th class=\"category\">\(escape(category.rawValue))</th>" }
         rows.append(header + "</tr>")
         for (number, page) in pages {
-            let tally = page.tally
+            let tally = page
             // A failed page's row leads to its first failure's diagram, a passing one's to its section.
             let firstFailure = tally.kept.first { !$0.report.passed }?.session
             let target = anchor(page: number, session: firstFailure)
@@ -148,9 +148,9 @@ package enum HTMLReport {
             rows.append(row + "</tr>")
         }
         if pages.count > 1 {
-            let sessions = pages.reduce(0) { $0 + $1.page.tally.count }
-            let failed = pages.reduce(0) { $0 + $1.page.tally.failedCount }
-            let failedPages = pages.count(where: { !$0.page.tally.passed })
+            let sessions = pages.reduce(0) { $0 + $1.page.count }
+            let failed = pages.reduce(0) { $0 + $1.page.failedCount }
+            let failedPages = pages.count(where: { !$0.page.passed })
             rows.append(
                 "<tr class=\"total\"><td>\(pages.count) pages, \(failedPages) failed</td><td class=\"num\">\(sessions)</td>"
                     + "<td class=\"num\">\(sessions - failed)</td><td class=\"num\">\(failed)</td>"
@@ -160,7 +160,7 @@ package enum HTMLReport {
     }
 
     /// Failed sessions of `category`: exact when every failure was kept in full, else a lower bound.
-    private static func count(_ category: FailureCategory, in tally: SessionTally) -> String {
+    private static func count(_ category: FailureCategory, in tally: PageReport) -> String {
         let kept = tally.kept.count(where: { $0.report.failures.contains { $0.category == category } })
         let keptFailed = tally.kept.count(where: { !$0.report.passed })
         if keptFailed < tally.failedCount, tally.failedCategories.contains(category) {
@@ -171,8 +171,8 @@ package enum HTMLReport {
 
     // MARK: Pages and sessions
 
-    private static func pageSection(_ page: PageTally, number: Int, foldPassing: Bool) -> String {
-        let tally = page.tally
+    private static func pageSection(_ page: PageReport, number: Int, foldPassing: Bool) -> String {
+        let tally = page
         var parts = [
             "<section class=\"page\" id=\"\(anchor(page: number))\" data-page=\"\(escape(page.name))\" data-passed=\"\(tally.passed)\" data-outcome=\"\(tally.outcome.rawValue)\">",
             "<h2>\(escape(page.name))</h2>",
@@ -204,7 +204,7 @@ package enum HTMLReport {
 
     /// Kept sessions that tell the same story (the same events, notes and verdicts; only the times differ), each
     /// drawn once with the sessions it stands for: failed ones first, then in order.
-    static func sessionGroups(_ kept: [SessionTally.Kept]) -> [(report: SessionReport, numbers: [Int])] {
+    static func sessionGroups(_ kept: [PageReport.Kept]) -> [(report: SessionReport, numbers: [Int])] {
         var groups: [(key: String, report: SessionReport, numbers: [Int])] = []
         for session in kept {
             let report = session.report

@@ -10,7 +10,7 @@ import JUnitXML
 package enum JUnitReport {
     package static func render(_ run: RunReport) -> String {
         JUnitXML.document(
-            name: "webbridge check", run.pages.map { suite($0.tally, name: $0.name) } + run.notRun.map(notRunSuite))
+            name: "webbridge check", run.pages.map(suite) + run.notRun.map(notRunSuite))
     }
 
     /// Each direction's own share of a session's time, so a suite's sum is the sessions' time, not twice it:
@@ -24,7 +24,8 @@ package enum JUnitReport {
 
     /// One page's suite: its kept sessions' cases, the counts and time of every session. A failure carries the
     /// session's timeline as its body (as the text report prints it: structure only, never values).
-    static func suite(_ tally: SessionTally, name: String) -> JUnitXML.Suite {
+    static func suite(_ tally: PageReport) -> JUnitXML.Suite {
+        let name = tally.name
         let flaky = tally.flaky
         var cases: [JUnitXML.Case] = []
         for kept in tally.kept {

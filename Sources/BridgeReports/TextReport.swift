@@ -24,32 +24,32 @@ package enum TextReport {
 
     /// The run's closing text. Page names come from files and reports: each is printed through the one escape.
     package static func render(_ run: RunReport, _ options: Options = Options()) -> String {
-        guard options.page else { return summary(run.suite) }
-        let tally = run.pages.first?.tally ?? SessionTally()
+        guard options.page else { return summary(run) }
+        let tally = run.pages.first ?? PageReport()
         let flaky = options.explainsFlaky ? tally.flaky?.lines ?? [] : []
         return (flaky + [tally.summary]).joined(separator: "\n")
     }
 
     /// The suite's closing lines: pages passed and failed, each failed category with its pages, the verdict.
-    static func summary(_ suite: SuiteTally) -> String {
+    static func summary(_ suite: RunReport) -> String {
         let count = suite.pages.count
         let pages = count == 1 ? "1 page" : "\(count) pages"
-        var lines = ["pages: \(suite.passedCount) passed, \(suite.failedPages.count) failed (of \(count))"]
+        var lines = ["pages: \(suite.passedPageCount) passed, \(suite.failedPages.count) failed (of \(count))"]
         for (category, names) in suite.failedByCategory {
             lines.append("  \(category.rawValue): \(listed(names))")
         }
-        let flaky = suite.pages.filter { $0.tally.outcome == .flaky }.map(\.name)
+        let flaky = suite.pages.filter { $0.outcome == .flaky }.map(\.name)
         if !flaky.isEmpty { lines.append("  of them flaky (failed and passed): \(listed(flaky))") }
         if !suite.notRun.isEmpty { lines.append("NOT RUN: \(listed(suite.notRun))") }
         if suite.pages.isEmpty, !suite.notRun.isEmpty {
             lines.append("no verdict: no page finished")
         } else if suite.pages.isEmpty {
             lines.append("PASS: no page to check (an empty shard of the list)")
-        } else if suite.passed, !suite.notRun.isEmpty {
+        } else if suite.failedPages.isEmpty, !suite.notRun.isEmpty {
             // Pages that never ran have no verdict: the pages that did pass are not "every page".
             let listed = count + suite.notRun.count
             lines.append("no verdict: \(suite.notRun.count) of \(listed) pages did not run")
-        } else if suite.passed {
+        } else if suite.failedPages.isEmpty {
             lines.append("PASS: both directions of the bridge hold on every page (\(pages))")
         } else {
             let categories = suite.failedByCategory.map(\.category.rawValue).joined(separator: "; ")

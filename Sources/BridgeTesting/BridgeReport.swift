@@ -55,7 +55,7 @@ public struct BridgeReport: Sendable, Equatable {
         let failed = sessions.enumerated().filter { !$0.element.passed }.map {
             SessionText.render(session: $0.offset + 1, $0.element)
         }
-        return ([verdict] + failed + [SessionTally(sessions).summary]).joined(separator: "\n")
+        return ([verdict] + failed + [PageReport(sessions).summary]).joined(separator: "\n")
     }
 }
 

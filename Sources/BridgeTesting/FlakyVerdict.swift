@@ -31,7 +31,7 @@ package struct FlakyVerdict: Sendable, Equatable {
 
     /// Explains each failing session kept in `tally` against its kept passing sessions; nil unless the page is
     /// flaky.
-    package init?(_ tally: SessionTally) {
+    package init?(_ tally: PageReport) {
         guard tally.outcome == .flaky else { return nil }
         failedSessions = tally.failedCount
         passedSessions = tally.count - tally.failedCount
@@ -214,7 +214,7 @@ package struct FlakyVerdict: Sendable, Equatable {
     }
 }
 
-extension SessionTally {
+extension PageReport {
     /// Passed, failed, or flaky (some sessions of each); a stressed run's mixed sessions are the stress verdict's
     /// to explain, so it is failed.
     package var outcome: PageOutcome {

@@ -101,7 +101,7 @@ package enum SessionText {
     }
 }
 
-extension SessionTally {
+extension PageReport {
     /// The closing line over the sessions: the verdict, every failed category, the counts. (Some sessions failed and
     /// some passed: `FLAKY:`.)
     package var summary: String {

@@ -55,7 +55,7 @@ struct CheckReporter {
     var reports: [ReportTarget] = []
 
     /// Prints the verdict and writes the report files; false when a report file could not be written.
-    func end(_ tally: SessionTally) -> Bool {
+    func end(_ tally: PageReport) -> Bool {
         if format == .text {
             Output.report(TextReport.render(run(tally), TextReport.Options(page: true)))
             if let entry = annotates,
@@ -72,15 +72,17 @@ struct CheckReporter {
 
     /// The run of this one page as a report: a single page is a run of one, rendered as a suite's is.
     /// - Parameter named: the page's name in the report; the path as given unless named otherwise.
-    func run(_ tally: SessionTally, named: String? = nil, interrupted: Bool = false) -> RunReport {
-        RunReport(
-            pages: [PageTally(name: named ?? pagePath ?? pageName, tally: tally)],
+    func run(_ tally: PageReport, named: String? = nil, interrupted: Bool = false) -> RunReport {
+        var page = tally
+        page.name = named ?? pagePath ?? pageName
+        return RunReport(
+            pages: [page],
             contract: RunReport.Contract(configuration.contract), interrupted: interrupted, startedAt: startedAt,
             timeout: configuration.timeout, engine: EngineEnvironment.engineVersion)
     }
 
     /// The whole report over `tally` in a document format (json, junit, html), `notice` saying why it is partial.
-    func document(_ format: CheckOptions.Format, _ tally: SessionTally, notice: String? = nil) -> String {
+    func document(_ format: CheckOptions.Format, _ tally: PageReport, notice: String? = nil) -> String {
         switch format {
         case .text: TextReport.render(run(tally), TextReport.Options(page: true, explainsFlaky: false))
         case .json: JSONReport.render(run(tally, interrupted: notice != nil))
@@ -93,7 +95,7 @@ struct CheckReporter {
 
     /// What was done before a signal stopped the run: the sessions so far and a partial summary, and the report
     /// files with what finished.
-    func interrupted(_ tally: SessionTally, of total: Int, signal: Int32) {
+    func interrupted(_ tally: PageReport, of total: Int, signal: Int32) {
         let name = SignalWatcher.name(signal)
         // No session finished: there is no verdict, and a summary of nothing would read as a pass.
         let note =
@@ -124,7 +126,7 @@ final class CheckRun {
 
     let reporter: CheckReporter
     let total: Int
-    private(set) var tally = SessionTally()
+    private(set) var tally = PageReport()
     private let progress: ProgressLine
     private var printedFailures = 0
 

@@ -31,8 +31,8 @@ final class RunReportTests: XCTestCase {
     var report: RunReport {
         RunReport(
             pages: [
-                PageTally(name: "a.html", tally: SessionTally([passed, rejected, passed])),
-                PageTally(name: "b.html", tally: SessionTally([passed])),
+                PageReport(name: "a.html", [passed, rejected, passed]),
+                PageReport(name: "b.html", [passed]),
             ],
             contract: RunReport.Contract(name: "checkout", version: 3), shards: [RunReport.Shard(index: 1, count: 2)],
             // A whole millisecond: the JSON keeps milliseconds, and the HTML header shows the start.

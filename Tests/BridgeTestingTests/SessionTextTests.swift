@@ -27,12 +27,12 @@ final class SessionTextTests: XCTestCase {
     }
 
     func testSummaryNamesEachFailedCategoryAndTheCount() {
-        XCTAssertEqual(SessionTally([passed]).summary, "PASS: both directions of the bridge hold (1 session)")
+        XCTAssertEqual(PageReport([passed]).summary, "PASS: both directions of the bridge hold (1 session)")
         XCTAssertEqual(
-            SessionTally([passed, failedReady, failedReady]).summary,
+            PageReport([passed, failedReady, failedReady]).summary,
             "FLAKY: native did not receive the page's message (2 of 3 sessions failed, 1 passed)")
         XCTAssertEqual(
-            SessionTally([failedReady, failedReady]).summary,
+            PageReport([failedReady, failedReady]).summary,
             "FAIL: native did not receive the page's message (2 of 2 sessions failed)")
     }
 

@@ -1,10 +1,12 @@
 import BridgeContract
 import Foundation
 
-/// The sessions of a run, in bounded memory: counts for all, full reports for the first few and the first failures.
+/// One page of a run, as the tool reports it: its name and its sessions in bounded memory, counts for all, full
+/// reports for the first few and the first failures; its verdict, outcome and flaky explanation are computed from
+/// them. (`BridgeReport` is the library's: every session of a check, unbounded.)
 ///
 /// A run of a billion sessions keeps the same few reports a run of a hundred does, not every passing timeline.
-package struct SessionTally: Sendable {
+package struct PageReport: Sendable {
     /// Sessions kept in full from the start of the run, passing or not.
     package static let keptFirst = 10
     /// Failed sessions kept in full after those.
@@ -31,6 +33,8 @@ package struct SessionTally: Sendable {
         }
     }
 
+    /// The page's name in reports: the path as given, a URL's host and path, or a file name.
+    package var name: String
     package internal(set) var count = 0
     package internal(set) var failedCount = 0
     /// Every category that failed in any session, sorted.
@@ -46,9 +50,8 @@ package struct SessionTally: Sendable {
     /// Under --stress: the verdict over the stressed sessions.
     package var stress: StressVerdict?
 
-    package init() {}
-
-    package init(_ reports: [SessionReport]) {
+    package init(name: String = "", _ reports: [SessionReport] = []) {
+        self.name = name
         for report in reports { add(report) }
     }
 
@@ -73,9 +76,9 @@ package struct SessionTally: Sendable {
                 if failure.category != .pageUnreachable { onlyUnreachable = false }
             }
         }
-        let keptFailures = kept.count(where: { !$0.report.passed && $0.session > SessionTally.keptFirst })
+        let keptFailures = kept.count(where: { !$0.report.passed && $0.session > PageReport.keptFirst })
         // The first passing session is kept too: a flaky page's failures are explained against it.
-        if count <= SessionTally.keptFirst || (!report.passed && keptFailures < SessionTally.keptFailures)
+        if count <= PageReport.keptFirst || (!report.passed && keptFailures < PageReport.keptFailures)
             || (report.passed && !kept.contains { $0.report.passed })
         {
             kept.append(Kept(session: count, report: report))

@@ -3,13 +3,14 @@ import Foundation
 import PackageDescription
 
 // The target graph is the architecture (see README "Layers"):
-// BridgeContract (Foundation only) <- BridgeTesting <- webbridge
+// BridgeContract (Foundation only) <- BridgeTesting <- BridgeReports (text, JSON, JUnit, HTML) <- webbridge
 // BridgeContract <- ContractTools (the tool's own: typed code, locks, diffs) <- webbridge, webbridge-typed-code
 // webbridge-typed-code <- BridgeContractPlugin (build tool: Swift types of contract files)
 // CWebKitGTK, CEngineSignals, CEngineMainThread <- WebKitGTKHost <- WebKitGTK <- WebKitGTKSupport (Linux only) <- BridgeTesting
 // CWebKitGTK <- WebBridgeWebExtension (Linux only: a dynamic library the web process loads from beside the binary)
 // XcodeRunner (Foundation only)         <- webbridge
-// TerminalEscape (standard library only) <- BridgeTesting, XcodeRunner, webbridge
+// JUnitXML (Foundation only: the one JUnit writer) <- BridgeReports, XcodeRunner
+// TerminalEscape (standard library only) <- BridgeTesting, JUnitXML, XcodeRunner, webbridge
 // CommandLineOptions (Foundation only)   <- webbridge, webbridge-bench
 let linux = TargetDependencyCondition.when(platforms: [.linux])
 
@@ -114,12 +115,17 @@ let package = Package(
             resources: [.copy("Resources/BridgeFixture.html"), .copy("Resources/PageClock.js")]
         ),
         .target(name: "BridgeAssertions", dependencies: ["BridgeContract", "BridgeTesting"]),
+        // The one JUnit XML writer (document, escape, time format): the check's reports and the cloud-Mac job's.
+        .target(name: "JUnitXML", dependencies: ["TerminalEscape"]),
+        // The reports of a run, one entry point per format (text, JSON, JUnit, HTML); the tool's, not a product.
+        .target(name: "BridgeReports", dependencies: ["BridgeContract", "BridgeTesting", "JUnitXML"]),
         // Foundation only: the cloud-Mac job reads Apple's tools' output and project files, not messages.
-        .target(name: "XcodeRunner", dependencies: ["TerminalEscape"]),
+        .target(name: "XcodeRunner", dependencies: ["JUnitXML", "TerminalEscape"]),
         .executableTarget(
             name: "webbridge",
             dependencies: [
-                "BridgeContract", "BridgeTesting", "CommandLineOptions", "ContractTools", "TerminalEscape", "XcodeRunner",
+                "BridgeContract", "BridgeReports", "BridgeTesting", "CommandLineOptions", "ContractTools",
+                "TerminalEscape", "XcodeRunner",
             ]
         ),
         .plugin(
@@ -161,6 +167,7 @@ let package = Package(
         // Test data shared by the test targets: strings that break scripts built by concatenation.
         .target(name: "BridgeTestData", path: "Tests/Support/BridgeTestData"),
         .testTarget(name: "TerminalEscapeTests", dependencies: ["TerminalEscape"]),
+        .testTarget(name: "JUnitXMLTests", dependencies: ["JUnitXML"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "EngineTestSupport"]),
         .testTarget(
@@ -177,11 +184,19 @@ let package = Package(
         .testTarget(
             name: "BridgeTestingTests",
             dependencies: [
-                "BridgeContract", "BridgeTesting", "BridgeAssertions", "BridgeTestData", "EngineTestSupport",
-                "LoopbackServer", "SeededRandom",
+                "BridgeContract", "BridgeTesting", "BridgeAssertions", "BridgeReports", "BridgeTestData",
+                "EngineTestSupport", "LoopbackServer", "SeededRandom",
                 .target(name: "WebKitGTK", condition: linux),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        // The reports rendered from real checks' values; the HTML read back from the DOM the real engine builds.
+        .testTarget(
+            name: "BridgeReportsTests",
+            dependencies: [
+                "BridgeContract", "BridgeReports", "BridgeTesting", "EngineTestSupport",
+                .target(name: "WebKitGTK", condition: linux),
+            ]
         ),
         // The Swift types BridgeContractPlugin generates from the contracts in Contracts, at build time, run on the
         // real engine against the typed pages in Pages.

@@ -53,13 +53,13 @@ public struct BridgeReport: Sendable, Equatable {
         guard let verdict else { return nil }
         if setupError != nil { return verdict }
         let failed = sessions.enumerated().filter { !$0.element.passed }.map {
-            ReportRendering.text(session: $0.offset + 1, $0.element)
+            SessionText.render(session: $0.offset + 1, $0.element)
         }
-        return ([verdict] + failed + [ReportRendering.summary(sessions)]).joined(separator: "\n")
+        return ([verdict] + failed + [PageReport(sessions).summary]).joined(separator: "\n")
     }
 }
 
 extension SessionReport {
     /// This session as the text report shows it: its timeline, then each direction's verdict, one line each.
-    public func text(session index: Int = 1) -> String { ReportRendering.text(session: index, self) }
+    public func text(session index: Int = 1) -> String { SessionText.render(session: index, self) }
 }

@@ -31,7 +31,7 @@ package struct FlakyVerdict: Sendable, Equatable {
 
     /// Explains each failing session kept in `tally` against its kept passing sessions; nil unless the page is
     /// flaky.
-    package init?(_ tally: SessionTally) {
+    package init?(_ tally: PageReport) {
         guard tally.outcome == .flaky else { return nil }
         failedSessions = tally.failedCount
         passedSessions = tally.count - tally.failedCount
@@ -214,7 +214,7 @@ package struct FlakyVerdict: Sendable, Equatable {
     }
 }
 
-extension SessionTally {
+extension PageReport {
     /// Passed, failed, or flaky (some sessions of each); a stressed run's mixed sessions are the stress verdict's
     /// to explain, so it is failed.
     package var outcome: PageOutcome {
@@ -248,18 +248,5 @@ extension FlakyVerdict.Explanation: Encodable {
         try container.encodeIfPresent(perturbation, forKey: .perturbation)
         try container.encodeIfPresent(perturbation?.description, forKey: .words)
         try container.encodeIfPresent(replay, forKey: .replay)
-    }
-}
-
-extension FlakyVerdict {
-    /// One failing session's explanation as one block of text (JUnit's `<system-out>`, the HTML report).
-    package static func text(_ explanation: Explanation, of verdict: FlakyVerdict) -> String {
-        var text =
-            "flaky: \(verdict.failedSessions) of \(verdict.failedSessions + verdict.passedSessions) sessions failed; "
-            + "session \(explanation.session): \(explanation.order)"
-        if let perturbation = explanation.perturbation, let replay = explanation.replay {
-            text += "\nreplay: --replay \(replay) (\(perturbation.description))"
-        }
-        return text
     }
 }

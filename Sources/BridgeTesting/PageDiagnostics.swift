@@ -26,13 +26,13 @@ package struct PageDiagnostic: Sendable, Equatable, Codable, CustomStringConvert
         case errorsLeftOff = "errors left off"
 
         /// An error the page did not handle, as opposed to a console message it chose to write.
-        var isUnhandled: Bool { self == .uncaughtError || self == .unhandledRejection }
+        package var isUnhandled: Bool { self == .uncaughtError || self == .unhandledRejection }
 
         /// A count of what was left off past a budget, whose note ends with the last of them.
-        var isLeftOffCount: Bool { self == .consoleLeftOff || self == .errorsLeftOff }
+        package var isLeftOffCount: Bool { self == .consoleLeftOff || self == .errorsLeftOff }
 
         /// The kind a `page reported` timeline note names (``PageDiagnostic/timelineNote``); nil for another text.
-        init?(timelineNote note: String) { self.init(rawValue: String(note.prefix { $0 != ":" })) }
+        package init?(timelineNote note: String) { self.init(rawValue: String(note.prefix { $0 != ":" })) }
     }
 
     package let kind: Kind

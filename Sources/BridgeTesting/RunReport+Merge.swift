@@ -161,7 +161,7 @@ extension RunReport {
                     "one of the reports is a shard balanced by --durations and another a shard of every n-th page; the splits differ",
                 remedy: "merge the shards of one --shard I/N matrix, all with the same --durations or all without")
         }
-        let pages: [PageTally]
+        let pages: [PageReport]
         var positions: [Int]?
         if reports.allSatisfy({ $0.positions != nil }), !first.report.shards.isEmpty {
             let placed = reports.flatMap { zip($0.positions!, $0.pages) }.sorted { $0.0 < $1.0 }
@@ -181,8 +181,8 @@ extension RunReport {
     }
 
     /// Every shard's pages at their place in the list.
-    private static func interleavingShards(_ reports: [RunReport]) -> [PageTally] {
-        var placed: [(position: Int, page: PageTally)] = []
+    private static func interleavingShards(_ reports: [RunReport]) -> [PageReport] {
+        var placed: [(position: Int, page: PageReport)] = []
         for report in reports {
             // A merged report holds several shards already, in list order: its pages cycle through them.
             let shards = report.shards
@@ -195,12 +195,12 @@ extension RunReport {
     }
 
     /// The runs' pages in order of first appearance; a page in several runs gets all of their sessions.
-    private static func joiningRuns(_ reports: [RunReport]) -> [PageTally] {
-        var pages: [PageTally] = []
+    private static func joiningRuns(_ reports: [RunReport]) -> [PageReport] {
+        var pages: [PageReport] = []
         var index: [String: Int] = [:]
         for page in reports.flatMap(\.pages) {
             if let existing = index[page.name] {
-                pages[existing] = PageTally(name: page.name, tally: pages[existing].tally.appending(page.tally))
+                pages[existing] = pages[existing].appending(page)
             } else {
                 index[page.name] = pages.count
                 pages.append(page)
@@ -210,9 +210,9 @@ extension RunReport {
     }
 }
 
-extension SessionTally {
-    /// This tally followed by `later`'s sessions (numbered on from this one's count).
-    func appending(_ later: SessionTally) -> SessionTally {
+extension PageReport {
+    /// This page followed by `later`'s sessions of the same page (numbered on from this one's count).
+    func appending(_ later: PageReport) -> PageReport {
         var tally = self
         tally.kept += later.kept.map { Kept(session: $0.session + count, report: $0.report) }
         tally.count += later.count

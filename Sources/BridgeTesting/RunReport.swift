@@ -3,8 +3,8 @@ import Foundation
 
 /// A run's report as one value: its pages with their sessions, and what ran them (the tool, the contract, the
 /// shard). The JSON report is its encoding (schema 1, `Docs/report.schema.json`); `webbridge report merge` decodes
-/// it back, and the text, JUnit and HTML renderers draw from the same pages, so a merged report shows what one run
-/// over every page would have shown. A single page is a suite of one.
+/// it back, and the text, JUnit and HTML renderers (BridgeReports) draw from the same pages, so a merged report
+/// shows what one run over every page would have shown. A single page is a suite of one.
 package struct RunReport: Sendable {
     /// The version of the JSON shape; a reader refuses any other.
     package static let schema = 1
@@ -62,7 +62,7 @@ package struct RunReport: Sendable {
         package var ofCount: String { "\(index) of \(count)" }
     }
 
-    package var pages: [PageTally]
+    package var pages: [PageReport]
     package var contract: Contract
     /// The shards the report holds: none for a whole list, one for a shard's run, several once merged.
     package var shards: [Shard]
@@ -83,7 +83,7 @@ package struct RunReport: Sendable {
     package var positions: [Int]?
 
     package init(
-        pages: [PageTally], contract: Contract, shards: [Shard] = [], interrupted: Bool = false,
+        pages: [PageReport], contract: Contract, shards: [Shard] = [], interrupted: Bool = false,
         notRun: [String] = [], webbridgeVersion: String = WebBridgeVersion.number, startedAt: Date = Date(),
         timeout: Double = CheckConfiguration.defaultTimeout, engine: String = "", positions: [Int]? = nil
     ) {
@@ -99,7 +99,18 @@ package struct RunReport: Sendable {
         self.positions = positions
     }
 
-    package var suite: SuiteTally { SuiteTally(pages, notRun: notRun) }
+    /// The pages that failed, in order.
+    package var failedPages: [PageReport] { pages.filter { !$0.passed } }
+    /// How many pages passed (a page with no finished session counts as passed here; `passed` says no verdict).
+    package var passedPageCount: Int { pages.count - failedPages.count }
+
+    /// Each failed category with the pages that failed in it (a page counts in each of its categories).
+    package var failedByCategory: [(category: FailureCategory, pages: [String])] {
+        FailureCategory.allCases.compactMap { category in
+            let names = failedPages.filter { $0.failedCategories.contains(category) }.map(\.name)
+            return names.isEmpty ? nil : (category, names)
+        }
+    }
 
     /// The parts of a `--shard` split this report lacks: none for a whole list or a complete split.
     package var missingShards: [Shard] {
@@ -111,7 +122,7 @@ package struct RunReport: Sendable {
     /// Every page ran at least one session and passed, and no shard is missing: a run stopped before that, or a
     /// merge that lacks a part of the list, has no verdict, never a pass.
     package var passed: Bool {
-        suite.passed && notRun.isEmpty && missingShards.isEmpty && pages.allSatisfy { $0.tally.count > 0 }
+        failedPages.isEmpty && notRun.isEmpty && missingShards.isEmpty && pages.allSatisfy { $0.count > 0 }
     }
 }
 
@@ -138,7 +149,6 @@ extension RunReport: Codable {
     }
 
     package func encode(to encoder: any Encoder) throws {
-        let suite = suite
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.schema, forKey: .schema)
         try container.encode(webbridgeVersion, forKey: .webbridgeVersion)
@@ -152,10 +162,10 @@ extension RunReport: Codable {
         try container.encode(notRun, forKey: .notRun)
         try container.encode(passed, forKey: .passed)
         try container.encode(pages.count, forKey: .pageCount)
-        try container.encode(suite.passedCount, forKey: .passedPages)
-        try container.encode(suite.failedPages.count, forKey: .failedPages)
+        try container.encode(passedPageCount, forKey: .passedPages)
+        try container.encode(failedPages.count, forKey: .failedPages)
         try container.encode(
-            suite.failedByCategory.map { CategoryCount(category: $0, categoryText: $0.rawValue, pages: $1.count) },
+            failedByCategory.map { CategoryCount(category: $0, categoryText: $0.rawValue, pages: $1.count) },
             forKey: .failedByCategory)
         try container.encode(pages, forKey: .pages)
     }
@@ -190,7 +200,7 @@ extension RunReport: Codable {
                 debugDescription: "a position out of range (the rule: 0 <= position < \(Self.largestList))")
         }
         self.init(
-            pages: try container.decode([PageTally].self, forKey: .pages),
+            pages: try container.decode([PageReport].self, forKey: .pages),
             contract: try container.decode(Contract.self, forKey: .contract),
             shards: shards,
             interrupted: try container.decode(Bool.self, forKey: .interrupted),
@@ -212,7 +222,7 @@ extension RunReport: Codable {
     package static let longestTimeout: Double = 86_400
 }
 
-extension PageTally: Codable {
+extension PageReport: Codable {
     /// The largest count a report may hold (10^12): merged sums of such counts can't overflow.
     package static let largestCount = 1_000_000_000_000
 
@@ -229,25 +239,25 @@ extension PageTally: Codable {
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .page)
-        try container.encode(tally.passed, forKey: .passed)
-        try container.encode(tally.count, forKey: .sessionCount)
-        try container.encode(tally.failedCount, forKey: .failedCount)
-        try container.encode(tally.omitted, forKey: .omittedSessions)
-        try container.encode(tally.totalSeconds, forKey: .seconds)
-        try container.encode(tally.failedCases, forKey: .failedDirections)
-        try container.encode(tally.skippedCases, forKey: .skippedDirections)
+        try container.encode(passed, forKey: .passed)
+        try container.encode(count, forKey: .sessionCount)
+        try container.encode(failedCount, forKey: .failedCount)
+        try container.encode(omitted, forKey: .omittedSessions)
+        try container.encode(totalSeconds, forKey: .seconds)
+        try container.encode(failedCases, forKey: .failedDirections)
+        try container.encode(skippedCases, forKey: .skippedDirections)
         try container.encode(
-            tally.failedCategories.map { Category(category: $0, categoryText: $0.rawValue) }, forKey: .failedCategories)
-        try container.encode(tally.kept, forKey: .sessions)
-        try container.encodeIfPresent(tally.stress, forKey: .stress)
+            failedCategories.map { Category(category: $0, categoryText: $0.rawValue) }, forKey: .failedCategories)
+        try container.encode(kept, forKey: .sessions)
+        try container.encodeIfPresent(stress, forKey: .stress)
         // Computed from the sessions, so a merge keeps them; read back by computing them again.
-        try container.encode(tally.outcome, forKey: .outcome)
-        try container.encodeIfPresent(tally.flaky, forKey: .flaky)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encodeIfPresent(flaky, forKey: .flaky)
     }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        var tally = SessionTally()
+        var tally = PageReport(name: try container.decode(String.self, forKey: .page))
         tally.count = try container.decode(Int.self, forKey: .sessionCount)
         tally.failedCount = try container.decode(Int.self, forKey: .failedCount)
         tally.totalSeconds = try container.decode(Double.self, forKey: .seconds)
@@ -270,7 +280,7 @@ extension PageTally: Codable {
                 debugDescription:
                     "\(tally.totalSeconds) is not a duration (the rule: seconds, 0 to \(Self.largestCount))")
         }
-        tally.kept = try container.decode([SessionTally.Kept].self, forKey: .sessions)
+        tally.kept = try container.decode([PageReport.Kept].self, forKey: .sessions)
         if let kept = tally.kept.first(where: { !(1...max(1, tally.count)).contains($0.session) }) {
             throw DecodingError.dataCorruptedError(
                 forKey: .sessions, in: container,
@@ -290,11 +300,11 @@ extension PageTally: Codable {
                     "the counts (sessionCount \(tally.count), failedCount \(tally.failedCount), \(tally.failedCategories.count) failedCategories) do not fit the \(tally.kept.count) sessions listed (\(failedKept) failed)"
             )
         }
-        self.init(name: try container.decode(String.self, forKey: .page), tally: tally)
+        self = tally
     }
 }
 
-extension SessionTally.Kept: Decodable {
+extension PageReport.Kept: Decodable {
     private enum KeptKeys: String, CodingKey { case session }
 
     package init(from decoder: any Decoder) throws {
@@ -326,14 +336,5 @@ extension DirectionVerdict: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .status, in: container, debugDescription: "'\(status)' is not one of pass, fail, not-run")
         }
-    }
-}
-
-extension ReportRendering {
-    /// The run as the JSON report (schema 1): pretty-printed, keys sorted.
-    package static func json(_ report: RunReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)
     }
 }

@@ -238,7 +238,7 @@ package enum StressRun {
     }
 
     /// What the perturbation changed in the session, in words; its description when nothing was applied.
-    nonisolated static func words(_ report: SessionReport, _ perturbation: Perturbation) -> String {
+    package nonisolated static func words(_ report: SessionReport, _ perturbation: Perturbation) -> String {
         let applied = report.perturbed ?? []
         return applied.isEmpty ? perturbation.description : applied.joined(separator: "; ")
     }

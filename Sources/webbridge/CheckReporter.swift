@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeReports
 import BridgeTesting
 import Foundation
 
@@ -35,7 +36,7 @@ struct CheckReporter {
     @MainActor
     func session(_ index: Int, _ report: SessionReport, verbose: Bool) {
         guard format == .text, verbose, !(compact && report.passed) else { return }
-        emit(ReportRendering.text(session: index, report))
+        emit(report.text(session: index))
         // Once a run: a hidden error the engine's console could have shown, had its extension been found.
         let hidden = PageDiagnostic.Kind.uncaughtError.rawValue + ": Script error. ("
         if !Self.saidConsoleUnavailable, let unavailable = EngineConsole.unavailable,
@@ -54,10 +55,9 @@ struct CheckReporter {
     var reports: [ReportTarget] = []
 
     /// Prints the verdict and writes the report files; false when a report file could not be written.
-    func end(_ tally: SessionTally) -> Bool {
+    func end(_ tally: PageReport) -> Bool {
         if format == .text {
-            if let flaky = tally.flaky { Output.report(flaky.lines.joined(separator: "\n")) }
-            Output.report(ReportRendering.summary(tally))
+            Output.report(TextReport.render(run(tally), TextReport.Options(page: true)))
             if let entry = annotates,
                 let line = GitHubAnnotations.annotation(
                     page: pagePath ?? pageName, file: entry.annotationFile, tally: tally)
@@ -70,33 +70,32 @@ struct CheckReporter {
         return ReportTarget.writeAll(reports) { document($0, tally) }
     }
 
-    /// The whole report over `tally` in a document format (json, junit, html), `notice` saying why it is partial.
-    func document(_ format: CheckOptions.Format, _ tally: SessionTally, notice: String? = nil) -> String {
-        switch format {
-        case .text: ReportRendering.summary(tally)
-        case .json:
-            // One shape for every run: a single page is a suite of one.
-            ReportRendering.json(
-                RunReport(
-                    pages: [PageTally(name: pagePath ?? pageName, tally: tally)],
-                    contract: RunReport.Contract(configuration.contract), interrupted: notice != nil,
-                    startedAt: startedAt, timeout: configuration.timeout, engine: EngineEnvironment.engineVersion))
-        case .junit: ReportRendering.junit(tally, suite: pagePath ?? pageName)
-        case .html: ReportRendering.html(page: pageName, tally, header: htmlHeader(title: pageName), notice: notice)
-        }
+    /// The run of this one page as a report: a single page is a run of one, rendered as a suite's is.
+    /// - Parameter named: the page's name in the report; the path as given unless named otherwise.
+    func run(_ tally: PageReport, named: String? = nil, interrupted: Bool = false) -> RunReport {
+        var page = tally
+        page.name = named ?? pagePath ?? pageName
+        return RunReport(
+            pages: [page],
+            contract: RunReport.Contract(configuration.contract), interrupted: interrupted, startedAt: startedAt,
+            timeout: configuration.timeout, engine: EngineEnvironment.engineVersion)
     }
 
-    /// The HTML report's header: `title`, the contract, the timeout and the engine this run used.
-    func htmlHeader(title: String) -> HTMLReport.Header {
-        HTMLReport.Header(
-            title: title, contractName: configuration.contract.displayName,
-            contractVersion: configuration.contract.version, timeout: configuration.timeout,
-            engine: EngineEnvironment.engineVersion, date: startedAt)
+    /// The whole report over `tally` in a document format (json, junit, html), `notice` saying why it is partial.
+    func document(_ format: CheckOptions.Format, _ tally: PageReport, notice: String? = nil) -> String {
+        switch format {
+        case .text: TextReport.render(run(tally), TextReport.Options(page: true, explainsFlaky: false))
+        case .json: JSONReport.render(run(tally, interrupted: notice != nil))
+        case .junit: JUnitReport.render(run(tally))
+        case .html:
+            // Named as the header names it: the file name (or a URL's host), not the path as given.
+            HTMLReport.render(run(tally, named: pageName), HTMLReport.Options(title: pageName, notice: notice))
+        }
     }
 
     /// What was done before a signal stopped the run: the sessions so far and a partial summary, and the report
     /// files with what finished.
-    func interrupted(_ tally: SessionTally, of total: Int, signal: Int32) {
+    func interrupted(_ tally: PageReport, of total: Int, signal: Int32) {
         let name = SignalWatcher.name(signal)
         // No session finished: there is no verdict, and a summary of nothing would read as a pass.
         let note =
@@ -108,7 +107,7 @@ struct CheckReporter {
             Output.report(
                 tally.count == 0
                     ? "INTERRUPTED: \(note); no verdict"
-                    : "INTERRUPTED: \(note); so far: \(ReportRendering.summary(tally)); did not run: \(total - tally.count) of \(total)"
+                    : "INTERRUPTED: \(note); so far: \(document(.text, tally)); did not run: \(total - tally.count) of \(total)"
             )
         case .json, .html: Output.out(document(format, tally, notice: note))
         case .junit:
@@ -127,7 +126,7 @@ final class CheckRun {
 
     let reporter: CheckReporter
     let total: Int
-    private(set) var tally = SessionTally()
+    private(set) var tally = PageReport()
     private let progress: ProgressLine
     private var printedFailures = 0
 

@@ -10,7 +10,7 @@ import Foundation
 /// a `--url` page has no file in the repository, so its annotation names the page in the text only.
 enum GitHubAnnotations {
     /// The annotation of one page, or nil when it passed. `file` is the page's path as given on the command line.
-    static func annotation(page: String, file: String?, tally: SessionTally) -> String? {
+    static func annotation(page: String, file: String?, tally: PageReport) -> String? {
         guard !tally.passed else { return nil }
         let failure = tally.kept.lazy.flatMap(\.report.failures).first
         let category = failure?.category.rawValue ?? tally.failedCategories.first?.rawValue ?? "failed"

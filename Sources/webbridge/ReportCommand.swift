@@ -93,7 +93,7 @@ enum ReportCommand {
         if format == .text, let missing { Output.out("INCOMPLETE: \(missing); no verdict") }
         guard ReportTarget.writeAll(targets, command: "webbridge report merge", { merged.document($0, notice: notice) })
         else { return .environment }
-        let status = CheckCommand.exitStatus(merged.suite)
+        let status = CheckCommand.exitStatus(merged)
         return missing != nil && status == .pass ? .contractFailure : status
     }
 

@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeReports
 import BridgeTesting
 import CommandLineOptions
 import Foundation
@@ -219,30 +220,14 @@ struct ReportTarget: Equatable {
 
 extension RunReport {
     /// The report in `format`: the text summary over its pages, or the whole JSON, JUnit or HTML document;
-    /// `notice` says why it is partial (a signal, a missing shard). The HTML header shows the report's metadata:
-    /// its start, contract, timeout, engine and shards.
+    /// `notice` says why it is partial (a signal, a missing shard).
     func document(_ format: CheckOptions.Format, notice: String? = nil) -> String {
         switch format {
-        case .text: ReportRendering.summary(suite)
-        case .json: ReportRendering.json(self)
-        case .junit: ReportRendering.junit(suite)
-        case .html:
-            HTMLReport.render(
-                pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) }, header: htmlHeader, notice: notice,
-                notRun: notRun)
+        case .text: TextReport.render(self)
+        case .json: JSONReport.render(self)
+        case .junit: JUnitReport.render(self)
+        case .html: HTMLReport.render(self, HTMLReport.Options(notice: notice))
         }
-    }
-
-    /// The HTML header: "N pages" (with the shards a split report holds), and the run's metadata.
-    private var htmlHeader: HTMLReport.Header {
-        let count = pages.count + notRun.count
-        let shardNote =
-            shards.isEmpty
-            ? "" : ", \(shards.count == 1 ? "shard" : "shards") \(shards.map(\.description).joined(separator: ", "))"
-        return HTMLReport.Header(
-            title: (count == 1 ? "1 page" : "\(count) pages") + shardNote, contractName: contract.name,
-            contractVersion: contract.version, timeout: timeout, engine: engine.isEmpty ? nil : engine,
-            date: startedAt)
     }
 }
 

@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeReports
 import BridgeTesting
 import Foundation
 
@@ -17,7 +18,7 @@ final class SuiteRun {
     private struct Page {
         let name: String
         let entry: PageEntry
-        var tally: SessionTally?
+        var tally: PageReport?
         var block: [String] = []
     }
 
@@ -69,10 +70,10 @@ final class SuiteRun {
         SignalWatcher.checkpoint()
         progress.finish()
         // Pages `--max-failures` kept from starting are not run, as a signal's are.
-        let suite = interruptedTally
+        let suite = report()
         if options.format == .text {
             for index in nextToPrint..<pages.count { printBlock(index) }
-            Output.report(document(options.format, suite))
+            Output.report(suite.document(options.format))
             if let limit = options.maxFailures, !suite.notRun.isEmpty {
                 Output.report(
                     "stopped after \(limit == 1 ? "1 failed page" : "\(limit) failed pages") (--max-failures \(limit)): "
@@ -88,25 +89,24 @@ final class SuiteRun {
                 }
             }
         } else {
-            Output.out(document(options.format, suite))
+            Output.out(suite.document(options.format))
         }
         // A report file that could not be written is exit 3, as a report lost on stdout is.
-        guard ReportTarget.writeAll(options.reports, { document($0, suite) }) else { return .environment }
+        guard ReportTarget.writeAll(options.reports, { suite.document($0) }) else { return .environment }
         return CheckCommand.exitStatus(suite)
     }
 
-    /// The suite's report in `format`: the text summary, or the whole JSON, JUnit or HTML document; `notice`
-    /// says why it is partial.
-    private func document(_ format: CheckOptions.Format, _ suite: SuiteTally, notice: String? = nil) -> String {
+    /// The suite as one report: the finished pages in page order, the others as not run (a signal or
+    /// `--max-failures` stopped them).
+    private func report(interrupted: Bool = false) -> RunReport {
         RunReport(
-            pages: suite.pages, contract: RunReport.Contract(base.contract),
+            pages: pages.compactMap(\.tally), contract: RunReport.Contract(base.contract),
             shards: options.shard.map { [RunReport.Shard(index: $0.index, count: $0.count)] } ?? [],
-            interrupted: notice != nil, notRun: suite.notRun, startedAt: startedAt, timeout: base.timeout,
-            engine: EngineEnvironment.engineVersion,
+            interrupted: interrupted, notRun: pages.filter { $0.tally == nil }.map(\.name), startedAt: startedAt,
+            timeout: base.timeout, engine: EngineEnvironment.engineVersion,
             // A balanced shard's pages are not every n-th: the merge places them by their list positions.
             positions: options.durations == nil
-                ? nil : zip(options.selectedPositions, pages).filter { $0.1.tally != nil }.map(\.0)
-        ).document(format, notice: notice.map { "INTERRUPTED: \($0)" })
+                ? nil : zip(options.selectedPositions, pages).filter { $0.1.tally != nil }.map(\.0))
     }
 
     private var header: String {
@@ -156,7 +156,9 @@ final class SuiteRun {
                 session: { await lane.run($0) }, record: run.record, shouldStop: { Output.standardOutputFailed })
             if let stress { run.record(stress: stress) }
         }
-        pages[index].tally = run.tally
+        var finished = run.tally
+        finished.name = pages[index].name
+        pages[index].tally = finished
         pages[index].block = buffer.lines
         done += 1
         if !run.tally.passed { failed += 1 }
@@ -189,27 +191,19 @@ final class SuiteRun {
             pages[index].block = []
             return
         }
-        let lines = ["== \(title)"] + pages[index].block + (tally.flaky?.lines ?? []) + [ReportRendering.summary(tally)]
+        let closing = TextReport.render(
+            RunReport(pages: [tally], contract: RunReport.Contract(base.contract)), TextReport.Options(page: true))
+        let lines = ["== \(title)"] + pages[index].block + [closing]
         Output.report(lines.joined(separator: "\n"))
         // Printed text is not needed again: the summary uses the tally.
         pages[index].block = []
-    }
-
-    /// The finished pages, in page order.
-    private var tally: SuiteTally {
-        SuiteTally(pages.compactMap { page in page.tally.map { PageTally(name: page.name, tally: $0) } })
-    }
-
-    /// The finished pages, and the others as not run: the suite as a signal leaves it.
-    private var interruptedTally: SuiteTally {
-        SuiteTally(tally.pages, notRun: pages.filter { $0.tally == nil }.map(\.name))
     }
 
     /// What was done when a signal stops the suite: the finished pages' blocks, then a partial summary.
     private func interrupted(_ signal: Int32) {
         progress.finish()
         let name = SignalWatcher.name(signal)
-        let suite = interruptedTally
+        let suite = report(interrupted: true)
         let note = "interrupted by \(name) after \(suite.pages.count) of \(pages.count) pages"
         switch options.format {
         case .text:
@@ -218,15 +212,15 @@ final class SuiteRun {
             // The last line says what ran and what did not: a stopped run never ends on a verdict's line.
             let failed = suite.failedPages.count
             Output.report(
-                "INTERRUPTED: \(note); so far:\n\(ReportRendering.summary(suite))\nINTERRUPTED by \(name): "
+                "INTERRUPTED: \(note); so far:\n\(suite.document(.text))\nINTERRUPTED by \(name): "
                     + "\(suite.pages.count) of \(pages.count) pages ran (\(suite.pages.count - failed) passed, \(failed) failed), "
                     + "\(suite.notRun.count) did not run")
-        case .json, .html: Output.out(document(options.format, suite, notice: note))
+        case .json, .html: Output.out(suite.document(options.format, notice: "INTERRUPTED: \(note)"))
         case .junit:
-            Output.out(document(options.format, suite, notice: note))
+            Output.out(suite.document(options.format, notice: "INTERRUPTED: \(note)"))
             printError("webbridge check: \(note); the report holds the pages that finished")
         }
-        ReportTarget.writeAll(options.reports) { document($0, suite, notice: note) }
+        ReportTarget.writeAll(options.reports) { suite.document($0, notice: "INTERRUPTED: \(note)") }
     }
 }
 
@@ -238,8 +232,8 @@ private final class BlockBuffer {
 
 extension CheckCommand {
     /// The worst page wins: any broken contract is 1; 4 only when every failure on every page is unreachable.
-    static func exitStatus(_ suite: SuiteTally) -> ExitStatus {
-        let statuses = suite.pages.map { exitStatus($0.tally) }
+    static func exitStatus(_ suite: RunReport) -> ExitStatus {
+        let statuses = suite.pages.map { exitStatus($0) }
         if statuses.contains(.contractFailure) { return .contractFailure }
         if statuses.contains(.pageUnreachable) { return .pageUnreachable }
         return .pass

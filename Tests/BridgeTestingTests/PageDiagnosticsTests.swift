@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeReports
 import BridgeTesting
 import EngineTestSupport
 import Foundation
@@ -159,7 +160,10 @@ final class PageDiagnosticsTests: XCTestCase {
         XCTAssertFalse(notes.contains { $0.contains("only with --console") }, "\(notes)")
         XCTAssertFalse(notes.joined().contains("SECRET-4242"), "a console value reached the timeline: \(notes)")
         // The HTML report marks the page's unhandled errors, not the console messages it chose to write.
-        let html = HTMLReport.render(page: "page.html", [report])
+        let html = HTMLReport.render(
+            RunReport(
+                pages: [PageReport(name: "page.html", [report])],
+                contract: RunReport.Contract(name: "bridge", version: 1)))
         let marks = html.components(separatedBy: "\n").filter { $0.contains("data-event=\"page reported\"") }
         XCTAssertEqual(
             marks.map { $0.contains("dot bad") }, notes.map { $0.hasPrefix("unhandled rejection") }, "\(marks)")

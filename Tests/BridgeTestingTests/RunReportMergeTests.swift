@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeReports
 import XCTest
 
 @testable import BridgeTesting
@@ -17,7 +18,7 @@ final class RunReportMergeTests: XCTestCase {
     /// The shard `index`/`count` of a list of `total` pages named p0, p1, …, as `--shard` selects them.
     func shard(_ index: Int, of count: Int, total: Int) -> RunReport {
         let pages = (0..<total).filter { $0 % count == index - 1 }.map {
-            PageTally(name: "p\($0)", tally: SessionTally([$0 == 4 ? failed : passed]))
+            PageReport(name: "p\($0)", [$0 == 4 ? failed : passed])
         }
         return RunReport(pages: pages, contract: contract, shards: [RunReport.Shard(index: index, count: count)])
     }
@@ -30,22 +31,22 @@ final class RunReportMergeTests: XCTestCase {
         let merged = try RunReport.merged([("3", shards[2]), ("1", shards[0]), ("2", shards[1])])
         XCTAssertEqual(names(merged), list)
         XCTAssertEqual(merged.shards.map(\.index), [1, 2, 3])
-        XCTAssertFalse(merged.suite.passed)
+        XCTAssertFalse(merged.failedPages.isEmpty)
         // A merged report of some shards merges again with the rest.
         let partial = try RunReport.merged([("1", shards[0]), ("3", shards[2])])
         XCTAssertEqual(names(try RunReport.merged([("1+3", partial), ("2", shards[1])])), list)
     }
 
     func testRunsOfOnePageKeepEverySessionNumberedOn() throws {
-        let first = RunReport(pages: [PageTally(name: "a", tally: SessionTally([passed, passed]))], contract: contract)
+        let first = RunReport(pages: [PageReport(name: "a", [passed, passed])], contract: contract)
         let second = RunReport(
             pages: [
-                PageTally(name: "a", tally: SessionTally([failed])), PageTally(name: "b", tally: SessionTally([])),
+                PageReport(name: "a", [failed]), PageReport(name: "b", []),
             ],
             contract: contract)
         let merged = try RunReport.merged([("first", first), ("second", second)])
         XCTAssertEqual(names(merged), ["a", "b"])
-        let tally = merged.pages[0].tally
+        let tally = merged.pages[0]
         XCTAssertEqual(tally.count, 3)
         XCTAssertEqual(tally.failedCount, 1)
         XCTAssertEqual(tally.kept.map(\.session), [1, 2, 3])
@@ -75,7 +76,7 @@ final class RunReportMergeTests: XCTestCase {
     /// naming the field and the rule (a shard count of 0 or -3 crashed the merge, 10^18 ran past a minute, and
     /// index 5 of 3 was merged).
     func testEveryNumberOfAReportIsCheckedBeforeUse() throws {
-        let written = Data(ReportRendering.json(shard(1, of: 2, total: 4)).utf8)
+        let written = Data(JSONReport.render(shard(1, of: 2, total: 4)).utf8)
         let original = try XCTUnwrap(JSONSerialization.jsonObject(with: written) as? [String: Any])
         func variant(_ change: (inout [String: Any]) -> Void) throws -> Data {
             var document = original
@@ -141,14 +142,14 @@ final class RunReportMergeTests: XCTestCase {
     /// A merge of part of a split has no verdict: the missing shards are named and the report never passes.
     func testAMergeThatLacksAShardNeverPasses() throws {
         let passing = RunReport(
-            pages: [PageTally(name: "p0", tally: SessionTally([passed]))], contract: contract,
+            pages: [PageReport(name: "p0", [passed])], contract: contract,
             shards: [RunReport.Shard(index: 1, count: 2)])
-        XCTAssertTrue(passing.suite.passed)
+        XCTAssertTrue(passing.failedPages.isEmpty)
         let merged = try RunReport.merged([("1", passing)])
         XCTAssertEqual(merged.missingShards, [RunReport.Shard(index: 2, count: 2)])
         XCTAssertFalse(merged.passed)
         let document = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(ReportRendering.json(merged).utf8)) as? [String: Any])
+            JSONSerialization.jsonObject(with: Data(JSONReport.render(merged).utf8)) as? [String: Any])
         XCTAssertEqual(document["passed"] as? Bool, false)
     }
 
@@ -168,7 +169,7 @@ final class RunReportMergeTests: XCTestCase {
         XCTAssertEqual(merged.startedAt, early)
         XCTAssertEqual(merged.timeout, 30)
         XCTAssertEqual(merged.engine, "WebKitGTK 2.48.3; WebKitGTK 2.50.0")
-        let reread = try RunReport.read(Data(ReportRendering.json(merged).utf8), file: "m.json")
+        let reread = try RunReport.read(Data(JSONReport.render(merged).utf8), file: "m.json")
         XCTAssertEqual(reread.startedAt, early)
         XCTAssertEqual(reread.timeout, 30)
         XCTAssertEqual(reread.engine, merged.engine)

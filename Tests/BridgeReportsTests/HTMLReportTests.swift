@@ -2,6 +2,7 @@ import BridgeContract
 import EngineTestSupport
 import XCTest
 
+@testable import BridgeReports
 @testable import BridgeTesting
 
 /// The HTML report of real checks, read back from the DOM the real engine builds from it.
@@ -138,7 +139,7 @@ final class HTMLReportTests: XCTestCase {
     func testPassingFixtureDrawsTheReadyAndTheSyncWithoutAFailure() async throws {
         let report = await check(try FixtureVariant.fixture())
         XCTAssertTrue(report.passed, "the fixture must pass: \(report.failures)")
-        let diagram = try await diagram(of: HTMLReport.render(page: "BridgeFixture.html", [report]))
+        let diagram = try await diagram(of: HTMLReport.render(.of(page: "BridgeFixture.html", [report])))
         assertSelfContained(diagram)
         assertArrowsFollowTheTimeline(diagram, report)
         XCTAssertEqual(diagram.arrows.map(\.event), ["ready received", "sync sent"])
@@ -152,20 +153,20 @@ final class HTMLReportTests: XCTestCase {
         // A strict rejection decides page → native at once.
         let report = await check(try FixtureVariant.posting(#"{kind: "ready", version: "1"}"#))
         let failure = try XCTUnwrap(report.pageToNative.failure, "the broken ready must fail page → native")
-        let diagram = try await diagram(of: HTMLReport.render(page: "broken.html", [report]))
+        let diagram = try await diagram(of: HTMLReport.render(.of(page: "broken.html", [report])))
         assertSelfContained(diagram)
         assertArrowsFollowTheTimeline(diagram, report)
         XCTAssertEqual(diagram.failing, ["message rejected"])
         XCTAssertEqual(diagram.failures.map(\.category), [FailureCategory.nativeDidNotReceive.rawValue])
         XCTAssertEqual(diagram.failures.map(\.direction), ["page-to-native"])
         XCTAssertEqual(
-            diagram.failures.first?.remedy, TerminalText.line(ReportRendering.collapsingRepeats(failure.detail)))
+            diagram.failures.first?.remedy, TerminalText.line(SessionText.collapsingRepeats(failure.detail)))
     }
 
     func testThrowingReceiverMarksNotAcceptedAsTheFailingStep() async throws {
         let report = await check(try FixtureVariant.throwingReceiver())
         XCTAssertNotNil(report.nativeToPage.failure, "the throwing receiver must fail native → page")
-        let diagram = try await diagram(of: HTMLReport.render(page: "throws.html", [report]))
+        let diagram = try await diagram(of: HTMLReport.render(.of(page: "throws.html", [report])))
         assertSelfContained(diagram)
         assertArrowsFollowTheTimeline(diagram, report)
         XCTAssertEqual(diagram.failing, ["not accepted"])
@@ -176,7 +177,7 @@ final class HTMLReportTests: XCTestCase {
     func testAMessageThatNeverArrivedGetsAMissingStepAfterTheTimeline() async throws {
         let report = await check(try FixtureVariant.replacingReady(with: ""))
         XCTAssertNotNil(report.pageToNative.failure, "a page without a ready must fail page → native")
-        let diagram = try await diagram(of: HTMLReport.render(page: "silent.html", [report]))
+        let diagram = try await diagram(of: HTMLReport.render(.of(page: "silent.html", [report])))
         assertArrowsFollowTheTimeline(diagram, report)
         XCTAssertEqual(diagram.failing, ["missing"])
         XCTAssertEqual(diagram.failures.map(\.direction), ["page-to-native"])
@@ -188,7 +189,7 @@ final class HTMLReportTests: XCTestCase {
         let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(refused.port)/"))
         let report = await BridgeCheck.run(CheckConfiguration(page: .url(url)))
         XCTAssertEqual(report.load.failure?.category, .pageUnreachable, "\(report.failures)")
-        let diagram = try await diagram(of: HTMLReport.render(page: "page at 127.0.0.1", [report]))
+        let diagram = try await diagram(of: HTMLReport.render(.of(page: "page at 127.0.0.1", [report])))
         assertSelfContained(diagram)
         assertArrowsFollowTheTimeline(diagram, report)
         XCTAssertEqual(diagram.failing, ["load failed"])
@@ -197,7 +198,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     nonisolated func testANoticeIsShownAboveTheSummaryAsText() {
-        let rendered = HTMLReport.render(page: "p.html", [SessionReport](), notice: "interrupted <by> SIGINT")
+        let rendered = HTMLReport.render(.of(page: "p.html", []), HTMLReport.Options(notice: "interrupted <by> SIGINT"))
         XCTAssertTrue(rendered.contains("<p class=\"notice\">interrupted &lt;by&gt; SIGINT</p>"), rendered)
     }
 
@@ -209,7 +210,7 @@ final class HTMLReportTests: XCTestCase {
         let report = await check(html)
         let detail = try XCTUnwrap(report.nativeToPage.failure?.detail)
         XCTAssertTrue(detail.contains("<img src=x>"), "the check should carry the page's error text: \(detail)")
-        let rendered = HTMLReport.render(page: "<b>hostile</b>.html", [report])
+        let rendered = HTMLReport.render(.of(page: "<b>hostile</b>.html", [report]))
         XCTAssertFalse(rendered.contains("<img"), "markup from the page reached the report unescaped")
         let diagram = try await diagram(of: rendered)
         assertSelfContained(diagram)
@@ -220,9 +221,7 @@ final class HTMLReportTests: XCTestCase {
     func testSeveralPagesEachGetARowAndASection() async throws {
         let passing = await check(try FixtureVariant.fixture())
         let broken = await check(try FixtureVariant.throwingReceiver())
-        let rendered = HTMLReport.render([
-            (page: "a.html", sessions: [passing, passing]), (page: "b.html", sessions: [broken]),
-        ])
+        let rendered = HTMLReport.render(.of([("a.html", [passing, passing]), ("b.html", [broken])]))
         let diagram = try await diagram(of: rendered)
         assertSelfContained(diagram)
         // The failed page first; a.html's two identical sessions drawn once.
@@ -238,9 +237,9 @@ final class HTMLReportTests: XCTestCase {
         let failed = SessionReport(
             load: .pass("didFinish"), pageToNative: .fail(BridgeFailure(.nativeDidNotReceive, "no ready")),
             nativeToPage: .notRun("no ready"), timeline: [], extraMessages: [])
-        var tally = SessionTally()
-        for _ in 0..<(SessionTally.keptFirst + SessionTally.keptFailures + 5) { tally.add(failed) }
-        let rendered = HTMLReport.render(page: "p.html", tally)
+        var tally = PageReport()
+        for _ in 0..<(PageReport.keptFirst + PageReport.keptFailures + 5) { tally.add(failed) }
+        let rendered = HTMLReport.render(.of(page: "p.html", tally))
         XCTAssertTrue(
             rendered.contains(
                 "data-category=\"\(HTMLReport.escape(FailureCategory.nativeDidNotReceive.rawValue))\">≥ \(tally.kept.count)<"
@@ -274,10 +273,11 @@ final class HTMLReportTests: XCTestCase {
     func testTheHeaderNamesThePageTheDateToolContractTimeoutAndEngine() async throws {
         let report = await check(try FixtureVariant.fixture())
         let date = Date(timeIntervalSince1970: 1_800_000_000)
-        let header = HTMLReport.Header(
-            title: "checkout.html", contractName: "bridge", contractVersion: 3, timeout: 2.5,
-            engine: EngineEnvironment.engineVersion, date: date)
-        let rendered = HTMLReport.render(page: "checkout.html", SessionTally([report]), header: header)
+        let run = RunReport(
+            pages: [PageReport(name: "checkout.html", [report])],
+            contract: RunReport.Contract(name: "bridge", version: 3), startedAt: date, timeout: 2.5,
+            engine: EngineEnvironment.engineVersion)
+        let rendered = HTMLReport.render(run, HTMLReport.Options(title: "checkout.html"))
         let read = try await query(
             rendered,
             """
@@ -300,9 +300,9 @@ final class HTMLReportTests: XCTestCase {
         let passing = await check(try FixtureVariant.fixture())
         let broken = await check(try FixtureVariant.throwingReceiver())
         // 50 pages, one failed at position 40: it leads the summary and its row leads to its failure.
-        let pages = (1...50).map { HTMLReport.Page(name: "p\($0).html", sessions: [$0 == 40 ? broken : passing]) }
+        let pages = (1...50).map { (page: "p\($0).html", sessions: [$0 == 40 ? broken : passing]) }
         let read = try await query(
-            HTMLReport.render(pages),
+            HTMLReport.render(.of(pages)),
             """
             [...document.querySelectorAll('.summary .page-row')].slice(0, 2).map((row) => {
               const href = row.querySelector('a').getAttribute('href');
@@ -321,11 +321,11 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testIdenticalRepeatedSessionsAreDrawnOnceWithTheirCount() async throws {
-        var tally = SessionTally()
+        var tally = PageReport()
         for _ in 1...5 { tally.add(await check(try FixtureVariant.fixture())) }
         XCTAssertEqual(tally.kept.count, 5)
         let read = try await query(
-            HTMLReport.render(page: "p.html", tally),
+            HTMLReport.render(.of(page: "p.html", tally)),
             """
             [...document.querySelectorAll('details.session')].map((el) =>
               el.dataset.count + ' ' + el.querySelector('summary').textContent)
@@ -338,7 +338,7 @@ final class HTMLReportTests: XCTestCase {
         defer { server.stop() }
         let report = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/missing"))))
         XCTAssertEqual(report.load.failure?.category, .pageUnreachable, "\(report.failures)")
-        let rendered = HTMLReport.render(page: "page at 127.0.0.1", [report])
+        let rendered = HTMLReport.render(.of(page: "page at 127.0.0.1", [report]))
         let diagram = try await diagram(of: rendered)
         assertArrowsFollowTheTimeline(diagram, report)
         XCTAssertEqual(diagram.failing, ["response"], "the 404 response is the failing step")
@@ -355,7 +355,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertGreaterThan(note.count, HTMLReport.labelLimit, "the note must be longer than a label's limit")
         XCTAssertTrue(note.hasSuffix("lenient mode ignores it."), note)
         let labels = try await query(
-            HTMLReport.render(page: "p.html", [report]),
+            HTMLReport.render(.of(page: "p.html", [report])),
             "[...document.querySelectorAll('.step[data-event=\"message rejected\"] .note')].map((el) => el.textContent)",
             as: [String].self)
         XCTAssertEqual(labels, [note], "the label with its remedies is shown whole")
@@ -367,10 +367,7 @@ final class HTMLReportTests: XCTestCase {
         defer { server.stop() }
         let missing = await BridgeCheck.run(CheckConfiguration(page: .url(server.url("/missing"))))
         let read = try await query(
-            HTMLReport.render([
-                HTMLReport.Page(name: "broken.html", sessions: [broken]),
-                HTMLReport.Page(name: "missing", sessions: [missing]),
-            ]),
+            HTMLReport.render(.of([("broken.html", [broken]), ("missing", [missing])])),
             "[...document.querySelectorAll('.failure')].map((el) => el.dataset.category + ': ' + el.querySelector('.owner').textContent)",
             as: [String].self)
         XCTAssertEqual(

@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeTesting
 import Foundation
 
 /// Each session's sequence diagram: the page and native lanes, each timeline event as an arrow or a mark, and
@@ -152,7 +153,7 @@ extension HTMLReport {
     }
 
     static func failureBox(_ direction: Direction, _ failure: BridgeFailure) -> String {
-        let detail = ReportRendering.collapsingRepeats(failure.detail)
+        let detail = SessionText.collapsingRepeats(failure.detail)
         return
             "<div class=\"failure\" data-category=\"\(escape(failure.category.rawValue))\" data-direction=\"\(direction.rawValue)\">"
             + "<span class=\"category\">\(escape(failure.category.rawValue))</span>"

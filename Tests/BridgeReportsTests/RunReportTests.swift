@@ -1,4 +1,5 @@
 import BridgeContract
+import BridgeReports
 import XCTest
 
 @testable import BridgeTesting
@@ -30,10 +31,12 @@ final class RunReportTests: XCTestCase {
     var report: RunReport {
         RunReport(
             pages: [
-                PageTally(name: "a.html", tally: SessionTally([passed, rejected, passed])),
-                PageTally(name: "b.html", tally: SessionTally([passed])),
+                PageReport(name: "a.html", [passed, rejected, passed]),
+                PageReport(name: "b.html", [passed]),
             ],
-            contract: RunReport.Contract(name: "checkout", version: 3), shards: [RunReport.Shard(index: 1, count: 2)])
+            contract: RunReport.Contract(name: "checkout", version: 3), shards: [RunReport.Shard(index: 1, count: 2)],
+            // A whole millisecond: the JSON keeps milliseconds, and the HTML header shows the start.
+            startedAt: Date(timeIntervalSince1970: 1_796_000_000.512))
     }
 
     func json(_ text: String) throws -> [String: Any] {
@@ -41,7 +44,7 @@ final class RunReportTests: XCTestCase {
     }
 
     func testCategoriesRulesAndStatusesAreIdentifiersWithTheirTextBeside() throws {
-        let document = try json(ReportRendering.json(report))
+        let document = try json(JSONReport.render(report))
         XCTAssertEqual(document["schema"] as? Int, 1)
         let counts = try XCTUnwrap(document["failedByCategory"] as? [[String: Any]])
         XCTAssertEqual(counts.first?["category"] as? String, "native-did-not-receive")
@@ -61,21 +64,18 @@ final class RunReportTests: XCTestCase {
     /// What `report merge` relies on: the decoded JSON renders exactly the JSON, JUnit and HTML of the run.
     func testEveryRendererDrawsTheSameReportFromTheDecodedJSON() throws {
         let original = report
-        let text = ReportRendering.json(original)
+        let text = JSONReport.render(original)
         let decoded = try JSONDecoder().decode(RunReport.self, from: Data(text.utf8))
-        XCTAssertEqual(ReportRendering.json(decoded), text)
-        XCTAssertEqual(ReportRendering.junit(decoded.suite), ReportRendering.junit(original.suite))
-        let html = { (report: RunReport) in
-            HTMLReport.render(report.pages.map { HTMLReport.Page(name: $0.name, tally: $0.tally) })
-        }
-        XCTAssertEqual(html(decoded), html(original))
-        XCTAssertEqual(ReportRendering.summary(decoded.suite), ReportRendering.summary(original.suite))
+        XCTAssertEqual(JSONReport.render(decoded), text)
+        XCTAssertEqual(JUnitReport.render(decoded), JUnitReport.render(original))
+        XCTAssertEqual(HTMLReport.render(decoded), HTMLReport.render(original))
+        XCTAssertEqual(TextReport.render(decoded), TextReport.render(original))
         XCTAssertEqual(decoded.contract, original.contract)
         XCTAssertEqual(decoded.shards, original.shards)
     }
 
     func testCountsThatContradictTheSessionsAreRefused() throws {
-        var document = try json(ReportRendering.json(report))
+        var document = try json(JSONReport.render(report))
         var pages = try XCTUnwrap(document["pages"] as? [[String: Any]])
         pages[0]["failedCount"] = 0
         document["pages"] = pages
@@ -86,7 +86,7 @@ final class RunReportTests: XCTestCase {
     }
 
     func testAnotherSchemaIsRefused() throws {
-        var document = try json(ReportRendering.json(report))
+        var document = try json(JSONReport.render(report))
         document["schema"] = 2
         let data = try JSONSerialization.data(withJSONObject: document)
         XCTAssertThrowsError(try JSONDecoder().decode(RunReport.self, from: data))

@@ -1,3 +1,4 @@
+import BridgeReports
 import XCTest
 
 @testable import BridgeTesting
@@ -6,7 +7,7 @@ import XCTest
 import FoundationXML
 #endif
 
-/// How reports read: aligned verdicts for people, well-formed JUnit for dashboards, no values anywhere.
+/// How the reports of a run read: well-formed JUnit for dashboards, JSON for programs, no values anywhere.
 final class ReportRenderingTests: XCTestCase {
     let failedReady = SessionReport(
         load: .pass("didFinish"),
@@ -22,30 +23,12 @@ final class ReportRenderingTests: XCTestCase {
         load: .pass("didFinish"), pageToNative: .pass("ready {kind: String, version: Number}"),
         nativeToPage: .pass("shown"), timeline: [], extraMessages: [])
 
-    func testTextAlignsVerdictsAndListsWhatArrivedOnlyOnce() {
-        let text = ReportRendering.text(session: 1, failedReady)
-        XCTAssertTrue(text.contains("      12.5 ms  didFinish"), text)
-        XCTAssertTrue(text.contains("  page → native  FAIL     native did not receive the page's message: "), text)
-        XCTAssertTrue(text.contains("  native → page  PASS     document.body"), text)
-        XCTAssertFalse(text.contains("also seen"), "a failed ready already lists what arrived:\n\(text)")
-    }
-
-    func testSummaryNamesEachFailedCategoryAndTheCount() {
-        XCTAssertEqual(ReportRendering.summary([passed]), "PASS: both directions of the bridge hold (1 session)")
-        XCTAssertEqual(
-            ReportRendering.summary([passed, failedReady, failedReady]),
-            "FLAKY: native did not receive the page's message (2 of 3 sessions failed, 1 passed)")
-        XCTAssertEqual(
-            ReportRendering.summary([failedReady, failedReady]),
-            "FAIL: native did not receive the page's message (2 of 2 sessions failed)")
-    }
-
     func testJUnitIsWellFormedEvenWithMarkupAndControlCharactersInAnError() throws {
         let hostile = SessionReport(
             load: .pass("didFinish"), pageToNative: .pass("ok"),
             nativeToPage: .fail(BridgeFailure(.pageDidNotAccept, "Error: <b>&\"'\u{1}\u{0} (about:blank:1:2)")),
             timeline: [], extraMessages: [])
-        let xml = ReportRendering.junit([hostile, passed])
+        let xml = JUnitReport.render(.of(page: "p.html", [hostile, passed]))
         let parser = XMLParser(data: Data(xml.utf8))
         XCTAssertTrue(
             parser.parse(), "JUnit output is not well-formed XML: \(String(describing: parser.parserError))\n\(xml)")
@@ -55,9 +38,9 @@ final class ReportRenderingTests: XCTestCase {
 
     func testJSONCarriesEverySessionAndTheVerdict() throws {
         let report = RunReport(
-            pages: [PageTally(name: "a.html", tally: SessionTally([passed, failedReady]))],
+            pages: [PageReport(name: "a.html", [passed, failedReady])],
             contract: RunReport.Contract(name: "bridge", version: 1))
-        let json = ReportRendering.json(report)
+        let json = JSONReport.render(report)
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual(document["passed"] as? Bool, false)
         let page = try XCTUnwrap((document["pages"] as? [[String: Any]])?.first)
@@ -69,31 +52,6 @@ final class ReportRenderingTests: XCTestCase {
 
     // MARK: Hostile text (issue 14 items 8 and 12)
 
-    func testEveryTimelineLabelFitsItsColumn() {
-        let report = SessionReport(
-            load: .pass("didFinish"), pageToNative: .pass("ok"), nativeToPage: .pass("ok"),
-            timeline: [
-                TimelineEntry(event: .navigated, milliseconds: 3, note: "about:blank"),
-                TimelineEntry(event: .processTerminated, milliseconds: 4, note: "crashed"),
-            ], extraMessages: [])
-        let text = ReportRendering.text(session: 1, report)
-        XCTAssertTrue(text.contains("page navigated away     about:blank"), text)
-        XCTAssertTrue(text.contains("web process terminated  crashed"), text)
-    }
-
-    func testControlCharactersFromThePageAreEscaped() {
-        let report = SessionReport(
-            load: .pass("didFinish"), pageToNative: .pass("ok"),
-            nativeToPage: .fail(BridgeFailure(.pageDidNotAccept, "Error: \u{1B}[2J\rok\u{07}\u{9B}\u{202E}")),
-            timeline: [TimelineEntry(event: .notAccepted, milliseconds: 1, note: "\u{1B}]0;title\u{07}")],
-            extraMessages: [])
-        let text = ReportRendering.text(session: 1, report)
-        XCTAssertFalse(
-            text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, text)
-        XCTAssertTrue(text.contains(#"Error: \u{1B}[2J\rok\u{7}\u{9B}\u{202E}"#), text)
-        XCTAssertTrue(text.contains(#"\u{1B}]0;title\u{7}"#), text)
-    }
-
     func testCombiningMarksCountTowardTheCapsInTextAndHTML() {
         // One base character and 500,000 combining marks is one grapheme cluster: a cap that counts clusters
         // lets all 1 MB through, once per place it is shown.
@@ -102,71 +60,31 @@ final class ReportRenderingTests: XCTestCase {
             load: .pass("didFinish"), pageToNative: .pass("ok"),
             nativeToPage: .fail(BridgeFailure(.pageDidNotAccept, "Error: " + marks)),
             timeline: [TimelineEntry(event: .notAccepted, milliseconds: 1, note: marks)], extraMessages: [])
-        let text = ReportRendering.text(session: 1, report)
+        let text = report.text(session: 1)
         XCTAssertLessThan(
             text.utf8.count, 4 * (TerminalText.detailLimit + TerminalText.noteLimit) + 1_000,
             "not capped: \(text.utf8.count) bytes")
         XCTAssertTrue(text.contains("… [cut: "), "the cut is not noted")
-        let html = HTMLReport.render(page: "p.html", [report])
+        let html = HTMLReport.render(.of(page: "p.html", [report]))
         XCTAssertLessThan(html.utf8.count, 100_000, "the HTML report is not capped: \(html.utf8.count) bytes")
     }
 
-    func testALongErrorIsCutWithANoteAndShownOnce() {
-        let error = "Error: " + String(repeating: "x", count: 100_000)
-        let report = SessionReport(
-            load: .pass("didFinish"), pageToNative: .pass("ok"),
-            nativeToPage: .fail(BridgeFailure(.pageDidNotAccept, error)),
-            timeline: [TimelineEntry(event: .notAccepted, milliseconds: 1, note: error)], extraMessages: [])
-        let text = ReportRendering.text(session: 1, report)
-        XCTAssertLessThan(text.utf8.count, TerminalText.detailLimit + 1_000, "not capped")
-        XCTAssertEqual(text.components(separatedBy: "Error: ").count - 1, 1, text)
-        XCTAssertTrue(text.contains("… [cut: "), text)
-        XCTAssertTrue(text.contains("(the error below)"), text)
-    }
-
-    func testRepeatsAreGroupedAsTimesN() {
-        let rejected = "{kind: String}: kind: expected one of: ready"
-        let report = SessionReport(
-            load: .pass("didFinish"), pageToNative: .pass("ok"), nativeToPage: .pass("ok"),
-            timeline: Array(
-                repeating: TimelineEntry(event: .messageRejected, milliseconds: 1, note: rejected), count: 1_000),
-            extraMessages: Array(repeating: "rejected \(rejected)", count: 1_000))
-        let text = ReportRendering.text(session: 1, report)
-        XCTAssertEqual(text.split(separator: "\n").count, 5, text)
-        XCTAssertTrue(text.contains("message rejected  \(rejected) × 1000"), text)
-        XCTAssertTrue(text.contains("also seen: rejected \(rejected) × 1000"), text)
-
-        let failed = SessionReport(
-            load: .pass("didFinish"),
-            pageToNative: .fail(
-                BridgeFailure(
-                    .nativeDidNotReceive,
-                    "no valid 'ready'; what arrived instead: "
-                        + Array(repeating: "{kind: String}", count: 500)
-                        .joined(separator: " | "))),
-            nativeToPage: .pass("ok"), timeline: [], extraMessages: [])
-        XCTAssertTrue(
-            ReportRendering.text(session: 1, failed).contains("what arrived instead: {kind: String} × 500"),
-            ReportRendering.text(session: 1, failed))
-    }
-
     func testATallyKeepsCountsButOnlyABoundedNumberOfReports() {
-        var tally = SessionTally()
+        var tally = PageReport()
         for _ in 0..<10_000 { tally.add(passed) }
         for _ in 0..<1_000 { tally.add(failedReady) }
         XCTAssertEqual(tally.count, 11_000)
         XCTAssertEqual(tally.failedCount, 1_000)
-        XCTAssertEqual(tally.kept.count, SessionTally.keptFirst + SessionTally.keptFailures)
+        XCTAssertEqual(tally.kept.count, PageReport.keptFirst + PageReport.keptFailures)
         XCTAssertEqual(tally.kept.last?.session, 10_100)
         XCTAssertFalse(tally.onlyUnreachable)
         XCTAssertEqual(
-            ReportRendering.summary(tally),
+            tally.summary,
             "FLAKY: native did not receive the page's message (1000 of 11000 sessions failed, 10000 passed)")
         XCTAssertEqual(
-            ReportRendering.summary(tally),
-            ReportRendering.summary(
-                Array(repeating: passed, count: 10_000) + Array(repeating: failedReady, count: 1_000)))
-        let xml = ReportRendering.junit(tally)
+            tally.summary,
+            PageReport(Array(repeating: passed, count: 10_000) + Array(repeating: failedReady, count: 1_000)).summary)
+        let xml = JUnitReport.render(.of(page: "p.html", tally))
         // The root and the page's suite both count every session, not only the kept ones.
         XCTAssertTrue(
             xml.contains(#"<testsuites name="webbridge check" tests="22000" failures="1000" errors="0" time=""#),
@@ -188,11 +106,7 @@ final class ReportRenderingTests: XCTestCase {
                 TimelineEntry(event: .syncSent, milliseconds: 150, note: "{kind: String, value: String}"),
                 TimelineEntry(event: .accepted, milliseconds: 175),
             ], extraMessages: [])
-        let xml = ReportRendering.junit(
-            SuiteTally([
-                PageTally(name: "web/good.html", tally: SessionTally([passed])),
-                PageTally(name: "web/broken.html", tally: SessionTally([broken, broken])),
-            ]))
+        let xml = JUnitReport.render(.of([("web/good.html", [passed]), ("web/broken.html", [broken, broken])]))
         let document = try XMLDocument(data: Data(xml.utf8), options: [])
         let root = try XCTUnwrap(document.rootElement())
         let passedSeconds = (passed.timeline.last?.milliseconds ?? 0) / 1000

@@ -1,92 +1,72 @@
 import BridgeContract
+import BridgeTesting
 import Foundation
 
 /// Renders check reports as one self-contained HTML file: a summary table, then each session's sequence diagram.
 ///
 /// The file loads nothing (its Content-Security-Policy forbids it) and every text from a page is escaped.
 package enum HTMLReport {
-    /// One page's sessions in a report.
-    package struct Page: Sendable {
-        package let name: String
-        package let tally: SessionTally
-
-        package init(name: String, tally: SessionTally) {
-            self.name = name
-            self.tally = tally
-        }
-
-        package init(name: String, sessions: [SessionReport]) {
-            self.init(name: name, tally: SessionTally(sessions))
-        }
-    }
-
-    /// What the run was: the report's title and the header's metadata (the tool's version is always there).
-    package struct Header: Sendable {
-        /// The page's name, or the suite's ("3 pages"): the title and the first heading.
-        package var title: String
-        package var contractName: String?
-        package var contractVersion: Int?
-        /// Each step's timeout, in seconds.
-        package var timeout: Double?
-        /// The engine that ran the check (`EngineEnvironment.engineVersion`).
-        package var engine: String?
-        package var date: Date
-
-        package init(
-            title: String, contractName: String? = nil, contractVersion: Int? = nil, timeout: Double? = nil,
-            engine: String? = nil, date: Date = Date()
-        ) {
-            self.title = title
-            self.contractName = contractName
-            self.contractVersion = contractVersion
-            self.timeout = timeout
-            self.engine = engine
-            self.date = date
-        }
-    }
-
     /// The policy in the report's `<meta>`: nothing but its own inline styles.
     package static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'"
     /// The most characters of a timeline note shown on an arrow; the failure box shows the detail in full.
     static let labelLimit = 160
 
-    /// The report over one page's sessions.
-    package static func render(page: String, _ reports: [SessionReport], notice: String? = nil) -> String {
-        render([Page(name: page, sessions: reports)], header: Header(title: page), notice: notice)
+    /// What the run was: the report's title and the header's metadata (the tool's version is always there).
+    struct Header {
+        /// The page's name, or the suite's ("3 pages"): the title and the first heading.
+        var title: String
+        var contractName: String
+        var contractVersion: Int
+        /// Each step's timeout, in seconds.
+        var timeout: Double
+        /// The engine that ran the check (`EngineEnvironment.engineVersion`); nil when the report names none.
+        var engine: String?
+        var date: Date
+
+        /// The run's metadata, titled `title` or "N pages" (with the shards a split report holds).
+        init(_ run: RunReport, title: String?) {
+            let count = run.pages.count + run.notRun.count
+            let shards = run.shards.map(\.description).joined(separator: ", ")
+            let shardNote = run.shards.isEmpty ? "" : ", \(run.shards.count == 1 ? "shard" : "shards") \(shards)"
+            self.title = title ?? (count == 1 ? "1 page" : "\(count) pages") + shardNote
+            contractName = run.contract.name
+            contractVersion = run.contract.version
+            timeout = run.timeout
+            engine = run.engine.isEmpty ? nil : run.engine
+            date = run.startedAt
+        }
     }
 
-    /// The report over one page's tally: every count, and the sessions it kept in full.
-    package static func render(
-        page: String, _ tally: SessionTally, header: Header? = nil, notice: String? = nil
-    ) -> String {
-        render([Page(name: page, tally: tally)], header: header ?? Header(title: page), notice: notice)
+    /// How the report reads beyond what the run holds.
+    package struct Options: Sendable {
+        /// The title and first heading; nil: the run's ("3 pages", with the shards a split report holds).
+        package var title: String?
+        /// A line shown above the table (such as why the run stopped early, or a missing shard).
+        package var notice: String?
+
+        package init(title: String? = nil, notice: String? = nil) {
+            self.title = title
+            self.notice = notice
+        }
     }
 
-    /// The report over several pages, each with its sessions.
-    package static func render(_ pages: [(page: String, sessions: [SessionReport])], notice: String? = nil) -> String {
-        render(pages.map { Page(name: $0.page, sessions: $0.sessions) }, notice: notice)
-    }
-
-    /// The report over several pages: the header, the summary table (failed pages first, each row linking to
-    /// its page's first failure), then each page's sessions, failed pages first.
-    ///
-    /// - Parameters:
-    ///   - header: what the run was; without one, the title says "N pages".
-    ///   - notice: a line shown above the table (such as why the run stopped early).
-    ///   - notRun: pages of the list that never ran (the run was interrupted first), listed under the table.
-    package static func render(
-        _ pages: [Page], header: Header? = nil, notice: String? = nil, notRun: [String] = []
-    ) -> String {
-        let header = header ?? Header(title: pages.count == 1 ? pages[0].name : "\(pages.count) pages")
-        let passed = pages.allSatisfy(\.tally.passed)
+    /// The report over a run: the header (its start, tool, contract, timeout, engine), the summary table (failed
+    /// pages first, each row linking to its page's first failure), the pages that never ran, then each page's
+    /// sessions, failed pages first.
+    package static func render(_ run: RunReport, _ options: Options = Options()) -> String {
+        let pages = run.pages
+        let notRun = run.notRun
+        let notice = options.notice
+        let header = Header(run, title: options.title)
+        let passed = pages.allSatisfy(\.passed)
         // Failed pages first, each keeping its number in the list (its anchor).
         let ordered = pages.enumerated().map { (number: $0.offset + 1, page: $0.element) }
-            .sorted { ($0.page.tally.passed ? 1 : 0, $0.number) < ($1.page.tally.passed ? 1 : 0, $1.number) }
+            .sorted { ($0.page.passed ? 1 : 0, $0.number) < ($1.page.passed ? 1 : 0, $1.number) }
         var body: [String] = []
         body.append("<header><h1>\(escape(header.title))</h1>")
         // A page with no finished session (a run stopped before its first ended) has no verdict to show.
         let (verdict, word) =
-            pages.contains { $0.tally.count == 0 } && passed
+            pages.contains { $0.count == 0 } && passed
             ? ("none", "NO VERDICT") : passed ? ("pass", "PASS") : ("fail", "FAIL")
         body.append(
             "<p class=\"verdict \(verdict)\" data-passed=\"\(passed && verdict != "none")\">\(word)</p></header>"
@@ -101,7 +81,7 @@ package enum HTMLReport {
             )
         }
         // With more than one session, passing ones start folded so the failures stand out.
-        let foldPassing = pages.reduce(0) { $0 + $1.tally.kept.count } > 1
+        let foldPassing = pages.reduce(0) { $0 + $1.kept.count } > 1
         for (number, page) in ordered {
             body.append(pageSection(page, number: number, foldPassing: foldPassing))
         }
@@ -131,10 +111,8 @@ package enum HTMLReport {
             ("date", ISO8601DateFormatter().string(from: header.date))
         ]
         facts.append(("tool", WebBridgeVersion.tool))
-        if let name = header.contractName {
-            facts.append(("contract", "'\(name)'" + (header.contractVersion.map { " v\($0)" } ?? "")))
-        }
-        if let timeout = header.timeout { facts.append(("timeout", "\(String(format: "%g", timeout)) s")) }
+        facts.append(("contract", "'\(header.contractName)' v\(header.contractVersion)"))
+        facts.append(("timeout", "\(String(format: "%g", header.timeout)) s"))
         if let engine = header.engine { facts.append(("engine", engine)) }
         let items = facts.map { fact in
             let version = fact.key == "tool" ? " data-version=\"\(WebBridgeVersion.number)\"" : ""
@@ -148,14 +126,14 @@ package enum HTMLReport {
         "page-\(number)" + (session.map { "-session-\($0)" } ?? "")
     }
 
-    private static func summaryTable(_ pages: [(number: Int, page: Page)]) -> String {
+    private static func summaryTable(_ pages: [(number: Int, page: PageReport)]) -> String {
         let categories = FailureCategory.allCases
         var rows: [String] = []
         var header = "<tr><th>Page</th><th>Sessions</th><th>Passed</th><th>Failed</th>"
         for category in categories { header += "<th class=\"category\">\(escape(category.rawValue))</th>" }
         rows.append(header + "</tr>")
         for (number, page) in pages {
-            let tally = page.tally
+            let tally = page
             // A failed page's row leads to its first failure's diagram, a passing one's to its section.
             let firstFailure = tally.kept.first { !$0.report.passed }?.session
             let target = anchor(page: number, session: firstFailure)
@@ -170,9 +148,9 @@ package enum HTMLReport {
             rows.append(row + "</tr>")
         }
         if pages.count > 1 {
-            let sessions = pages.reduce(0) { $0 + $1.page.tally.count }
-            let failed = pages.reduce(0) { $0 + $1.page.tally.failedCount }
-            let failedPages = pages.count(where: { !$0.page.tally.passed })
+            let sessions = pages.reduce(0) { $0 + $1.page.count }
+            let failed = pages.reduce(0) { $0 + $1.page.failedCount }
+            let failedPages = pages.count(where: { !$0.page.passed })
             rows.append(
                 "<tr class=\"total\"><td>\(pages.count) pages, \(failedPages) failed</td><td class=\"num\">\(sessions)</td>"
                     + "<td class=\"num\">\(sessions - failed)</td><td class=\"num\">\(failed)</td>"
@@ -182,7 +160,7 @@ package enum HTMLReport {
     }
 
     /// Failed sessions of `category`: exact when every failure was kept in full, else a lower bound.
-    private static func count(_ category: FailureCategory, in tally: SessionTally) -> String {
+    private static func count(_ category: FailureCategory, in tally: PageReport) -> String {
         let kept = tally.kept.count(where: { $0.report.failures.contains { $0.category == category } })
         let keptFailed = tally.kept.count(where: { !$0.report.passed })
         if keptFailed < tally.failedCount, tally.failedCategories.contains(category) {
@@ -193,12 +171,12 @@ package enum HTMLReport {
 
     // MARK: Pages and sessions
 
-    private static func pageSection(_ page: Page, number: Int, foldPassing: Bool) -> String {
-        let tally = page.tally
+    private static func pageSection(_ page: PageReport, number: Int, foldPassing: Bool) -> String {
+        let tally = page
         var parts = [
             "<section class=\"page\" id=\"\(anchor(page: number))\" data-page=\"\(escape(page.name))\" data-passed=\"\(tally.passed)\" data-outcome=\"\(tally.outcome.rawValue)\">",
             "<h2>\(escape(page.name))</h2>",
-            "<p class=\"page-summary\">\(escape(ReportRendering.summary(tally)))</p>",
+            "<p class=\"page-summary\">\(escape(tally.summary))</p>",
         ]
         // A flaky page says why each failing session failed: its order of events against the passing ones.
         if let flaky = tally.flaky {
@@ -226,7 +204,7 @@ package enum HTMLReport {
 
     /// Kept sessions that tell the same story (the same events, notes and verdicts; only the times differ), each
     /// drawn once with the sessions it stands for: failed ones first, then in order.
-    static func sessionGroups(_ kept: [SessionTally.Kept]) -> [(report: SessionReport, numbers: [Int])] {
+    static func sessionGroups(_ kept: [PageReport.Kept]) -> [(report: SessionReport, numbers: [Int])] {
         var groups: [(key: String, report: SessionReport, numbers: [Int])] = []
         for session in kept {
             let report = session.report
@@ -262,12 +240,12 @@ package enum HTMLReport {
             let detail = verdict.failure?.description ?? verdict.note
             parts.append(
                 "<tr><th>\(name)</th><td class=\"status \(verdict.statusIdentifier)\">\(status.uppercased())</td>"
-                    + "<td>\(escape(TerminalText.line(ReportRendering.collapsingRepeats(detail))))</td></tr>")
+                    + "<td>\(escape(TerminalText.line(SessionText.collapsingRepeats(detail))))</td></tr>")
         }
         parts.append("</table>")
         if report.pageToNative.passed, !report.extraMessages.isEmpty {
             parts.append("<ul class=\"also-seen\">")
-            for group in ReportRendering.groupedAnywhere(report.extraMessages) {
+            for group in SessionText.groupedAnywhere(report.extraMessages) {
                 let times = group.count > 1 ? " × \(group.count)" : ""
                 parts.append(
                     "<li>also seen: \(escape(TerminalText.line(group.value, limit: TerminalText.noteLimit)))\(times)</li>"
@@ -295,20 +273,6 @@ package enum HTMLReport {
             }
         }
         return out
-    }
-}
-
-extension ReportRendering {
-    /// One page's tally as a self-contained HTML report (see `HTMLReport`).
-    package static func html(
-        page: String, _ tally: SessionTally, header: HTMLReport.Header? = nil, notice: String? = nil
-    ) -> String {
-        HTMLReport.render(page: page, tally, header: header, notice: notice)
-    }
-
-    /// Several pages' sessions as one self-contained HTML report (see `HTMLReport`).
-    package static func html(_ pages: [(page: String, sessions: [SessionReport])]) -> String {
-        HTMLReport.render(pages)
     }
 }
 

@@ -36,10 +36,11 @@ test: setup
 
 # `make test` on a busy machine: stress-ng holds every core (one CPU worker per core) for the whole run, as other
 # jobs hold a shared CI machine's; the suite must pass the same. The hog starts after the build and stops with the
-# run, also on SIGINT and SIGTERM (scripts/with-cpu-hog.sh).
+# run, also on SIGINT and SIGTERM (scripts/with-cpu-hog.sh). The run's wall time, load average, replay rates and
+# twins' failures go to .build/test-loaded.json, kept as Benchmarks/loaded/<UTC time>-<commit>.json.
 test-loaded: setup
 	$(SWIFT) build --build-tests
-	scripts/with-cpu-hog.sh $(MAKE) test
+	scripts/record-loaded-run.py $(SWIFT) $(MAKE) test
 
 # Figures, not pass/fail: a table on stdout and .build/bench.json (see Docs/BENCHMARKS.md), kept as
 # Benchmarks/history/<UTC time>-<commit>.json: the history of runs is those files, committed.

@@ -58,6 +58,10 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         set { declare(\.match, newValue) }
     }
 
+    /// Native → page: the event native dispatches with it as its data, when its contract dispatches one and the
+    /// message names no `call` of its own; nil when native calls `call`.
+    package var dispatch: EventDispatch? { resolved.dispatch }
+
     /// How it travels: page → native on its handler through its transport, or native → page. The validators'
     /// candidates, the handlers the native side registers and the definition check's uniqueness all read it.
     package var route: MessageRoute { resolved.route }
@@ -106,6 +110,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         var handler: String
         var transport: Transport
         var call: String
+        var dispatch: EventDispatch?
         var match: [String: JSONValue]
         var kindField: String?
         var requestIDField: String?
@@ -117,7 +122,10 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         mutating func override(with declared: Declared, direction: Direction) {
             if let handler = declared.handler { self.handler = handler }
             if let transport = declared.transport { self.transport = transport }
-            if let call = declared.call { self.call = call }
+            if let call = declared.call {
+                self.call = call
+                dispatch = nil
+            }
             if let match = declared.match {
                 self.match = match
                 kindField = nil
@@ -130,6 +138,8 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     struct Defaults {
         var handler: String
         var receiver: String
+        /// The event native dispatches instead of calling the receiver, if the contract says so.
+        var dispatch: EventDispatch? = nil
         var discriminator: [String]
         /// The contract's request-id field, if it declares one.
         var requestIDField: String?
@@ -201,6 +211,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         let transport = declared.transport ?? .default
         return Resolved(
             handler: handler, transport: transport, call: declared.call ?? defaults.receiver,
+            dispatch: declared.call == nil && direction == .nativeToPage ? defaults.dispatch : nil,
             match: declared.match ?? single.map { [$0: .string(kind)] } ?? [:], kindField: kindField,
             requestIDField: carries ? defaults.requestIDField.flatMap { FieldPath.isPath($0) ? nil : $0 } : nil,
             route: MessageRoute(direction, handler: handler, transport: transport))

@@ -162,6 +162,29 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         return names
     }
 
+    /// The pseudo-handlers of queues native pulls (a check step that evaluates a script whose value holds the page's
+    /// messages, `"messages": "queue"`): the page never posts to them, so its typed code offers no post there.
+    package var pulledHandlers: [String] {
+        var names: [String] = []
+        for name in (check?.steps ?? []).lazy.compactMap(\.messages) where name != handler && !names.contains(name) {
+            names.append(name)
+        }
+        return names
+    }
+
+    /// Every handler the page posts to with `postMessage`, the contract's first: `handlerNames` without the queues
+    /// native pulls.
+    package var postedHandlerNames: [String] {
+        let pulled = pulledHandlers
+        return handlerNames.filter { !pulled.contains($0) }
+    }
+
+    /// Whether the page posts `spec` itself with `postMessage` (rather than queueing it for native to pull, or
+    /// sending it through `prompt()`).
+    package func isPosted(_ spec: MessageSpec) -> Bool {
+        spec.route.registeredHandler.map { !pulledHandlers.contains($0) } ?? false
+    }
+
     /// Whether native answers messages on `handler` with a reply (`WKScriptMessageHandlerWithReply`).
     public func repliesOn(handler name: String) -> Bool {
         messages.contains { $0.reply != nil && $0.route.registeredHandler == name }

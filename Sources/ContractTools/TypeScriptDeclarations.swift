@@ -94,8 +94,10 @@ private enum TS {
         }
     }
 
-    static func route(_ spec: MessageSpec) -> String {
+    static func route(_ spec: MessageSpec, _ contract: BridgeContract) -> String {
         switch spec.route {
+        case .pageToNative(let handler, _) where contract.pulledHandlers.contains(handler):
+            "page → native, queued for native to pull as \(literal(handler))"
         case .pageToNative(let handler, let transport):
             "page → native on the handler \(literal(handler)) via \(transport.rawValue)"
         case .nativeToPage: "native → page, calling \(spec.call)"
@@ -103,7 +105,7 @@ private enum TS {
     }
 
     static func message(_ spec: MessageSpec, _ type: String, _ contract: BridgeContract) -> [String] {
-        var lines = ["/** \(comment(literal(spec.kind))): \(comment(route(spec))). */"]
+        var lines = ["/** \(comment(literal(spec.kind))): \(comment(route(spec, contract))). */"]
         if let body = spec.body {
             lines.append("export type \(type) = \(TS.type(body));")
             return lines
@@ -148,7 +150,7 @@ private enum TS {
             "export declare const CONTRACT_VERSION: \(contract.version);",
             "export declare const CONTRACT: { readonly version: \(contract.version); readonly [key: string]: unknown };",
             "export declare const HANDLER: \(literal(contract.handler));",
-            "export declare const HANDLERS: readonly [\(contract.handlerNames.map(literal).joined(separator: ", "))];",
+            "export declare const HANDLERS: readonly [\(contract.postedHandlerNames.map(literal).joined(separator: ", "))];",
             "export declare const RECEIVER: \(literal(contract.receiver));",
             "export declare const REQUEST_ID_FIELD: \(contract.requestID.map { literal($0.field) } ?? "null");",
             "export declare const DISCRIMINATOR: readonly [\(contract.discriminator.map(literal).joined(separator: ", "))];",
@@ -186,7 +188,7 @@ private enum TS {
             "export type PageToNative = \(types { $0.direction == .pageToNative });",
             "export type NativeToPage = \(types { $0.direction == .nativeToPage });",
             "/** What the page posts with postMessage, to any of its handlers. */",
-            "export type Posted = \(types { $0.route.registeredHandler != nil && !$0.jsonText });",
+            "export type Posted = \(types { contract.isPosted($0) && !$0.jsonText });",
             "/** What the page sends through the synchronous prompt() channel. */",
             "export type Prompted = \(types { $0.transport == .prompt && $0.direction == .pageToNative });",
             "",
@@ -242,7 +244,7 @@ private enum TS {
     /// The typed sender of page → native messages sent as JSON text, and the typed parser of native's.
     static func text(_ contract: BridgeContract, _ names: TypedNames) -> [String] {
         let all = Array(zip(contract.messages, names.messageTypes))
-        let posted = all.filter { $0.0.jsonText && $0.0.route.registeredHandler != nil }.map(\.1)
+        let posted = all.filter { $0.0.jsonText && contract.isPosted($0.0) }.map(\.1)
         let parsed = contract.messages.filter { $0.jsonText && $0.direction == .nativeToPage }.map { literal($0.kind) }
         return [
             "/** What the page posts as JSON text with postJSONToNative, to any of its handlers. */",

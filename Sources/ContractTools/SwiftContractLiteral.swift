@@ -10,10 +10,13 @@ struct SwiftContractLiteral {
     private func literal(_ text: String) -> String { SwiftTypeWriter.literal(text) }
 
     var declaration: [String] {
+        // A contract that dispatches an event says so instead of naming a receiver, as its file does.
+        let delivery =
+            contract.dispatchedEvent.map { "dispatching: \(literal($0.event)), on: \(literal($0.target))" }
+            ?? "receiver: \(literal(contract.receiver))"
         var lines = [
             "public static let contract = BridgeContract(",
-            "    version: \(contract.version), handler: \(literal(contract.handler)), "
-                + "receiver: \(literal(contract.receiver)),",
+            "    version: \(contract.version), handler: \(literal(contract.handler)), \(delivery),",
             "    messages: [",
         ]
         lines += contract.messages.map { "        " + message($0) + "," }

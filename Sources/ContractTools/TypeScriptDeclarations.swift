@@ -100,7 +100,12 @@ private enum TS {
             "page → native, queued for native to pull as \(literal(handler))"
         case .pageToNative(let handler, let transport):
             "page → native on the handler \(literal(handler)) via \(transport.rawValue)"
-        case .nativeToPage: "native → page, calling \(spec.call)"
+        case .nativeToPage:
+            if let dispatch = spec.dispatch {
+                "native → page, the data of a \(literal(dispatch.event)) event dispatched on \(dispatch.target)"
+            } else {
+                "native → page, calling \(spec.call)"
+            }
         }
     }
 
@@ -151,7 +156,9 @@ private enum TS {
             "export declare const CONTRACT: { readonly version: \(contract.version); readonly [key: string]: unknown };",
             "export declare const HANDLER: \(literal(contract.handler));",
             "export declare const HANDLERS: readonly [\(contract.postedHandlerNames.map(literal).joined(separator: ", "))];",
-            "export declare const RECEIVER: \(literal(contract.receiver));",
+            // A contract that dispatches an event, or needs no receiver, has none in its file: the module's is undefined.
+            "export declare const RECEIVER: "
+                + "\(contract.dispatch != nil || contract.receiver.isEmpty ? "undefined" : literal(contract.receiver));",
             "export declare const REQUEST_ID_FIELD: \(contract.requestID.map { literal($0.field) } ?? "null");",
             "export declare const DISCRIMINATOR: readonly [\(contract.discriminator.map(literal).joined(separator: ", "))];",
             "export declare const KINDS: {",
@@ -218,20 +225,41 @@ private enum TS {
             "export interface Receivers {",
         ]
         var calls: [String] = []
-        for spec in contract.messages where spec.direction == .nativeToPage && !calls.contains(spec.call) {
+        // A dispatched message reaches the page as an event's data, not through a function it implements.
+        let called = { (spec: MessageSpec) in spec.direction == .nativeToPage && spec.dispatch == nil }
+        for spec in contract.messages where called(spec) && !calls.contains(spec.call) {
             calls.append(spec.call)
         }
-        lines += calls.map { call in
-            // A message sent as JSON text arrives as its text: parseJSONFromNative types it.
-            let received = all.filter { $0.0.direction == .nativeToPage && $0.0.call == call }
+        // A message sent as JSON text arrives as its text: parseJSONFromNative types it.
+        let received = { (specs: [(MessageSpec, String)]) in
             var shown: [String] = []
-            for type in received.map({ $0.0.jsonText ? "string" : $0.1 }) where !shown.contains(type) {
+            for type in specs.map({ $0.0.jsonText ? "string" : $0.1 }) where !shown.contains(type) {
                 shown.append(type)
             }
-            return "  \(literal(call)): (message: \(union(shown))) => void;"
+            return union(shown)
+        }
+        lines += calls.map { call in
+            "  \(literal(call)): (message: \(received(all.filter { called($0.0) && $0.0.call == call }))) => void;"
+        }
+        lines.append("}")
+        if let dispatch = contract.dispatch {
+            let dispatched = all.filter { $0.0.direction == .nativeToPage && $0.0.dispatch != nil }
+            let data = received(dispatched)
+            let parse = dispatched.contains { $0.0.jsonText } ? " (JSON text: parseJSONFromNative types it)" : ""
+            lines += [
+                "",
+                "/** The \(comment(literal(dispatch.event))) event native dispatches on \(dispatch.target), its data the "
+                    + "message\(parse). */",
+                "export interface NativeMessageEvent {",
+                "  readonly type: string;",
+                "  readonly data: \(data);",
+                "}",
+                "/** The page's listener for native's messages: "
+                    + "\(dispatch.target).addEventListener(\(comment(literal(dispatch.event))), listener). */",
+                "export type NativeMessageListener = (event: NativeMessageEvent) => void;",
+            ]
         }
         lines += [
-            "}",
             "",
             "/** What postToNative returns for M: a promise of the reply for a message with one. */",
             "export type PostResult<M> = \(conditional(replies.map { ($0.1, "Promise<\(replyType($0.1))>") }, otherwise: "unknown"));",

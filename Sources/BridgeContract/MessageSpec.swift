@@ -24,7 +24,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     public var pageError: Bool
     /// An object message that travels as its JSON text (`"encoding": "json"`): the page posts
     /// `JSON.stringify(m)`, or native sends the text. It is parsed, then matched and checked like an object.
-    package var jsonText = false
+    public var jsonText = false
     /// The keys that have a default, as the file (or the initializer) wrote them.
     package private(set) var declared: Declared
     /// The same keys resolved against the contract; until the message is part of one, against nothing (see
@@ -220,9 +220,11 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     public init(
         kind: String, direction: Direction, fields: [String: FieldSpec] = [:], acknowledges: String? = nil,
         match: [String: JSONValue]? = nil, body: FieldType? = nil, handler: String? = nil,
-        transport: Transport? = nil, reply: FieldType? = nil, call: String? = nil, pageError: Bool = false
+        transport: Transport? = nil, reply: FieldType? = nil, call: String? = nil, pageError: Bool = false,
+        jsonText: Bool = false
     ) {
         self.kind = kind
+        self.jsonText = jsonText
         self.direction = direction
         self.fields = fields
         self.acknowledges = acknowledges

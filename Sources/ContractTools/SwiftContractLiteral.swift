@@ -51,6 +51,8 @@ struct SwiftContractLiteral {
         if let reply = spec.reply { arguments.append("reply: \(type(reply))") }
         if let call = spec.declared.call { arguments.append("call: \(literal(call))") }
         if spec.pageError { arguments.append("pageError: true") }
+        // Sent as its JSON text: without it the types would decode and send the object itself.
+        if spec.jsonText { arguments.append("jsonText: true") }
         return "MessageSpec(\(arguments.joined(separator: ", ")))"
     }
 

@@ -5,7 +5,8 @@ import Testing
 @testable import BridgeContract
 
 /// The worked contracts whose messages travel as JSON text, from the protocol fixtures: react-native-webview posts
-/// `JSON.stringify(m)` and is answered with text on `window.dispatchEvent`; webview_flutter's channel the same way.
+/// `JSON.stringify(m)` and is answered with text as the data of a message event it listens for; webview_flutter's
+/// channel posts the same way and is answered with text through a call of `window.fromFlutter`.
 private enum TextContracts {
     static let names = ["react-native-webview", "webview-flutter"]
 

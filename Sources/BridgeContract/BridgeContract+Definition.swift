@@ -31,11 +31,7 @@ extension BridgeContract {
         if handler.isEmpty {
             throw invalid("handler", "the handler name is empty", "name the message handler, e.g. \"bridge\"")
         }
-        if !BridgeContract.isScriptPath(receiver) {
-            throw invalid(
-                "receiver", "the receiver must be a JavaScript name such as window.bridgeReceive",
-                "use identifiers separated by dots (letters, digits, _ and $)")
-        }
+        try checkDelivery(invalid: invalid)
         if discriminator.isEmpty || discriminator.contains(where: \.isEmpty) {
             throw invalid(
                 "discriminator", "the discriminator must name at least one field, none of them empty",
@@ -268,6 +264,50 @@ extension BridgeContract {
     /// A control character, or a line or paragraph separator: nothing a one-line name may hold.
     private static func breaksALine(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
+    /// Checks how native delivers its messages: a receiver function, or an event it dispatches (`dispatch`), and
+    /// one of them whenever a native → page message names no `call` of its own.
+    private func checkDelivery(
+        invalid: (String, String, String) -> ContractError
+    ) throws(ContractError) {
+        if let dispatch {
+            guard receiver == dispatch.function else {
+                throw invalid(
+                    "dispatch",
+                    "native delivers its messages either by calling the receiver or by dispatching an event, "
+                        + "and the contract says both",
+                    "remove \"receiver\" to dispatch the event, or remove \"dispatch\" to call the receiver")
+            }
+            guard BridgeContract.isScriptPath(dispatch.target) else {
+                throw invalid(
+                    "dispatch.target", "the target must be a dotted JavaScript name, never code",
+                    "name the object the page listens on, e.g. window or document")
+            }
+            guard !dispatch.event.isEmpty else {
+                throw invalid(
+                    "dispatch.event", "the event type is empty",
+                    "give the type the page's addEventListener names, e.g. message")
+            }
+            return
+        }
+        if receiver.isEmpty {
+            // Only a native → page message that calls no function of its own needs to be delivered somehow.
+            guard let index = messages.firstIndex(where: { $0.direction == .nativeToPage && $0.declared.call == nil })
+            else { return }
+            throw ContractError(
+                code: .missingKey, path: "receiver",
+                problem: "the native-to-page message messages[\(index)] needs a receiver or a dispatch, and the "
+                    + "contract has neither",
+                remedy: "add \"receiver\": the page function native calls, e.g. \"window.bridgeReceive\", or "
+                    + "\"dispatch\": {\"target\": \"window\", \"event\": \"message\"} when native dispatches "
+                    + "an event with each message as its data")
+        }
+        if !BridgeContract.isScriptPath(receiver) {
+            throw invalid(
+                "receiver", "the receiver must be a JavaScript name such as window.bridgeReceive",
+                "use identifiers separated by dots (letters, digits, _ and $)")
+        }
     }
 
     /// Whether `text` is a dotted JavaScript name, the only receiver form ever written into a script.

@@ -12,8 +12,27 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     public static let maximumVersion = 9_007_199_254_740_991
     /// The message handler name the page posts to (`window.webkit.messageHandlers.<handler>`).
     public var handler: String { didSet { resolveMessages() } }
-    /// The page function the native code calls, e.g. `window.bridgeReceive`.
-    public var receiver: String { didSet { resolveMessages() } }
+    /// The page function the native code calls, e.g. `window.bridgeReceive`. For a contract whose native side
+    /// dispatches an event instead (`dispatchedEvent`), the target's `dispatchEvent` (`window.dispatchEvent`), which
+    /// the file leaves out; setting another function makes native call it instead of dispatching.
+    public var receiver: String {
+        didSet {
+            if let dispatch, receiver != dispatch.function { self.dispatch = nil }
+            resolveMessages()
+        }
+    }
+    /// The event native dispatches with each message as its data, for messages that name no `call` of their own
+    /// (react-native-webview's `window.dispatchEvent(new MessageEvent("message", {data}))`); nil when native calls
+    /// `receiver`.
+    package var dispatch: EventDispatch? {
+        didSet {
+            if let dispatch { receiver = dispatch.function }
+            resolveMessages()
+        }
+    }
+    /// The event native dispatches with each message as its `data`, on `target` (`window`, `"message"`), when the
+    /// contract says so (`"dispatch"`); nil when native calls `receiver`.
+    public var dispatchedEvent: (target: String, event: String)? { dispatch.map { ($0.target, $0.event) } }
     /// Every message either side may send, each with its defaults resolved against this contract.
     public var messages: [MessageSpec] {
         get { resolvedMessages }
@@ -48,20 +67,35 @@ public struct BridgeContract: Codable, Sendable, Equatable {
             discriminator: discriminator, frames: frames, check: nil, name: name)
     }
 
+    /// A contract whose native side delivers each message as the `data` of an event it dispatches on `target`
+    /// (react-native-webview: `"message"` on `window`), not as the argument of a receiver call.
+    public init(
+        version: Int, handler: String, dispatching event: String, on target: String = "window",
+        messages: [MessageSpec], requestID: RequestIDSpec? = nil, discriminator: [String] = ["kind"],
+        frames: FrameRule? = nil, name: String? = nil
+    ) {
+        self.init(
+            version: version, handler: handler, receiver: "", messages: messages, requestID: requestID,
+            discriminator: discriminator, frames: frames, check: nil, name: name,
+            dispatch: EventDispatch(target: target, event: event))
+    }
+
     /// A contract with the play the check runs for it (read from a file, or the tool's own tests).
     package init(
         version: Int, handler: String, receiver: String, messages: [MessageSpec], requestID: RequestIDSpec? = nil,
-        discriminator: [String] = ["kind"], frames: FrameRule? = nil, check: CheckPlay?, name: String? = nil
+        discriminator: [String] = ["kind"], frames: FrameRule? = nil, check: CheckPlay?, name: String? = nil,
+        dispatch: EventDispatch? = nil
     ) {
         self.name = name
         self.version = version
         self.handler = handler
-        self.receiver = receiver
+        self.receiver = dispatch?.function ?? receiver
         resolvedMessages = messages
         self.requestID = requestID
         self.discriminator = discriminator
         self.frames = frames
         self.check = check
+        self.dispatch = dispatch
         resolveMessages()
     }
 
@@ -69,7 +103,8 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     /// id. Run whenever one of them or a message changes, so a message never needs a fallback when it is read.
     private mutating func resolveMessages() {
         let defaults = MessageSpec.Defaults(
-            handler: handler, receiver: receiver, discriminator: discriminator, requestIDField: requestID?.field,
+            handler: handler, receiver: receiver, dispatch: dispatch, discriminator: discriminator,
+            requestIDField: requestID?.field,
             acknowledged: Set(messages.compactMap(\.acknowledges)))
         for index in resolvedMessages.indices { resolvedMessages[index].resolve(defaults) }
         // A correlation rule names a place in two messages: resolved once both are.
@@ -127,6 +162,29 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         return names
     }
 
+    /// The pseudo-handlers of queues native pulls (a check step that evaluates a script whose value holds the page's
+    /// messages, `"messages": "queue"`): the page never posts to them, so its typed code offers no post there.
+    package var pulledHandlers: [String] {
+        var names: [String] = []
+        for name in (check?.steps ?? []).lazy.compactMap(\.messages) where name != handler && !names.contains(name) {
+            names.append(name)
+        }
+        return names
+    }
+
+    /// Every handler the page posts to with `postMessage`, the contract's first: `handlerNames` without the queues
+    /// native pulls.
+    package var postedHandlerNames: [String] {
+        let pulled = pulledHandlers
+        return handlerNames.filter { !pulled.contains($0) }
+    }
+
+    /// Whether the page posts `spec` itself with `postMessage` (rather than queueing it for native to pull, or
+    /// sending it through `prompt()`).
+    package func isPosted(_ spec: MessageSpec) -> Bool {
+        spec.route.registeredHandler.map { !pulledHandlers.contains($0) } ?? false
+    }
+
     /// Whether native answers messages on `handler` with a reply (`WKScriptMessageHandlerWithReply`).
     public func repliesOn(handler name: String) -> Bool {
         messages.contains { $0.reply != nil && $0.route.registeredHandler == name }
@@ -176,7 +234,7 @@ public struct BridgeContract: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, version, handler, receiver, messages, requestID, discriminator, frames, check
+        case name, version, handler, receiver, dispatch, messages, requestID, discriminator, frames, check
     }
 
     public init(from decoder: any Decoder) throws {
@@ -185,7 +243,10 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         name = try container.decodeIfPresent(String.self, forKey: .name)
         version = try container.decode(Int.self, forKey: .version)
         handler = try container.decode(String.self, forKey: .handler)
-        receiver = try container.decode(String.self, forKey: .receiver)
+        // A contract that dispatches an event may leave the receiver out; one that needs it and has neither is
+        // refused by the definition check, naming both keys.
+        dispatch = try container.decodeIfPresent(EventDispatch.self, forKey: .dispatch)
+        receiver = try container.decodeIfPresent(String.self, forKey: .receiver) ?? dispatch?.function ?? ""
         resolvedMessages = try container.decode([MessageSpec].self, forKey: .messages)
         requestID = try container.decodeIfPresent(RequestIDSpec.self, forKey: .requestID)
         // One field as a string, several as an array.
@@ -204,7 +265,9 @@ public struct BridgeContract: Codable, Sendable, Equatable {
         try container.encodeIfPresent(name, forKey: .name)
         try container.encode(version, forKey: .version)
         try container.encode(handler, forKey: .handler)
-        try container.encode(receiver, forKey: .receiver)
+        // The receiver a dispatch implies, and none, stay out of the file: it says what it was read from.
+        if dispatch == nil, !receiver.isEmpty { try container.encode(receiver, forKey: .receiver) }
+        try container.encodeIfPresent(dispatch, forKey: .dispatch)
         try container.encode(messages, forKey: .messages)
         try container.encodeIfPresent(requestID, forKey: .requestID)
         // Today's files stay byte for byte what they were: the default discriminator is left out.

@@ -59,7 +59,8 @@ package struct ContractModule: Sendable, Equatable {
 
         init(_ contract: BridgeContract) {
             self.contract = contract.protocolOnly
-            handlers = contract.handlerNames
+            // Not the queues native pulls: postToNative never posts there.
+            handlers = contract.postedHandlerNames
             discriminator = contract.discriminator
             defaultTransport = .default
             messages = contract.messages.map(Rules.init)

@@ -24,7 +24,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     public var pageError: Bool
     /// An object message that travels as its JSON text (`"encoding": "json"`): the page posts
     /// `JSON.stringify(m)`, or native sends the text. It is parsed, then matched and checked like an object.
-    package var jsonText = false
+    public var jsonText = false
     /// The keys that have a default, as the file (or the initializer) wrote them.
     package private(set) var declared: Declared
     /// The same keys resolved against the contract; until the message is part of one, against nothing (see
@@ -57,6 +57,10 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         get { resolved.match }
         set { declare(\.match, newValue) }
     }
+
+    /// Native → page: the event native dispatches with it as its data, when its contract dispatches one and the
+    /// message names no `call` of its own; nil when native calls `call`.
+    package var dispatch: EventDispatch? { resolved.dispatch }
 
     /// How it travels: page → native on its handler through its transport, or native → page. The validators'
     /// candidates, the handlers the native side registers and the definition check's uniqueness all read it.
@@ -106,6 +110,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         var handler: String
         var transport: Transport
         var call: String
+        var dispatch: EventDispatch?
         var match: [String: JSONValue]
         var kindField: String?
         var requestIDField: String?
@@ -117,7 +122,10 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         mutating func override(with declared: Declared, direction: Direction) {
             if let handler = declared.handler { self.handler = handler }
             if let transport = declared.transport { self.transport = transport }
-            if let call = declared.call { self.call = call }
+            if let call = declared.call {
+                self.call = call
+                dispatch = nil
+            }
             if let match = declared.match {
                 self.match = match
                 kindField = nil
@@ -130,6 +138,8 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     struct Defaults {
         var handler: String
         var receiver: String
+        /// The event native dispatches instead of calling the receiver, if the contract says so.
+        var dispatch: EventDispatch? = nil
         var discriminator: [String]
         /// The contract's request-id field, if it declares one.
         var requestIDField: String?
@@ -201,6 +211,7 @@ public struct MessageSpec: Codable, Sendable, Equatable {
         let transport = declared.transport ?? .default
         return Resolved(
             handler: handler, transport: transport, call: declared.call ?? defaults.receiver,
+            dispatch: declared.call == nil && direction == .nativeToPage ? defaults.dispatch : nil,
             match: declared.match ?? single.map { [$0: .string(kind)] } ?? [:], kindField: kindField,
             requestIDField: carries ? defaults.requestIDField.flatMap { FieldPath.isPath($0) ? nil : $0 } : nil,
             route: MessageRoute(direction, handler: handler, transport: transport))
@@ -209,9 +220,11 @@ public struct MessageSpec: Codable, Sendable, Equatable {
     public init(
         kind: String, direction: Direction, fields: [String: FieldSpec] = [:], acknowledges: String? = nil,
         match: [String: JSONValue]? = nil, body: FieldType? = nil, handler: String? = nil,
-        transport: Transport? = nil, reply: FieldType? = nil, call: String? = nil, pageError: Bool = false
+        transport: Transport? = nil, reply: FieldType? = nil, call: String? = nil, pageError: Bool = false,
+        jsonText: Bool = false
     ) {
         self.kind = kind
+        self.jsonText = jsonText
         self.direction = direction
         self.fields = fields
         self.acknowledges = acknowledges

@@ -211,6 +211,9 @@ package struct EventDispatch: Codable, Sendable, Equatable {
         self.event = event
     }
 
+    /// The page function native calls to dispatch it: `window.dispatchEvent`.
+    package var function: String { "\(target).dispatchEvent" }
+
     private enum CodingKeys: String, CodingKey, CaseIterable { case target, event }
 
     package init(from decoder: any Decoder) throws {

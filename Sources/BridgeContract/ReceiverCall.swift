@@ -13,9 +13,17 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     public var argument: String {
         let utf8 = script.utf8
         return String(
-            utf8[utf8.index(utf8.startIndex, offsetBy: receiver.utf8.count + 1)..<utf8.index(before: utf8.endIndex)])!
+            utf8[
+                utf8.index(
+                    utf8.startIndex, offsetBy: argumentStart)..<utf8.index(
+                        utf8.endIndex, offsetBy: -argumentEndDistance)])!
     }
-    /// The receiver function called, e.g. `window.bridgeReceive`.
+    /// Where the argument starts in `script`, in UTF-8 bytes: after `receiver(`, or after a dispatch's `{"data":`.
+    private let argumentStart: Int
+    /// How many UTF-8 bytes of `script` follow the argument: `)`, or a dispatch's `}))`.
+    private let argumentEndDistance: Int
+    /// The receiver function called, e.g. `window.bridgeReceive`; for an event dispatched with the message as its
+    /// data, the target's `dispatchEvent` (`window.dispatchEvent`).
     public let receiver: String
     /// The message as JS types, kept so its structure is built only when a log asks for it.
     let body: BodyValue
@@ -39,7 +47,11 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
         let violations = contract.validate(body, direction: .nativeToPage, mode: .strict, collectingFields: false)
             .violations
         guard violations.isEmpty else { throw ContractError(code: .violatesContract, violations: violations) }
-        try self.init(receiver: contract.receiver, body: body, encoder: encoder)
+        if let dispatch = contract.dispatch {
+            try self.init(dispatching: dispatch, body: body)
+        } else {
+            try self.init(receiver: contract.receiver, body: body, encoder: encoder)
+        }
     }
 
     /// Renders any JSON-encodable message without checking the contract (for tests that send broken messages).
@@ -78,6 +90,28 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
         }
         self.receiver = receiver
         self.body = body
+        argumentStart = receiver.utf8.count + 1
+        argumentEndDistance = 1
+    }
+
+    /// The script that dispatches `dispatch`'s event with the message as its data, checked by the caller:
+    /// `window.dispatchEvent(new MessageEvent("message", {"data":<json>}))`.
+    init(dispatching dispatch: EventDispatch, body: BodyValue) throws(ContractError) {
+        guard BridgeContract.isScriptPath(dispatch.target) else {
+            throw ContractError.invalidReceiver(path: "dispatch.target")
+        }
+        let prefix = "\(dispatch.function)(new MessageEvent(\(Self.stringLiteral(dispatch.event)), {\"data\":"
+        let argument = try ReceiverCall.serializedArgument(body)
+        script = prefix + argument + "}))"
+        receiver = dispatch.function
+        self.body = body
+        argumentStart = prefix.utf8.count
+        argumentEndDistance = 3
+    }
+
+    /// The dispatch of `dispatch`'s event with `argument` as its data: any JSON argument, checked by the caller.
+    package init(dispatching dispatch: EventDispatch, argument: Any) throws(ContractError) {
+        try self.init(dispatching: dispatch, body: BodyValue(argument))
     }
 
     /// The script that calls `function` with several arguments, each written as a receiver call's argument is:
@@ -104,11 +138,7 @@ public struct ReceiverCall: Sendable, Equatable, CustomStringConvertible, Custom
     package static func script(dispatching event: String, on target: String, data: Any)
         throws(ContractError) -> String
     {
-        guard BridgeContract.isScriptPath(target) else {
-            throw ContractError.invalidReceiver(path: "dispatch.target")
-        }
-        let initializer = try serializedArgument(BodyValue(["data": data]))
-        return "\(target).dispatchEvent(new MessageEvent(\(stringLiteral(event)), \(initializer)))"
+        try ReceiverCall(dispatching: EventDispatch(target: target, event: event), argument: data).script
     }
 
     /// Structure only: the receiver and the message's field types.

@@ -181,7 +181,8 @@ extension BridgeContract {
 
     /// The call that delivers the native → page message `kind` with `value` (its declared fields, or a bare
     /// message's value): its discriminator values, its constants and `requestID` added, checked as that message,
-    /// and encoded by `ReceiverCall` into a call of the message's page function.
+    /// and encoded by `ReceiverCall` into a call of the message's page function, or into the dispatch of the
+    /// contract's event with it as its data.
     public func typedCall(
         _ kind: String, value: JSONValue, requestID: String?, encoder: ReceiverCall.Encoder = .jsonSerialization
     ) throws(ContractError) -> ReceiverCall {
@@ -197,6 +198,7 @@ extension BridgeContract {
         let body = outgoing(spec, value: value, requestID: requestID)
         let violations = validate(body, as: spec).violations
         guard violations.isEmpty else { throw ContractError(code: .violatesContract, violations: violations) }
+        if let dispatch = spec.dispatch { return try ReceiverCall(dispatching: dispatch, argument: body) }
         return try ReceiverCall(function: spec.call, argument: body, encoder: encoder)
     }
 

@@ -58,7 +58,8 @@ extension PlayRunner {
             }
             // The library's writer: proven to give JavaScript the same value as JSONSerialization, ten times faster.
             call = try ReceiverCall(function: contract.functionPath(of: spec), argument: body, encoder: .jsonWriter)
-            if let dispatch = step.dispatch {
+            // A step's own dispatch, else the contract's for a message that calls no function of its own.
+            if let dispatch = step.dispatch ?? spec.dispatch {
                 dispatched = try ReceiverCall.script(dispatching: dispatch.event, on: dispatch.target, data: body)
             }
         } catch {
@@ -88,9 +89,9 @@ extension PlayRunner {
             failure = await run(dispatched ?? call.script, accepted: step.accepted ?? .returns)
         }
         if perturber?.replacedDuringCall(pending.document) == true { return }
-        if failure == nil { await perturber?.delivered(name, script: call.script, until: clock.deadline) }
+        if failure == nil { await perturber?.delivered(name, script: dispatched ?? call.script, until: clock.deadline) }
         await perturber?.holdCompletion()
-        let function = step.dispatch.map { "\($0.target).dispatchEvent" } ?? contract.functionPath(of: spec)
+        let function = (step.dispatch ?? spec.dispatch)?.function ?? contract.functionPath(of: spec)
         let prefixed = failure.map {
             fixtureStyle ? $0 : BridgeFailure($0.category, "\(name) (\(function)): \($0.detail)")
         }

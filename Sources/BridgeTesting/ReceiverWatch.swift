@@ -9,13 +9,19 @@ import Foundation
 /// the first function assigned is reported to the session's diagnostics handler. The report and native's calls
 /// travel on the same connection, in order, so `receiver defined` before `accepted` means the receiver existed
 /// when the call ran. Not seen: a receiver declared with a top-level `function` statement or `defineProperty`
-/// (either replaces the accessor), or nested under an object (`app.bridge.receive`).
+/// (either replaces the accessor), or nested under an object (`app.bridge.receive`), and the listener of a contract
+/// whose native dispatches an event (`"dispatch"`): nothing is watched for its messages.
 enum ReceiverWatch {
     /// The top-level receivers of `contract`'s native → page messages (and its default receiver), each once.
+    ///
+    /// A message native dispatches as an event's data has no receiver to watch: the page adds a listener, which the
+    /// watch does not see, and an accessor for `dispatchEvent` would shadow the method native dispatches with.
     static func names(_ contract: BridgeContract) -> [String] {
         var names: [String] = []
-        let calls = contract.messages.filter { $0.direction == .nativeToPage }.map { contract.functionPath(of: $0) }
-        for path in [contract.receiver] + calls {
+        let calls = contract.messages.filter { $0.direction == .nativeToPage && $0.dispatch == nil }
+            .map { contract.functionPath(of: $0) }
+        let receiver = contract.dispatch == nil && !contract.receiver.isEmpty ? [contract.receiver] : []
+        for path in receiver + calls {
             let name = path.hasPrefix("window.") ? String(path.dropFirst("window.".count)) : path
             guard isIdentifier(name), !names.contains(name) else {
                 continue

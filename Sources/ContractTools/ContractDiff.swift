@@ -10,7 +10,7 @@ package struct ContractChange: Sendable, Equatable, CustomStringConvertible {
         case incompatible
     }
 
-    /// What changed: `handler`, `receiver`, `requestID`, a kind (`ready`) or a field (`ready.version`).
+    /// What changed: `handler`, `receiver`, `dispatch`, `requestID`, a kind (`ready`) or a field (`ready.version`).
     public var path: String
     /// The change in words, e.g. `type changed from Number 1 to String`.
     public var summary: String
@@ -99,8 +99,16 @@ package struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
         if old.handler != new.handler {
             breaking("handler", "handler renamed from \(quoted(old.handler)) to \(quoted(new.handler))")
         }
-        if old.receiver != new.receiver {
-            breaking("receiver", "receiver renamed from \(old.receiver) to \(new.receiver)")
+        if old.dispatch == nil, new.dispatch == nil, !old.receiver.isEmpty, !new.receiver.isEmpty {
+            if old.receiver != new.receiver {
+                breaking("receiver", "receiver renamed from \(old.receiver) to \(new.receiver)")
+            }
+        } else if old.dispatch != new.dispatch || old.receiver != new.receiver {
+            // A page built against the lock listens for the event, or implements the function: either change
+            // leaves it deaf, as a rename does.
+            breaking(
+                new.dispatch != nil || old.dispatch != nil ? "dispatch" : "receiver",
+                "native's delivery changed from \(delivery(old)) to \(delivery(new))")
         }
         switch (old.requestID, new.requestID) {
         case (nil, let added?): breaking("requestID", "request-id field \(quoted(added.field)) added")
@@ -249,6 +257,15 @@ package struct ContractDiff: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
+    /// How native delivers a contract's messages, in words: `the receiver window.bridgeReceive`, `a "message"
+    /// event dispatched on window`, or `no receiver`.
+    private static func delivery(_ contract: BridgeContract) -> String {
+        if let dispatch = contract.dispatch {
+            return "a \(quoted(dispatch.event)) event dispatched on \(dispatch.target)"
+        }
+        return contract.receiver.isEmpty ? "no receiver" : "the receiver \(contract.receiver)"
+    }
 
     /// A kind or field name as a path segment: as written when it is a plain name, else quoted in brackets, so
     /// kind `a.b` field `c` (`["a.b"].c`) and kind `a` field `b.c` (`a["b.c"]`) never read alike.

@@ -10,10 +10,13 @@ struct SwiftContractLiteral {
     private func literal(_ text: String) -> String { SwiftTypeWriter.literal(text) }
 
     var declaration: [String] {
+        // A contract that dispatches an event says so instead of naming a receiver, as its file does.
+        let delivery =
+            contract.dispatchedEvent.map { "dispatching: \(literal($0.event)), on: \(literal($0.target))" }
+            ?? "receiver: \(literal(contract.receiver))"
         var lines = [
             "public static let contract = BridgeContract(",
-            "    version: \(contract.version), handler: \(literal(contract.handler)), "
-                + "receiver: \(literal(contract.receiver)),",
+            "    version: \(contract.version), handler: \(literal(contract.handler)), \(delivery),",
             "    messages: [",
         ]
         lines += contract.messages.map { "        " + message($0) + "," }
@@ -48,6 +51,8 @@ struct SwiftContractLiteral {
         if let reply = spec.reply { arguments.append("reply: \(type(reply))") }
         if let call = spec.declared.call { arguments.append("call: \(literal(call))") }
         if spec.pageError { arguments.append("pageError: true") }
+        // Sent as its JSON text: without it the types would decode and send the object itself.
+        if spec.jsonText { arguments.append("jsonText: true") }
         return "MessageSpec(\(arguments.joined(separator: ", ")))"
     }
 

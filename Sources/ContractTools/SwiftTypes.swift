@@ -191,7 +191,12 @@ struct SwiftTypeWriter {
         switch spec.route {
         case .pageToNative(let handler, let transport):
             "page → native on the handler \(Self.literal(handler)) via \(transport.rawValue)"
-        case .nativeToPage: "native → page, calling \(spec.call)"
+        case .nativeToPage:
+            if let dispatch = spec.dispatch {
+                "native → page, the data of a \(Self.literal(dispatch.event)) event dispatched on \(dispatch.target)"
+            } else {
+                "native → page, calling \(spec.call)"
+            }
         }
     }
 

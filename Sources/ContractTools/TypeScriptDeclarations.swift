@@ -94,16 +94,23 @@ private enum TS {
         }
     }
 
-    static func route(_ spec: MessageSpec) -> String {
+    static func route(_ spec: MessageSpec, _ contract: BridgeContract) -> String {
         switch spec.route {
+        case .pageToNative(let handler, _) where contract.pulledHandlers.contains(handler):
+            "page → native, queued for native to pull as \(literal(handler))"
         case .pageToNative(let handler, let transport):
             "page → native on the handler \(literal(handler)) via \(transport.rawValue)"
-        case .nativeToPage: "native → page, calling \(spec.call)"
+        case .nativeToPage:
+            if let dispatch = spec.dispatch {
+                "native → page, the data of a \(literal(dispatch.event)) event dispatched on \(dispatch.target)"
+            } else {
+                "native → page, calling \(spec.call)"
+            }
         }
     }
 
     static func message(_ spec: MessageSpec, _ type: String, _ contract: BridgeContract) -> [String] {
-        var lines = ["/** \(comment(literal(spec.kind))): \(comment(route(spec))). */"]
+        var lines = ["/** \(comment(literal(spec.kind))): \(comment(route(spec, contract))). */"]
         if let body = spec.body {
             lines.append("export type \(type) = \(TS.type(body));")
             return lines
@@ -148,8 +155,10 @@ private enum TS {
             "export declare const CONTRACT_VERSION: \(contract.version);",
             "export declare const CONTRACT: { readonly version: \(contract.version); readonly [key: string]: unknown };",
             "export declare const HANDLER: \(literal(contract.handler));",
-            "export declare const HANDLERS: readonly [\(contract.handlerNames.map(literal).joined(separator: ", "))];",
-            "export declare const RECEIVER: \(literal(contract.receiver));",
+            "export declare const HANDLERS: readonly [\(contract.postedHandlerNames.map(literal).joined(separator: ", "))];",
+            // A contract that dispatches an event, or needs no receiver, has none in its file: the module's is undefined.
+            "export declare const RECEIVER: "
+                + "\(contract.dispatch != nil || contract.receiver.isEmpty ? "undefined" : literal(contract.receiver));",
             "export declare const REQUEST_ID_FIELD: \(contract.requestID.map { literal($0.field) } ?? "null");",
             "export declare const DISCRIMINATOR: readonly [\(contract.discriminator.map(literal).joined(separator: ", "))];",
             "export declare const KINDS: {",
@@ -186,7 +195,7 @@ private enum TS {
             "export type PageToNative = \(types { $0.direction == .pageToNative });",
             "export type NativeToPage = \(types { $0.direction == .nativeToPage });",
             "/** What the page posts with postMessage, to any of its handlers. */",
-            "export type Posted = \(types { $0.route.registeredHandler != nil && !$0.jsonText });",
+            "export type Posted = \(types { contract.isPosted($0) && !$0.jsonText });",
             "/** What the page sends through the synchronous prompt() channel. */",
             "export type Prompted = \(types { $0.transport == .prompt && $0.direction == .pageToNative });",
             "",
@@ -216,20 +225,41 @@ private enum TS {
             "export interface Receivers {",
         ]
         var calls: [String] = []
-        for spec in contract.messages where spec.direction == .nativeToPage && !calls.contains(spec.call) {
+        // A dispatched message reaches the page as an event's data, not through a function it implements.
+        let called = { (spec: MessageSpec) in spec.direction == .nativeToPage && spec.dispatch == nil }
+        for spec in contract.messages where called(spec) && !calls.contains(spec.call) {
             calls.append(spec.call)
         }
-        lines += calls.map { call in
-            // A message sent as JSON text arrives as its text: parseJSONFromNative types it.
-            let received = all.filter { $0.0.direction == .nativeToPage && $0.0.call == call }
+        // A message sent as JSON text arrives as its text: parseJSONFromNative types it.
+        let received = { (specs: [(MessageSpec, String)]) in
             var shown: [String] = []
-            for type in received.map({ $0.0.jsonText ? "string" : $0.1 }) where !shown.contains(type) {
+            for type in specs.map({ $0.0.jsonText ? "string" : $0.1 }) where !shown.contains(type) {
                 shown.append(type)
             }
-            return "  \(literal(call)): (message: \(union(shown))) => void;"
+            return union(shown)
+        }
+        lines += calls.map { call in
+            "  \(literal(call)): (message: \(received(all.filter { called($0.0) && $0.0.call == call }))) => void;"
+        }
+        lines.append("}")
+        if let dispatch = contract.dispatch {
+            let dispatched = all.filter { $0.0.direction == .nativeToPage && $0.0.dispatch != nil }
+            let data = received(dispatched)
+            let parse = dispatched.contains { $0.0.jsonText } ? " (JSON text: parseJSONFromNative types it)" : ""
+            lines += [
+                "",
+                "/** The \(comment(literal(dispatch.event))) event native dispatches on \(dispatch.target), its data the "
+                    + "message\(parse). */",
+                "export interface NativeMessageEvent {",
+                "  readonly type: string;",
+                "  readonly data: \(data);",
+                "}",
+                "/** The page's listener for native's messages: "
+                    + "\(dispatch.target).addEventListener(\(comment(literal(dispatch.event))), listener). */",
+                "export type NativeMessageListener = (event: NativeMessageEvent) => void;",
+            ]
         }
         lines += [
-            "}",
             "",
             "/** What postToNative returns for M: a promise of the reply for a message with one. */",
             "export type PostResult<M> = \(conditional(replies.map { ($0.1, "Promise<\(replyType($0.1))>") }, otherwise: "unknown"));",
@@ -242,7 +272,7 @@ private enum TS {
     /// The typed sender of page → native messages sent as JSON text, and the typed parser of native's.
     static func text(_ contract: BridgeContract, _ names: TypedNames) -> [String] {
         let all = Array(zip(contract.messages, names.messageTypes))
-        let posted = all.filter { $0.0.jsonText && $0.0.route.registeredHandler != nil }.map(\.1)
+        let posted = all.filter { $0.0.jsonText && contract.isPosted($0.0) }.map(\.1)
         let parsed = contract.messages.filter { $0.jsonText && $0.direction == .nativeToPage }.map { literal($0.kind) }
         return [
             "/** What the page posts as JSON text with postJSONToNative, to any of its handlers. */",

@@ -104,6 +104,34 @@ struct ContractDiffTests {
         #expect(diff.passes == !breaks)
     }
 
+    @Test("a change of how native delivers its messages is incompatible, as a receiver rename is")
+    func deliveryChanges() throws {
+        var dispatching = BridgeContract.default
+        dispatching.dispatch = EventDispatch()
+        let toEvent =
+            "native's delivery changed from the receiver window.bridgeReceive to a \"message\" event "
+            + "dispatched on window"
+        #expect(ContractDiff(locked: .default, current: dispatching).changes == [incompatible("dispatch", toEvent)])
+        let back =
+            "native's delivery changed from a \"message\" event dispatched on window to the receiver "
+            + "window.bridgeReceive"
+        #expect(ContractDiff(locked: dispatching, current: .default).changes == [incompatible("dispatch", back)])
+        var renamed = dispatching
+        renamed.dispatch = EventDispatch(target: "document", event: "native")
+        #expect(
+            ContractDiff(locked: dispatching, current: renamed).changes == [
+                incompatible(
+                    "dispatch",
+                    "native's delivery changed from a \"message\" event dispatched on window to a \"native\" event "
+                        + "dispatched on document")
+            ])
+        #expect(ContractDiff(locked: dispatching, current: dispatching).changes.isEmpty)
+        // Through the lock file too: what it records is the dispatch, not a receiver.
+        let lock = try ContractLock(jsonData: ContractLock(contract: dispatching).jsonData())
+        #expect(lock.contract == dispatching)
+        #expect(!ContractDiff(locked: lock.contract, current: .default).passes)
+    }
+
     @Test("nested objects and arrays are compared field by field")
     func nested() {
         let locked = edited(readyFields { $0["meta"] = FieldSpec(.object(["a": FieldSpec(.string)]), optional: true) })

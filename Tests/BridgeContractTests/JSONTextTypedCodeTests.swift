@@ -5,7 +5,8 @@ import Testing
 @testable import BridgeContract
 
 /// The worked contracts whose messages travel as JSON text, from the protocol fixtures: react-native-webview posts
-/// `JSON.stringify(m)` and is answered with text on `window.dispatchEvent`; webview_flutter's channel the same way.
+/// `JSON.stringify(m)` and is answered with text as the data of a message event it listens for; webview_flutter's
+/// channel posts the same way and is answered with text through a call of `window.fromFlutter`.
 private enum TextContracts {
     static let names = ["react-native-webview", "webview-flutter"]
 
@@ -24,12 +25,19 @@ struct JSONTextTypedCodeTests {
         arguments: TextContracts.names)
     func correctPageCompiles(name: String) throws {
         let contract = try TextContracts.contract(name)
+        // react-native-webview's native side dispatches a message event: the page listens, it implements no receiver.
+        let dispatched = contract.dispatchedEvent != nil
+        let receiver =
+            dispatched
+            ? "NativeMessageListener = (event) => {\n    const text: string = event.data;"
+            : "Receivers[\(ReceiverCall.stringLiteral(contract.receiver))] = (text) => {"
         let page = """
-            import { postJSONToNative, parseJSONFromNative, describeViolations, type Receivers } from "./bridge-contract.mjs";
+            import { postJSONToNative, parseJSONFromNative, describeViolations, \
+            type \(dispatched ? "NativeMessageListener" : "Receivers") } from "./bridge-contract.mjs";
             export async function page(): Promise<void> {
               postJSONToNative({ type: "ready", version: 1 });
               postJSONToNative({ type: "getUser", id: "7", userId: "42" });
-              const receive: Receivers[\(ReceiverCall.stringLiteral(contract.receiver))] = (text) => {
+              const receive: \(receiver)
                 const result = parseJSONFromNative(text);
                 if (!result.valid) throw new Error(describeViolations(result.violations));
                 if (result.kind === "user") { const name: string = result.message.name; void name; }
@@ -37,7 +45,7 @@ struct JSONTextTypedCodeTests {
               };
               const user = parseJSONFromNative("{}", { kind: "user" });
               if (user.valid) { const name: string = user.message.name; const id: string = user.message.id; void name; void id; }
-              void receive;
+              \(dispatched ? "window.addEventListener(\"message\", receive);" : "void receive;")
             }
 
             """
@@ -67,6 +75,31 @@ struct JSONTextTypedCodeTests {
         // The object itself is not what goes on a channel of JSON text: postToNative would post it as an object.
         try TypeScript.rejection(
             contract, imports: imports, bad: #"postToNative({ type: "ready", version: 1 });"#, field: "{ type")
+    }
+
+    @Test(
+        "a react-native-webview listener types the event's data as native's text, and implements no receiver",
+        .enabled(if: TypeScript.compiler != nil, "tsc is not installed (scripts/setup.sh installs node-typescript)"))
+    func dispatchListenerIsTyped() throws {
+        let contract = try TextContracts.contract("react-native-webview")
+        let imports = "parseJSONFromNative, type NativeMessageListener, type Receivers"
+        let listen = "const listen: NativeMessageListener = (event) => { "
+        try TypeScript.rejection(
+            contract, imports: imports,
+            bad: listen + #"const r = parseJSONFromNative(event.data); if (r.valid && r.kind === "usr") { } };"#,
+            field: "usr")
+        try TypeScript.rejection(
+            contract, imports: imports,
+            bad: listen + #"const r = parseJSONFromNative(event.data, { kind: "user" }); "#
+                + "if (r.valid) { const n: number = r.message.name; void n; } };",
+            field: "n")
+        try TypeScript.rejection(
+            contract, imports: imports, bad: listen + "const n: number = event.data; void n; };", field: "n")
+        // No page function stands for window.dispatchEvent any more.
+        try TypeScript.rejection(
+            contract, imports: imports,
+            bad: #"const receive: Receivers["window.dispatchEvent"] = (text) => { void text; };"#,
+            field: "\"window.dispatchEvent\"")
     }
 
     @Test("the module posts the text, and parses native's text: the typed message, or the paths inside the text")

@@ -127,4 +127,34 @@ struct SwiftTypesTests {
         #expect(declarations.contains("export interface ABMessage {") && declarations.contains("AB2Message"))
         #expect(declarations.contains(#""9 lives *\/""#))
     }
+
+    @Test("a contract that dispatches an event: its types compile and build the contract that dispatches")
+    func dispatchContractCompiles() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let contract = try BridgeContract.load(
+            contentsOf: root.appendingPathComponent(
+                "BridgeTestingTests/Fixtures/Protocols/react-native-webview/contract.json"))
+        let types = SwiftTypes(contract: contract)
+        // Said as the file says it: no receiver to call, the event instead.
+        #expect(types.source.contains(#"handler: "ReactNativeWebView", dispatching: "message", on: "window","#))
+        #expect(!types.source.contains("window.dispatchEvent"))
+        let use = """
+            import BridgeContract
+            func ping() throws -> String {
+                let contract: BridgeContract = ReactNativeWebviewContract.contract
+                precondition(contract.dispatchedEvent?.event == "message")
+                return try ReactNativeWebviewContract.NativeToPage.ping(.init(id: "n-1")).receiverCall().script
+            }
+
+            """
+        let errors = try SwiftCompiler.errors(["Types.swift": types.source, "Use.swift": use])
+        #expect(errors.isEmpty, "\(errors)")
+        let wrong = """
+            import BridgeContract
+            let user = ReactNativeWebviewContract.UserMessage(id: "1", name: 7)
+
+            """
+        let refused = try SwiftCompiler.errors(["Types.swift": types.source, "Use.swift": wrong])
+        #expect(refused.count == 1 && refused.first?.file == "Use.swift" && refused.first?.line == 2, "\(refused)")
+    }
 }

@@ -1,4 +1,5 @@
 import BridgeContract
+import EngineTestSupport
 import XCTest
 
 @testable import BridgeTesting
@@ -57,5 +58,25 @@ final class ReceiverWatchTests: XCTestCase {
         XCTAssertFalse(ReceiverWatch.isIdentifier("app.receive"))
         XCTAssertNil(ReceiverWatch.receiver(report: ["problem": "receiver", "name": "a.b"]))
         XCTAssertEqual(ReceiverWatch.receiver(report: ["problem": "receiver", "name": "go"]), "window.go")
+    }
+
+    /// react-native-webview's contract: native dispatches a message event, so the page defines no receiver.
+    func testADispatchContractWatchesNoReceiverAndStillPasses() async throws {
+        let url = WorkedContractTests.folder.appendingPathComponent("react-native-webview/contract.json")
+        var contract = try BridgeContract.load(contentsOf: url)
+        contract.check = try contract.check?.resolvingScripts(relativeTo: url.deletingLastPathComponent())
+        // Watching window.dispatchEvent would shadow the method native dispatches with.
+        XCTAssertEqual(ReceiverWatch.names(contract), [])
+        var calling = contract
+        calling.messages[2].call = "window.onUser"
+        XCTAssertEqual(ReceiverWatch.names(calling), ["onUser"])
+        let server = try LoopbackHTTPServer(folder: WorkedContractTests.folder)
+        defer { server.stop() }
+        var configuration = CheckConfiguration(
+            page: .url(server.url("/react-native-webview/pass.html")), contract: contract)
+        configuration.watchesReceivers = true
+        let report = await BridgeCheck.run(configuration)
+        XCTAssertTrue(report.passed, report.text())
+        XCTAssertFalse(report.timeline.contains { $0.event == .receiverDefined }, report.text())
     }
 }

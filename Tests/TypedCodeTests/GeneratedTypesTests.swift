@@ -49,6 +49,8 @@ struct GeneratedTypesTests {
         #expect(CapacitorContract.contract == (try contractFile("capacitor-contract")).protocolOnly)
         #expect(ReplyHandlerContract.contract == (try contractFile("reply-handler-contract")).protocolOnly)
         #expect(CustomContract.contract == (try contractFile("custom-contract")).protocolOnly)
+        #expect(
+            ReactNativeWebviewContract.contract == (try contractFile("react-native-webview-contract")).protocolOnly)
         #expect(DefaultContract.version == 1 && HotwireContract.version == 1)
     }
 
@@ -56,7 +58,7 @@ struct GeneratedTypesTests {
     func contractsAreTheFixtures() throws {
         let protocols = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("BridgeTestingTests/Fixtures/Protocols")
-        for name in ["hotwire", "capacitor", "reply-handler", "custom"] {
+        for name in ["hotwire", "capacitor", "reply-handler", "custom", "react-native-webview"] {
             let fixture = try BridgeContract.load(
                 contentsOf: protocols.appendingPathComponent(name).appendingPathComponent("contract.json"))
             #expect(fixture.protocolOnly == (try contractFile("\(name)-contract")).protocolOnly, "\(name)")
@@ -155,5 +157,24 @@ struct GeneratedTypesTests {
         #expect(throws: ContractError.self) {
             try ReplyHandlerContract.contract.typedReply("getUser", value: .object(["name": .number(1)]))
         }
+    }
+
+    @Test("a dispatch contract's message goes as the data of its event, as JSON text when the contract sends text")
+    func dispatchesTheEvent() throws {
+        let ping = try ReactNativeWebviewContract.NativeToPage.ping(.init(id: "n-1")).receiverCall()
+        #expect(
+            ping.script
+                == #"window.dispatchEvent(new MessageEvent("message", {"data":"{\"id\":\"n-1\",\"type\":\"ping\"}"}))"#)
+        let request = ReactNativeWebviewContract.GetUserMessage(id: "7", userId: "42")
+        let user = try ReactNativeWebviewContract.NativeToPage.user(.init(answering: request, name: "Ada"))
+            .receiverCall()
+        let contract = try contractFile("react-native-webview-contract")
+        let text = try #require(try argument(user) as? String)
+        #expect(contract.validate(text, direction: .nativeToPage, mode: .strict).violations.isEmpty)
+        // What the page posts is its JSON text, decoded as the typed message.
+        let posted = #"{"type":"getUser","id":"7","userId":"42"}"#
+        #expect(
+            try ReactNativeWebviewContract.PageToNative(body: posted, handler: "ReactNativeWebView")
+                == .getUser(request))
     }
 }

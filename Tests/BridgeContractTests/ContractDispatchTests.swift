@@ -70,18 +70,17 @@ struct ContractDispatchTests {
     }
 
     /// Each contract refused for how it delivers: the path its refusal names, its code and a word of its rule.
-    static let refusals:
-        [(delivery: String, toastCall: Bool, path: String, code: ContractError.Code, says: String)] =
-            [
-                ("", true, "receiver", .missingKey, "needs a receiver or a dispatch"),
-                (#""receiver": "window.receive", "# + dispatching, true, "dispatch", .invalidValue, "says both"),
-                (
-                    #""dispatch": {"target": "window[0]", "event": "message"},"#, true, "dispatch.target",
-                    .invalidValue, "dotted"
-                ),
-                (#""dispatch": {"event": ""},"#, true, "dispatch.event", .invalidValue, "empty"),
-                (#""dispatch": {"target": "window"},"#, true, "dispatch.event", .missingKey, "required key"),
-            ]
+    static let refusals: [(delivery: String, toastCall: Bool, path: String, code: ContractError.Code, says: String)] =
+        [
+            ("", true, "receiver", .missingKey, "needs a receiver or a dispatch"),
+            (#""receiver": "window.receive", "# + dispatching, true, "dispatch", .invalidValue, "says both"),
+            (
+                #""dispatch": {"target": "window[0]", "event": "message"},"#, true, "dispatch.target",
+                .invalidValue, "dotted"
+            ),
+            (#""dispatch": {"event": ""},"#, true, "dispatch.event", .invalidValue, "empty"),
+            (#""dispatch": {"target": "window"},"#, true, "dispatch.event", .missingKey, "required key"),
+        ]
 
     @Test("a contract that says neither, or both, or a bad event is refused naming the key, the rule and the remedy")
     func refusals() {

@@ -23,7 +23,7 @@ enum WebBridgeBench {
             session.tearDown()
             throw BenchFailure("WebBridge: webView(_:didFinish:) of the bench page did not come within \(timeout) s")
         }
-        guard case .success = session.loadResult else {
+        guard case .finished = session.loadResult else {
             session.tearDown()
             throw BenchFailure("WebBridge: the bench page failed to load")
         }

@@ -19,7 +19,7 @@ extension BridgeSession: WKNavigationDelegate {
         MainActor.assumeIsolated {
             finishedDocuments += 1
             // A later document's didFinish (a reload) is no new load verdict: it only wakes the play's wait.
-            if loadResult == nil { finishLoad(.success(())) } else { wakeWaiters() }
+            if loadResult == nil { finishLoad(.finished) } else { wakeWaiters() }
         }
     }
 

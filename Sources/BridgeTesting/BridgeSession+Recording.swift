@@ -189,18 +189,18 @@ extension BridgeSession {
     func failLoad(_ error: any Error) {
         guard loadResult == nil else { return }
         loadError = error
-        finishLoad(.failure(BridgeFailure(.pageLoadDidNotFinish, LoadError.describe(error))))
+        finishLoad(.failed(BridgeFailure(.pageLoadDidNotFinish, LoadError.describe(error))))
         emit(.loadFailed(error))
     }
 
-    func finishLoad(_ result: Result<Void, BridgeFailure>) {
+    func finishLoad(_ result: LoadResult) {
         guard loadResult == nil else { return }
         loadResult = result
         switch result {
-        case .success:
+        case .finished:
             record(.didFinish)
             emit(.didFinish)
-        case .failure(let failure):
+        case .failed(let failure):
             record(.loadFailed, failure.detail)
         }
     }

@@ -20,7 +20,8 @@ package final class BridgeSession: NSObject {
     public let announcingKind: String?
     public internal(set) var webView: WKWebView?
     public internal(set) var timeline: [TimelineEntry] = []
-    public internal(set) var loadResult: Result<Void, BridgeFailure>?
+    /// How the first load ended; nil while it runs.
+    public internal(set) var loadResult: LoadResult?
     public internal(set) var httpStatusCode: Int?
     /// The main document's Content-Type (its MIME type), when it came over HTTP.
     public internal(set) var responseMIMEType: String?
@@ -276,4 +277,12 @@ private struct Waiter {
     let continuation: CheckedContinuation<Bool, Never>
     /// The wait's deadline: cancelled when something else ends the wait, so it holds nothing until it would fire.
     let timer: any DispatchSourceTimer
+}
+
+extension BridgeSession {
+    /// How the first load ended, as the verdict reads it: a value, since a failed load is data, not a thrown error.
+    package enum LoadResult: Sendable, Equatable {
+        case finished
+        case failed(BridgeFailure)
+    }
 }

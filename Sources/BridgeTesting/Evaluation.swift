@@ -78,9 +78,10 @@ package func javaScriptErrorText(_ error: any Error) -> String {
     return place.isEmpty ? message : "\(message) (\(place.joined(separator: ":")))"
 }
 
-/// The session was torn down before the call.
-package struct SessionClosed: Error, CustomStringConvertible {
-    public var description: String { "the bridge session was already torn down" }
+/// The session was torn down before the call. Not a `CheckError` code: it is no mistake anyone fixes, only the end
+/// of the session reaching a script still asked of it, which the caller reads as the evaluation's outcome.
+private struct SessionClosed: Error, CustomStringConvertible {
+    var description: String { "the bridge session was already torn down" }
 }
 
 @MainActor

@@ -47,7 +47,9 @@ public enum FailureCategory: String, Sendable, Codable, CaseIterable {
 }
 
 /// One named failure: the category first, then what was seen (structure and errors, never message values).
-public struct BridgeFailure: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+///
+/// Verdict data in reports, never thrown: the module's one error is `CheckError`.
+public struct BridgeFailure: Sendable, Equatable, Codable, CustomStringConvertible {
     public let category: FailureCategory
     public let detail: String
 

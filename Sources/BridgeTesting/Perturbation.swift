@@ -214,22 +214,30 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
     }
 
     /// Reads a token printed by a stressed check.
-    public init(token: String) throws(PerturbationTokenError) {
-        guard token.hasPrefix(Self.tokenPrefix) else { throw .notAToken }
+    public init(token: String) throws(CheckError) {
+        guard token.hasPrefix(Self.tokenPrefix) else {
+            // `wbs2-…` is a token of a later format, not a typo: the remedy is the version that printed it.
+            let format = token.prefix { $0 != "-" }
+            let number = format.dropFirst(3)
+            let otherFormat =
+                token.contains("-") && format.hasPrefix("wbs") && !number.isEmpty
+                && number.allSatisfy { ("0"..."9").contains($0) }
+            throw .token(otherFormat ? .tokenOtherVersion : .notAToken)
+        }
         var base64 = String(token.dropFirst(Self.tokenPrefix.count)).replacingOccurrences(of: "-", with: "+")
             .replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { throw .unreadable }
+        guard let data = Data(base64Encoded: base64) else { throw .token(.tokenUnreadable) }
         do {
             self = try JSONDecoder().decode(Perturbation.self, from: data)
         } catch {
-            throw .unreadable
+            throw .token(.tokenUnreadable)
         }
         let values =
             nativeDelays + [completionDelay] + (responseDelays ?? [])
             + pauses.flatMap { [$0.at, $0.milliseconds] }
             + [reloadAfter, pauseAtFinish, timerDelay, fault?.milliseconds].compactMap { $0 }
-        guard values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 60_000 }) else { throw .outOfRange }
+        guard values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 60_000 }) else { throw .token(.tokenOutOfRange) }
     }
 
     // MARK: Shrinking
@@ -265,21 +273,5 @@ package struct Perturbation: Sendable, Equatable, Codable, CustomStringConvertib
             add { $0.fault = LifecycleFault(fault.kind, milliseconds: max(1, halve(fault.milliseconds))) }
         }
         return candidates
-    }
-}
-
-/// A `--replay` token that cannot be read, with the remedy.
-package enum PerturbationTokenError: Error, Sendable, Equatable, CustomStringConvertible {
-    case notAToken, unreadable, outOfRange
-
-    public var description: String {
-        switch self {
-        case .notAToken:
-            "the token is not a stress replay token (it starts with \(Perturbation.tokenPrefix) and is printed by --stress): copy it whole from the report"
-        case .unreadable:
-            "the token's perturbation cannot be read (cut or from another version of webbridge): copy it whole from a report of this version"
-        case .outOfRange:
-            "the token holds a delay that is negative or over 60 s: copy it unchanged from the report"
-        }
     }
 }

@@ -25,12 +25,21 @@ extension PlayRunner {
             for (index, argument) in (step.arguments ?? []).enumerated() {
                 let path = "arguments[\(index)]"
                 guard var value = argument.value(echoing: echoed, page: session.webView?.url) else {
-                    throw BuildProblem("\(path): the trigger has no value at the echoed path (or the page no URL)")
+                    throw CheckError(
+                        code: .stepCannotBeBuilt, field: path,
+                        problem: "the trigger has no value at the echoed path (or the page no URL)",
+                        remedy:
+                            "echo a path the trigger message holds, or load the page from a file or URL for a relative url"
+                    )
                 }
                 if let type = argument.type {
                     value = StepArgument.encoded(value, as: type)
                     let violations = contract.validate(value.foundationValue, as: type, path: path)
-                    if !violations.isEmpty { throw BuildProblem(describeInline(violations)) }
+                    if !violations.isEmpty {
+                        throw CheckError(
+                            code: .stepCannotBeBuilt, problem: describeInline(violations),
+                            remedy: "give the argument a value of its declared type, or correct the type in the play")
+                    }
                 }
                 values.append(value)
                 structures.append(value.structure)
@@ -129,10 +138,4 @@ extension PlayRunner {
             SessionRecord.StepOutcome(
                 index: pending.index, sent: nil, name: name, failure: failure, note: "\(name) has its declared type"))
     }
-}
-
-/// Why native could not build a call, in words that name the argument.
-struct BuildProblem: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,44 +1,14 @@
 import BridgeContract
 import Foundation
 
-/// A JSON report that can't be read or merged, naming the file, the field, the rule and the remedy.
-package struct ReportFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The rule the file breaks.
-    package enum Code: String, Sendable {
-        case unreadable = "unreadable"
-        case notJSON = "not-json"
-        case notAReport = "not-a-report"
-        case otherSchema = "other-schema"
-        case invalidValue = "invalid-value"
-        case otherContract = "other-contract"
-        case duplicateShard = "duplicate-shard"
-        case otherSplit = "other-split"
-    }
-
-    package let code: Code
-    package let file: String
-    /// The JSON path inside the file (`pages[0].sessions[1].pageToNative.status`); empty for the whole file.
-    package let field: String
-    package let problem: String
-    package let remedy: String
-
-    package var description: String {
-        "\(([file] + (field.isEmpty ? [] : [field])).joined(separator: ": ")): \(problem) (\(code.rawValue)). Remedy: \(remedy)"
-    }
-
-    /// What every remedy for a damaged or foreign file says.
-    static let asWritten =
-        "pass the file `webbridge check --format json` or `--report json=FILE` wrote (or `report merge --format json`), unedited"
-}
-
 extension RunReport {
     /// Reads the JSON report at `path`; a file that can't be read is named with the reason.
-    package static func load(_ path: String) throws(ReportFileError) -> RunReport {
+    package static func load(_ path: String) throws(CheckError) -> RunReport {
         let file = TerminalText.escape(path)
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            throw ReportFileError(
+            throw CheckError(
                 code: .unreadable, file: file, field: "",
                 problem: !exists ? "no such file" : isDirectory.boolValue ? "a folder, not a file" : "can't be read",
                 remedy: "pass the path of a JSON report (`check --report json=FILE` writes one)")
@@ -47,22 +17,22 @@ extension RunReport {
     }
 
     /// Reads one JSON report; `file` names it in errors. Refuses a file of another schema before reading further.
-    package static func read(_ data: Data, file: String) throws(ReportFileError) -> RunReport {
-        func refusal(_ code: ReportFileError.Code, _ field: String, _ problem: String, _ remedy: String)
-            -> ReportFileError
+    package static func read(_ data: Data, file: String) throws(CheckError) -> RunReport {
+        func refusal(_ code: CheckError.Code, _ field: String, _ problem: String, _ remedy: String)
+            -> CheckError
         {
-            ReportFileError(code: code, file: file, field: field, problem: problem, remedy: remedy)
+            CheckError(code: code, file: file, field: field, problem: problem, remedy: remedy)
         }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw refusal(.notJSON, "", "the file is not JSON", ReportFileError.asWritten)
+            throw refusal(.notJSON, "", "the file is not JSON", CheckError.reportAsWritten)
         }
         guard let document = object as? [String: Any], let schema = document["schema"] else {
             throw refusal(
                 .notAReport, "schema", "missing; a webbridge JSON report is an object with \"schema\": \(Self.schema)",
-                ReportFileError.asWritten)
+                CheckError.reportAsWritten)
         }
         guard let number = schema as? Int, number == Self.schema else {
             let writer = (document["webbridgeVersion"] as? String).map { " (written by webbridge \($0))" } ?? ""
@@ -76,22 +46,22 @@ extension RunReport {
         } catch let DecodingError.keyNotFound(key, context) {
             throw refusal(
                 .invalidValue, (context.codingPath + [key]).jsonPath, "missing; schema \(Self.schema) requires it",
-                ReportFileError.asWritten)
+                CheckError.reportAsWritten)
         } catch let DecodingError.typeMismatch(type, context) {
             throw refusal(
                 .invalidValue, context.codingPath.jsonPath,
                 "not \(Self.typeName(type)) as schema \(Self.schema) requires",
-                ReportFileError.asWritten)
+                CheckError.reportAsWritten)
         } catch let DecodingError.valueNotFound(type, context) {
             throw refusal(
                 .invalidValue, context.codingPath.jsonPath,
                 "null; schema \(Self.schema) requires \(Self.typeName(type))",
-                ReportFileError.asWritten)
+                CheckError.reportAsWritten)
         } catch let DecodingError.dataCorrupted(context) {
             throw refusal(
-                .invalidValue, context.codingPath.jsonPath, context.debugDescription, ReportFileError.asWritten)
+                .invalidValue, context.codingPath.jsonPath, context.debugDescription, CheckError.reportAsWritten)
         } catch {
-            throw refusal(.invalidValue, "", "\(error)", ReportFileError.asWritten)
+            throw refusal(.invalidValue, "", "\(error)", CheckError.reportAsWritten)
         }
     }
 
@@ -114,14 +84,14 @@ extension RunReport {
     /// sessions (numbered on). Refused: another contract or contract version, a shard twice, shards of another split,
     /// a shard beside a whole list. The merged run started at the earliest start, its timeout is the longest, and
     /// its engine names each distinct engine.
-    package static func merged(_ files: [(file: String, report: RunReport)]) throws(ReportFileError) -> RunReport {
+    package static func merged(_ files: [(file: String, report: RunReport)]) throws(CheckError) -> RunReport {
         guard let first = files.first else {
             preconditionFailure("merged() needs at least one report; the command line requires a FILE")
         }
         var seenShards: [Shard: String] = [:]
         for (file, report) in files {
             if report.contract != first.report.contract {
-                throw ReportFileError(
+                throw CheckError(
                     code: .otherContract, file: file, field: "contract",
                     problem:
                         "\(report.contract.description), but \(first.file) is \(first.report.contract.description); reports of another contract or contract version are not merged",
@@ -130,7 +100,7 @@ extension RunReport {
             let split = first.report.shards.first?.count
             if report.shards.isEmpty != first.report.shards.isEmpty {
                 let (sharded, whole) = report.shards.isEmpty ? (first.file, file) : (file, first.file)
-                throw ReportFileError(
+                throw CheckError(
                     code: .otherSplit, file: file, field: "shards",
                     problem:
                         "\(sharded) is a --shard run and \(whole) checked a whole list; merged, pages would count twice",
@@ -138,14 +108,14 @@ extension RunReport {
             }
             for shard in report.shards {
                 if let split, shard.count != split {
-                    throw ReportFileError(
+                    throw CheckError(
                         code: .otherSplit, file: file, field: "shards",
                         problem:
                             "\(shard.description), but \(first.file) is a shard of \(split); parts of different splits overlap",
                         remedy: "merge the shards of one --shard I/N matrix")
                 }
                 if let earlier = seenShards[shard] {
-                    throw ReportFileError(
+                    throw CheckError(
                         code: .duplicateShard, file: file, field: "shards",
                         problem: "shard \(shard.description) is in \(earlier) too; its pages would count twice",
                         remedy: "pass each shard's report once")
@@ -155,7 +125,7 @@ extension RunReport {
         }
         let reports = files.map(\.report)
         if let mixed = files.first(where: { ($0.report.positions == nil) != (first.report.positions == nil) }) {
-            throw ReportFileError(
+            throw CheckError(
                 code: .otherSplit, file: mixed.file, field: "positions",
                 problem:
                     "one of the reports is a shard balanced by --durations and another a shard of every n-th page; the splits differ",

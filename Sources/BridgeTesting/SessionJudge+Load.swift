@@ -80,8 +80,8 @@ extension SessionRecord.Load {
     @MainActor
     init(_ session: BridgeSession, redirect: RedirectProbe.Redirect? = nil) {
         switch session.loadResult {
-        case .success?: outcome = .finished
-        case .failure(let failure)?:
+        case .finished?: outcome = .finished
+        case .failed(let failure)?:
             let error = session.loadError
             outcome = .failed(
                 Failure(

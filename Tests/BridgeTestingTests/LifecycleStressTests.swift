@@ -104,7 +104,7 @@ final class LifecycleStressTests: XCTestCase {
         var outOfRange = late
         outOfRange.fault?.milliseconds = -1
         XCTAssertThrowsError(try Perturbation(token: outOfRange.token)) { error in
-            XCTAssertEqual(error as? PerturbationTokenError, .outOfRange)
+            XCTAssertEqual((error as? CheckError)?.code, .tokenOutOfRange)
         }
     }
 

@@ -56,7 +56,7 @@ final class RunReportMergeTests: XCTestCase {
 
     func testAFileThatDoesNotBelongIsRefusedWithItsRule() {
         let one = shard(1, of: 2, total: 4)
-        let cases: [(RunReport, ReportFileError.Code)] = [
+        let cases: [(RunReport, CheckError.Code)] = [
             (one, .duplicateShard),
             (shard(1, of: 3, total: 4), .otherSplit),
             (RunReport(pages: [], contract: contract), .otherSplit),
@@ -64,7 +64,7 @@ final class RunReportMergeTests: XCTestCase {
         ]
         for (other, code) in cases {
             XCTAssertThrowsError(try RunReport.merged([("a.json", one), ("b.json", other)])) { error in
-                let error = error as? ReportFileError
+                let error = error as? CheckError
                 XCTAssertEqual(error?.code, code)
                 XCTAssertEqual(error?.file, "b.json")
                 XCTAssertTrue(error?.description.contains(". Remedy: ") == true, "\(String(describing: error))")
@@ -117,7 +117,7 @@ final class RunReportMergeTests: XCTestCase {
         ]
         for (change, field, rule) in cases {
             XCTAssertThrowsError(try RunReport.read(try variant(change), file: "r.json"), field) { error in
-                let error = error as? ReportFileError
+                let error = error as? CheckError
                 XCTAssertEqual(error?.code, .invalidValue, field)
                 XCTAssertEqual(error?.field, field)
                 XCTAssertTrue(error?.problem.contains(rule) == true, "\(field): \(String(describing: error))")
@@ -134,7 +134,7 @@ final class RunReportMergeTests: XCTestCase {
             $0["pages"] = pages
         }
         XCTAssertThrowsError(try RunReport.read(renumbered, file: "r.json")) { error in
-            XCTAssertEqual((error as? ReportFileError)?.field, "pages[0].sessions")
+            XCTAssertEqual((error as? CheckError)?.field, "pages[0].sessions")
         }
         XCTAssertNoThrow(try RunReport.read(written, file: "r.json"), "the report as written reads back")
     }

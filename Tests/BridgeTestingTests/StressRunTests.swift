@@ -241,16 +241,20 @@ final class StressRunTests: XCTestCase {
             "native's actions held 0, 12.5 ms after their triggers; native learns of each completed call 3 ms late; the page loaded again 40 ms after didFinish; the web process paused 9 ms at didFinish; the page's timers fire 15 ms late; the web process paused 20 ms from 10 ms after the load started; responses held 0, 120 ms (by path)"
         )
         XCTAssertThrowsError(try Perturbation(token: "eyJzZWVkIjoxfQ")) { error in
-            XCTAssertEqual(error as? PerturbationTokenError, .notAToken)
-            XCTAssertTrue("\(error)".contains("copy it whole"), "\(error)")
+            XCTAssertEqual((error as? CheckError)?.code, .notAToken)
+            XCTAssertTrue("\(error)".contains("(not-a-token). Remedy: copy it whole"), "\(error)")
+        }
+        XCTAssertThrowsError(try Perturbation(token: "wbs2-e30")) { error in
+            XCTAssertEqual((error as? CheckError)?.code, .tokenOtherVersion, "a later format names its version")
+            XCTAssertTrue("\(error)".contains("Remedy: replay it with the webbridge version that printed it"))
         }
         XCTAssertThrowsError(try Perturbation(token: String(perturbation.token.prefix(30)))) { error in
-            XCTAssertEqual(error as? PerturbationTokenError, .unreadable)
+            XCTAssertEqual((error as? CheckError)?.code, .tokenUnreadable)
         }
         var negative = perturbation
         negative.nativeDelays = [-5]
         XCTAssertThrowsError(try Perturbation(token: negative.token)) { error in
-            XCTAssertEqual(error as? PerturbationTokenError, .outOfRange)
+            XCTAssertEqual((error as? CheckError)?.code, .tokenOutOfRange)
         }
     }
 }

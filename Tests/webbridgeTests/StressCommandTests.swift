@@ -105,6 +105,7 @@ final class StressCommandTests: XCTestCase {
             (["--stress", "5", "--replay", "wbs1-e30"], "give one of them"),
             (["--replay", "eyJzZWVkIjoxfQ"], "--replay: the token is not a stress replay token"),
             (["--replay", "wbs1-!!!"], "--replay: the token's perturbation cannot be read"),
+            (["--replay", "wbs2-e30"], "--replay: the token is from another version of webbridge"),
             (["--stress", "0"], "--stress"),
             (["--serve", scratch.appendingPathComponent("missing").path], "not a folder"),
             (["--serve", scratch.path, "--page", page("page-deadline")], "is outside --serve"),

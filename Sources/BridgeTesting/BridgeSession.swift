@@ -127,10 +127,12 @@ package final class BridgeSession: NSObject {
         self.announcingKind = announcingKind
         controller = WKUserContentController()
         super.init()
-        for name in contract.handlerNames { addHandler(named: name) }
+        for name in contract.postedHandlerNames { addHandler(named: name) }
         if !contract.handlerNames.contains(CloneDiagnostics.handlerName) {
             controller.add(WeakDiagnosticsHandler(self), contentWorld: .page, name: CloneDiagnostics.handlerName)
-            for name in contract.handlerNames { controller.addUserScript(CloneDiagnostics.userScript(handler: name)) }
+            for name in contract.postedHandlerNames {
+                controller.addUserScript(CloneDiagnostics.userScript(handler: name))
+            }
             controller.addUserScript(PageDiagnostics.userScript(console: console))
             let receivers = watchesReceivers ? ReceiverWatch.names(contract) : []
             if !receivers.isEmpty {
@@ -205,7 +207,9 @@ package final class BridgeSession: NSObject {
 
     /// Removes the handler, drops the delegate and releases the view; the session stays readable.
     public func tearDown() {
-        for name in contract.handlerNames { controller.removeScriptMessageHandler(forName: name, contentWorld: .page) }
+        for name in contract.postedHandlerNames {
+            controller.removeScriptMessageHandler(forName: name, contentWorld: .page)
+        }
         controller.removeScriptMessageHandler(forName: CloneDiagnostics.handlerName, contentWorld: .page)
         controller.removeAllUserScripts()
         webView?.navigationDelegate = nil

@@ -112,18 +112,18 @@ extension SessionPerturber {
     }
 
     private var handlerList: String {
-        let names = session.contract.handlerNames.map { "'\($0)'" }
+        let names = session.contract.postedHandlerNames.map { "'\($0)'" }
         return (names.count == 1 ? "the handler " : "the handlers ") + names.joined(separator: ", ")
     }
 
     private func removeHandlers() {
-        for name in session.contract.handlerNames {
+        for name in session.contract.postedHandlerNames {
             session.controller.removeScriptMessageHandler(forName: name, contentWorld: .page)
         }
     }
 
     private func addHandlers() {
         removeHandlers()
-        for name in session.contract.handlerNames { session.addHandler(named: name) }
+        for name in session.contract.postedHandlerNames { session.addHandler(named: name) }
     }
 }

@@ -155,4 +155,29 @@ final class BridgeSessionTests: XCTestCase {
         let pwned = try await session.webView?.evaluateJavaScript("String(window.pwned)") as? String
         XCTAssertEqual(pwned, "undefined", "the handler name ran as code")
     }
+    func testNativeRegistersEveryHandlerThePagePostsToButNoQueueItPulls() async throws {
+        // WebViewJavascriptBridge's shape: the page queues messages that native pulls with a script; the queue's
+        // name is no handler of the page's, so the page finds nothing to post to there.
+        let contract = try BridgeContract(
+            jsonData: Data(
+                #"""
+                {"version": 1, "handler": "bridge", "receiver": "window.bridgeReceive", "messages": [
+                  {"kind": "ready", "direction": "page-to-native"},
+                  {"kind": "flush", "direction": "page-to-native", "handler": "flushQueue"},
+                  {"kind": "queued", "direction": "page-to-native", "handler": "queue"}],
+                 "check": {"steps": [{"after": "flush", "evaluate": "window.fetchQueue()", "messages": "queue",
+                   "returns": {"type": "string", "encoding": "json", "content": {"type": "array", "items": {"type": "any"}}}}]}}
+                """#.utf8))
+        XCTAssertEqual(contract.handlerNames, ["bridge", "flushQueue", "queue"])
+        let session = BridgeSession(contract: contract)
+        defer { session.tearDown() }
+        session.loadHTMLString(#"<script>window.webkit.messageHandlers.bridge.postMessage({kind: "ready"})</script>"#)
+        let ready = await session.wait(timeout: timeout) { session.first("ready") != nil }
+        XCTAssertTrue(ready, "native did not receive the page's message within \(timeout) s")
+        let seen =
+            try await session.webView?.evaluateJavaScript(
+                "['bridge', 'flushQueue', 'queue'].map((n) => typeof window.webkit.messageHandlers[n]).join()")
+            as? String
+        XCTAssertEqual(seen, "object,object,undefined")
+    }
 }

@@ -66,7 +66,7 @@ package enum HTMLReport {
         body.append("<header><h1>\(escape(header.title))</h1>")
         // A page with no finished session (a run stopped before its first ended) has no verdict to show.
         let (verdict, word) =
-            pages.contains { $0.count == 0 } && passed
+            pages.contains { $0.sessionCount == 0 } && passed
             ? ("none", "NO VERDICT") : passed ? ("pass", "PASS") : ("fail", "FAIL")
         body.append(
             "<p class=\"verdict \(verdict)\" data-passed=\"\(passed && verdict != "none")\">\(word)</p></header>"
@@ -126,7 +126,7 @@ package enum HTMLReport {
         "page-\(number)" + (session.map { "-session-\($0)" } ?? "")
     }
 
-    private static func summaryTable(_ pages: [(number: Int, page: PageReport)]) -> String {
+    private static func summaryTable(_ pages: [(number: Int, page: BridgeReport)]) -> String {
         let categories = FailureCategory.allCases
         var rows: [String] = []
         var header = "<tr><th>Page</th><th>Sessions</th><th>Passed</th><th>Failed</th>"
@@ -138,8 +138,8 @@ package enum HTMLReport {
             let firstFailure = tally.kept.first { !$0.report.passed }?.session
             let target = anchor(page: number, session: firstFailure)
             var row =
-                "<tr class=\"page-row\" data-page=\"\(escape(page.name))\" data-outcome=\"\(tally.outcome.rawValue)\"><td><a href=\"#\(target)\">\(escape(page.name))</a></td>"
-                + "<td class=\"num\">\(tally.count)</td><td class=\"num\">\(tally.count - tally.failedCount)</td>"
+                "<tr class=\"page-row\" data-page=\"\(escape(page.page))\" data-outcome=\"\(tally.outcome.rawValue)\"><td><a href=\"#\(target)\">\(escape(page.page))</a></td>"
+                + "<td class=\"num\">\(tally.sessionCount)</td><td class=\"num\">\(tally.sessionCount - tally.failedCount)</td>"
                 + "<td class=\"num\(tally.failedCount > 0 ? " bad" : "")\">\(tally.failedCount)</td>"
             for category in categories {
                 row +=
@@ -148,7 +148,7 @@ package enum HTMLReport {
             rows.append(row + "</tr>")
         }
         if pages.count > 1 {
-            let sessions = pages.reduce(0) { $0 + $1.page.count }
+            let sessions = pages.reduce(0) { $0 + $1.page.sessionCount }
             let failed = pages.reduce(0) { $0 + $1.page.failedCount }
             let failedPages = pages.count(where: { !$0.page.passed })
             rows.append(
@@ -160,7 +160,7 @@ package enum HTMLReport {
     }
 
     /// Failed sessions of `category`: exact when every failure was kept in full, else a lower bound.
-    private static func count(_ category: FailureCategory, in tally: PageReport) -> String {
+    private static func count(_ category: FailureCategory, in tally: BridgeReport) -> String {
         let kept = tally.kept.count(where: { $0.report.failures.contains { $0.category == category } })
         let keptFailed = tally.kept.count(where: { !$0.report.passed })
         if keptFailed < tally.failedCount, tally.failedCategories.contains(category) {
@@ -171,11 +171,11 @@ package enum HTMLReport {
 
     // MARK: Pages and sessions
 
-    private static func pageSection(_ page: PageReport, number: Int, foldPassing: Bool) -> String {
+    private static func pageSection(_ page: BridgeReport, number: Int, foldPassing: Bool) -> String {
         let tally = page
         var parts = [
-            "<section class=\"page\" id=\"\(anchor(page: number))\" data-page=\"\(escape(page.name))\" data-passed=\"\(tally.passed)\" data-outcome=\"\(tally.outcome.rawValue)\">",
-            "<h2>\(escape(page.name))</h2>",
+            "<section class=\"page\" id=\"\(anchor(page: number))\" data-page=\"\(escape(page.page))\" data-passed=\"\(tally.passed)\" data-outcome=\"\(tally.outcome.rawValue)\">",
+            "<h2>\(escape(page.page))</h2>",
             "<p class=\"page-summary\">\(escape(tally.summary))</p>",
         ]
         // A flaky page says why each failing session failed: its order of events against the passing ones.
@@ -204,7 +204,7 @@ package enum HTMLReport {
 
     /// Kept sessions that tell the same story (the same events, notes and verdicts; only the times differ), each
     /// drawn once with the sessions it stands for: failed ones first, then in order.
-    static func sessionGroups(_ kept: [PageReport.Kept]) -> [(report: SessionReport, numbers: [Int])] {
+    static func sessionGroups(_ kept: [BridgeReport.Kept]) -> [(report: SessionReport, numbers: [Int])] {
         var groups: [(key: String, report: SessionReport, numbers: [Int])] = []
         for session in kept {
             let report = session.report

@@ -24,8 +24,8 @@ package enum JUnitReport {
 
     /// One page's suite: its kept sessions' cases, the counts and time of every session. A failure carries the
     /// session's timeline as its body (as the text report prints it: structure only, never values).
-    static func suite(_ tally: PageReport) -> JUnitXML.Suite {
-        let name = tally.name
+    static func suite(_ tally: BridgeReport) -> JUnitXML.Suite {
+        let name = tally.page
         let flaky = tally.flaky
         var cases: [JUnitXML.Case] = []
         for kept in tally.kept {
@@ -69,7 +69,7 @@ package enum JUnitReport {
         var properties = [(name: "webbridge.version", value: WebBridgeVersion.number)]
         if flaky != nil { properties.append((name: "webbridge.outcome", value: "flaky")) }
         return JUnitXML.Suite(
-            name: name, tests: 2 * tally.count, failures: tally.failedCases, skipped: tally.skippedCases,
+            name: name, tests: 2 * tally.sessionCount, failures: tally.failedCases, skipped: tally.skippedCases,
             seconds: tally.totalSeconds, properties: properties, cases: cases)
     }
 

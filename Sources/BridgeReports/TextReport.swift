@@ -25,7 +25,7 @@ package enum TextReport {
     /// The run's closing text. Page names come from files and reports: each is printed through the one escape.
     package static func render(_ run: RunReport, _ options: Options = Options()) -> String {
         guard options.page else { return summary(run) }
-        let tally = run.pages.first ?? PageReport()
+        let tally = run.pages.first ?? BridgeReport()
         let flaky = options.explainsFlaky ? tally.flaky?.lines ?? [] : []
         return (flaky + [tally.summary]).joined(separator: "\n")
     }
@@ -38,7 +38,7 @@ package enum TextReport {
         for (category, names) in suite.failedByCategory {
             lines.append("  \(category.rawValue): \(listed(names))")
         }
-        let flaky = suite.pages.filter { $0.outcome == .flaky }.map(\.name)
+        let flaky = suite.pages.filter { $0.outcome == .flaky }.map(\.page)
         if !flaky.isEmpty { lines.append("  of them flaky (failed and passed): \(listed(flaky))") }
         if !suite.notRun.isEmpty { lines.append("NOT RUN: \(listed(suite.notRun))") }
         if suite.pages.isEmpty, !suite.notRun.isEmpty {

@@ -31,10 +31,10 @@ package struct FlakyVerdict: Sendable, Equatable {
 
     /// Explains each failing session kept in `tally` against its kept passing sessions; nil unless the page is
     /// flaky.
-    package init?(_ tally: PageReport) {
+    package init?(_ tally: BridgeReport) {
         guard tally.outcome == .flaky else { return nil }
         failedSessions = tally.failedCount
-        passedSessions = tally.count - tally.failedCount
+        passedSessions = tally.sessionCount - tally.failedCount
         let passing = tally.kept.filter(\.report.passed).map { Milestones($0.report.timeline) }
         explanations = tally.kept.filter { !$0.report.passed }.map {
             Self.explain($0.session, Milestones($0.report.timeline), against: passing)
@@ -214,12 +214,12 @@ package struct FlakyVerdict: Sendable, Equatable {
     }
 }
 
-extension PageReport {
+extension BridgeReport {
     /// Passed, failed, or flaky (some sessions of each); a stressed run's mixed sessions are the stress verdict's
     /// to explain, so it is failed.
     package var outcome: PageOutcome {
         if failedCount == 0 { return .passed }
-        return failedCount < count && stress == nil ? .flaky : .failed
+        return failedCount < sessionCount && stress == nil ? .flaky : .failed
     }
 
     /// The flaky verdict, computed from the kept sessions (so a merged or decoded report gives the same one); nil

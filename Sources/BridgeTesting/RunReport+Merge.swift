@@ -131,7 +131,7 @@ extension RunReport {
                     "one of the reports is a shard balanced by --durations and another a shard of every n-th page; the splits differ",
                 remedy: "merge the shards of one --shard I/N matrix, all with the same --durations or all without")
         }
-        let pages: [PageReport]
+        let pages: [BridgeReport]
         var positions: [Int]?
         if reports.allSatisfy({ $0.positions != nil }), !first.report.shards.isEmpty {
             let placed = reports.flatMap { zip($0.positions!, $0.pages) }.sorted { $0.0 < $1.0 }
@@ -151,8 +151,8 @@ extension RunReport {
     }
 
     /// Every shard's pages at their place in the list.
-    private static func interleavingShards(_ reports: [RunReport]) -> [PageReport] {
-        var placed: [(position: Int, page: PageReport)] = []
+    private static func interleavingShards(_ reports: [RunReport]) -> [BridgeReport] {
+        var placed: [(position: Int, page: BridgeReport)] = []
         for report in reports {
             // A merged report holds several shards already, in list order: its pages cycle through them.
             let shards = report.shards
@@ -165,14 +165,14 @@ extension RunReport {
     }
 
     /// The runs' pages in order of first appearance; a page in several runs gets all of their sessions.
-    private static func joiningRuns(_ reports: [RunReport]) -> [PageReport] {
-        var pages: [PageReport] = []
+    private static func joiningRuns(_ reports: [RunReport]) -> [BridgeReport] {
+        var pages: [BridgeReport] = []
         var index: [String: Int] = [:]
         for page in reports.flatMap(\.pages) {
-            if let existing = index[page.name] {
+            if let existing = index[page.page] {
                 pages[existing] = pages[existing].appending(page)
             } else {
-                index[page.name] = pages.count
+                index[page.page] = pages.count
                 pages.append(page)
             }
         }
@@ -180,17 +180,14 @@ extension RunReport {
     }
 }
 
-extension PageReport {
+extension BridgeReport {
     /// This page followed by `later`'s sessions of the same page (numbered on from this one's count).
-    func appending(_ later: PageReport) -> PageReport {
+    func appending(_ later: BridgeReport) -> BridgeReport {
         var tally = self
-        tally.kept += later.kept.map { Kept(session: $0.session + count, report: $0.report) }
-        tally.count += later.count
+        tally.kept += later.kept.map { Kept(session: $0.session + sessionCount, report: $0.report) }
+        tally.sessionCount += later.sessionCount
         tally.failedCount += later.failedCount
-        tally.failedCategories = Array(Set(failedCategories + later.failedCategories)).sorted {
-            $0.rawValue < $1.rawValue
-        }
-        tally.onlyUnreachable = onlyUnreachable && later.onlyUnreachable
+        tally.failedCategories += later.failedCategories.filter { !failedCategories.contains($0) }
         tally.failedCases += later.failedCases
         tally.skippedCases += later.skippedCases
         tally.totalSeconds += later.totalSeconds

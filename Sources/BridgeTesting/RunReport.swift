@@ -62,7 +62,7 @@ package struct RunReport: Sendable {
         package var ofCount: String { "\(index) of \(count)" }
     }
 
-    package var pages: [PageReport]
+    package var pages: [BridgeReport]
     package var contract: Contract
     /// The shards the report holds: none for a whole list, one for a shard's run, several once merged.
     package var shards: [Shard]
@@ -83,7 +83,7 @@ package struct RunReport: Sendable {
     package var positions: [Int]?
 
     package init(
-        pages: [PageReport], contract: Contract, shards: [Shard] = [], interrupted: Bool = false,
+        pages: [BridgeReport], contract: Contract, shards: [Shard] = [], interrupted: Bool = false,
         notRun: [String] = [], webbridgeVersion: String = WebBridgeVersion.number, startedAt: Date = Date(),
         timeout: Double = CheckConfiguration.defaultTimeout, engine: String = "", positions: [Int]? = nil
     ) {
@@ -100,14 +100,14 @@ package struct RunReport: Sendable {
     }
 
     /// The pages that failed, in order.
-    package var failedPages: [PageReport] { pages.filter { !$0.passed } }
+    package var failedPages: [BridgeReport] { pages.filter { !$0.passed } }
     /// How many pages passed (a page with no finished session counts as passed here; `passed` says no verdict).
     package var passedPageCount: Int { pages.count - failedPages.count }
 
     /// Each failed category with the pages that failed in it (a page counts in each of its categories).
     package var failedByCategory: [(category: FailureCategory, pages: [String])] {
         FailureCategory.allCases.compactMap { category in
-            let names = failedPages.filter { $0.failedCategories.contains(category) }.map(\.name)
+            let names = failedPages.filter { $0.failedCategories.contains(category) }.map(\.page)
             return names.isEmpty ? nil : (category, names)
         }
     }
@@ -122,7 +122,7 @@ package struct RunReport: Sendable {
     /// Every page ran at least one session and passed, and no shard is missing: a run stopped before that, or a
     /// merge that lacks a part of the list, has no verdict, never a pass.
     package var passed: Bool {
-        failedPages.isEmpty && notRun.isEmpty && missingShards.isEmpty && pages.allSatisfy { $0.count > 0 }
+        failedPages.isEmpty && notRun.isEmpty && missingShards.isEmpty && pages.allSatisfy { $0.sessionCount > 0 }
     }
 }
 
@@ -167,7 +167,7 @@ extension RunReport: Codable {
         try container.encode(
             failedByCategory.map { CategoryCount(category: $0, categoryText: $0.rawValue, pages: $1.count) },
             forKey: .failedByCategory)
-        try container.encode(pages, forKey: .pages)
+        try container.encode(pages.map(PageCoding.init), forKey: .pages)
     }
 
     /// Reads what `encode` wrote; the verdicts and counts are computed again from the pages, not trusted.
@@ -200,7 +200,7 @@ extension RunReport: Codable {
                 debugDescription: "a position out of range (the rule: 0 <= position < \(Self.largestList))")
         }
         self.init(
-            pages: try container.decode([PageReport].self, forKey: .pages),
+            pages: try container.decode([PageCoding].self, forKey: .pages).map(\.report),
             contract: try container.decode(Contract.self, forKey: .contract),
             shards: shards,
             interrupted: try container.decode(Bool.self, forKey: .interrupted),
@@ -222,7 +222,19 @@ extension RunReport: Codable {
     package static let longestTimeout: Double = 86_400
 }
 
-extension PageReport: Codable {
+/// A page in the JSON report: its `BridgeReport`, which stays free of a public `Codable` conformance (the JSON
+/// shape is the tool's, not the library's API).
+private struct PageCoding: Codable {
+    let report: BridgeReport
+
+    init(_ report: BridgeReport) { self.report = report }
+
+    func encode(to encoder: any Encoder) throws { try report.encode(to: encoder) }
+
+    init(from decoder: any Decoder) throws { report = try BridgeReport(from: decoder) }
+}
+
+extension BridgeReport {
     /// The largest count a report may hold (10^12): merged sums of such counts can't overflow.
     package static let largestCount = 1_000_000_000_000
 
@@ -236,18 +248,21 @@ extension PageReport: Codable {
         let categoryText: String
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    /// A page as schema 1 writes it (`setupError` is `verifyBridge`'s and never in a run of the tool).
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .page)
+        try container.encode(page, forKey: .page)
         try container.encode(passed, forKey: .passed)
-        try container.encode(count, forKey: .sessionCount)
+        try container.encode(sessionCount, forKey: .sessionCount)
         try container.encode(failedCount, forKey: .failedCount)
         try container.encode(omitted, forKey: .omittedSessions)
         try container.encode(totalSeconds, forKey: .seconds)
         try container.encode(failedCases, forKey: .failedDirections)
         try container.encode(skippedCases, forKey: .skippedDirections)
         try container.encode(
-            failedCategories.map { Category(category: $0, categoryText: $0.rawValue) }, forKey: .failedCategories)
+            failedCategories.sorted { $0.rawValue < $1.rawValue }.map {
+                Category(category: $0, categoryText: $0.rawValue)
+            }, forKey: .failedCategories)
         try container.encode(kept, forKey: .sessions)
         try container.encodeIfPresent(stress, forKey: .stress)
         // Computed from the sessions, so a merge keeps them; read back by computing them again.
@@ -255,19 +270,18 @@ extension PageReport: Codable {
         try container.encodeIfPresent(flaky, forKey: .flaky)
     }
 
-    package init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        var tally = PageReport(name: try container.decode(String.self, forKey: .page))
-        tally.count = try container.decode(Int.self, forKey: .sessionCount)
+        var tally = BridgeReport(page: try container.decode(String.self, forKey: .page))
+        tally.sessionCount = try container.decode(Int.self, forKey: .sessionCount)
         tally.failedCount = try container.decode(Int.self, forKey: .failedCount)
         tally.totalSeconds = try container.decode(Double.self, forKey: .seconds)
         tally.failedCases = try container.decode(Int.self, forKey: .failedDirections)
         tally.skippedCases = try container.decode(Int.self, forKey: .skippedDirections)
         tally.failedCategories = try container.decode([Category].self, forKey: .failedCategories).map(\.category)
             .sorted { $0.rawValue < $1.rawValue }
-        tally.onlyUnreachable = tally.failedCategories.allSatisfy { $0 == .pageUnreachable }
         for (key, value) in [
-            (CodingKeys.sessionCount, tally.count), (.failedCount, tally.failedCount),
+            (CodingKeys.sessionCount, tally.sessionCount), (.failedCount, tally.failedCount),
             (.failedDirections, tally.failedCases), (.skippedDirections, tally.skippedCases),
         ] where !(0...Self.largestCount).contains(value) {
             throw DecodingError.dataCorruptedError(
@@ -280,35 +294,43 @@ extension PageReport: Codable {
                 debugDescription:
                     "\(tally.totalSeconds) is not a duration (the rule: seconds, 0 to \(Self.largestCount))")
         }
-        tally.kept = try container.decode([PageReport.Kept].self, forKey: .sessions)
-        if let kept = tally.kept.first(where: { !(1...max(1, tally.count)).contains($0.session) }) {
+        tally.kept = try container.decode([Kept].self, forKey: .sessions)
+        if let kept = tally.kept.first(where: { !(1...max(1, tally.sessionCount)).contains($0.session) }) {
             throw DecodingError.dataCorruptedError(
                 forKey: .sessions, in: container,
                 debugDescription:
-                    "session \(kept.session) is not one of the page's \(tally.count) sessions (the rule: 1 <= session <= sessionCount)"
+                    "session \(kept.session) is not one of the page's \(tally.sessionCount) sessions (the rule: 1 <= session <= sessionCount)"
             )
         }
         tally.stress = try container.decodeIfPresent(StressVerdict.self, forKey: .stress)
         // Counts a renderer relies on (omitted sessions, the verdict) must agree with the sessions listed.
         let failedKept = tally.kept.count { !$0.report.passed }
-        guard tally.kept.count <= tally.count, failedKept <= tally.failedCount, tally.failedCount <= tally.count,
-            (tally.failedCount == 0) == tally.failedCategories.isEmpty
+        guard tally.kept.count <= tally.sessionCount, failedKept <= tally.failedCount,
+            tally.failedCount <= tally.sessionCount, (tally.failedCount == 0) == tally.failedCategories.isEmpty
         else {
             throw DecodingError.dataCorruptedError(
                 forKey: .sessionCount, in: container,
                 debugDescription:
-                    "the counts (sessionCount \(tally.count), failedCount \(tally.failedCount), \(tally.failedCategories.count) failedCategories) do not fit the \(tally.kept.count) sessions listed (\(failedKept) failed)"
+                    "the counts (sessionCount \(tally.sessionCount), failedCount \(tally.failedCount), \(tally.failedCategories.count) failedCategories) do not fit the \(tally.kept.count) sessions listed (\(failedKept) failed)"
             )
         }
         self = tally
     }
 }
 
-extension PageReport.Kept: Decodable {
-    private enum KeptKeys: String, CodingKey { case session }
+extension BridgeReport.Kept: Codable {
+    private enum CodingKeys: String, CodingKey { case session, passed }
+
+    // The report's own fields, plus its number and verdict (decoding reads the number and the report).
+    package func encode(to encoder: any Encoder) throws {
+        try report.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(session, forKey: .session)
+        try container.encode(report.passed, forKey: .passed)
+    }
 
     package init(from decoder: any Decoder) throws {
-        let session = try decoder.container(keyedBy: KeptKeys.self).decode(Int.self, forKey: .session)
+        let session = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .session)
         self.init(session: session, report: try SessionReport(from: decoder))
     }
 }

@@ -101,17 +101,18 @@ package enum SessionText {
     }
 }
 
-extension PageReport {
-    /// The closing line over the sessions: the verdict, every failed category, the counts. (Some sessions failed and
-    /// some passed: `FLAKY:`.)
+extension BridgeReport {
+    /// The closing line over the sessions: the verdict, every failed category (by name), the counts. (Some sessions
+    /// failed and some passed: `FLAKY:`.)
     package var summary: String {
         // A run stopped before its first session ended has no verdict; "PASS (0 sessions)" would read as one.
-        guard count > 0 else { return "no verdict: no session finished" }
-        let sessions = count == 1 ? "1 session" : "\(count) sessions"
-        guard !passed else { return "PASS: both directions of the bridge hold (\(sessions))" }
-        let categories = failedCategories.map(\.rawValue).joined(separator: "; ")
+        guard sessionCount > 0 else { return "no verdict: no session finished" }
+        let sessions = sessionCount == 1 ? "1 session" : "\(sessionCount) sessions"
+        guard failedCount > 0 else { return "PASS: both directions of the bridge hold (\(sessions))" }
+        let categories = failedCategories.map(\.rawValue).sorted().joined(separator: "; ")
         if outcome == .flaky {
-            return "FLAKY: \(categories) (\(failedCount) of \(sessions) failed, \(count - failedCount) passed)"
+            return
+                "FLAKY: \(categories) (\(failedCount) of \(sessions) failed, \(sessionCount - failedCount) passed)"
         }
         return "FAIL: \(categories) (\(failedCount) of \(sessions) failed)"
     }

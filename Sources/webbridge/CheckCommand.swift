@@ -207,11 +207,11 @@ enum CheckCommand {
 
     /// Exit 4 only when the page could not be fetched; any broken contract is exit 1.
     static func exitStatus(_ reports: [SessionReport]) -> ExitStatus {
-        exitStatus(PageReport(reports))
+        exitStatus(BridgeReport(sessions: reports))
     }
 
     /// Exit 4 only when every failure was a page that could not be fetched; any broken contract is exit 1.
-    static func exitStatus(_ tally: PageReport) -> ExitStatus {
+    static func exitStatus(_ tally: BridgeReport) -> ExitStatus {
         if tally.passed { return .pass }
         return tally.onlyUnreachable ? .pageUnreachable : .contractFailure
     }

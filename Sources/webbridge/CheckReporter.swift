@@ -55,7 +55,7 @@ struct CheckReporter {
     var reports: [ReportTarget] = []
 
     /// Prints the verdict and writes the report files; false when a report file could not be written.
-    func end(_ tally: PageReport) -> Bool {
+    func end(_ tally: BridgeReport) -> Bool {
         if format == .text {
             Output.report(TextReport.render(run(tally), TextReport.Options(page: true)))
             if let entry = annotates,
@@ -72,9 +72,9 @@ struct CheckReporter {
 
     /// The run of this one page as a report: a single page is a run of one, rendered as a suite's is.
     /// - Parameter named: the page's name in the report; the path as given unless named otherwise.
-    func run(_ tally: PageReport, named: String? = nil, interrupted: Bool = false) -> RunReport {
+    func run(_ tally: BridgeReport, named: String? = nil, interrupted: Bool = false) -> RunReport {
         var page = tally
-        page.name = named ?? pagePath ?? pageName
+        page.page = named ?? pagePath ?? pageName
         return RunReport(
             pages: [page],
             contract: RunReport.Contract(configuration.contract), interrupted: interrupted, startedAt: startedAt,
@@ -82,7 +82,7 @@ struct CheckReporter {
     }
 
     /// The whole report over `tally` in a document format (json, junit, html), `notice` saying why it is partial.
-    func document(_ format: CheckOptions.Format, _ tally: PageReport, notice: String? = nil) -> String {
+    func document(_ format: CheckOptions.Format, _ tally: BridgeReport, notice: String? = nil) -> String {
         switch format {
         case .text: TextReport.render(run(tally), TextReport.Options(page: true, explainsFlaky: false))
         case .json: JSONReport.render(run(tally, interrupted: notice != nil))
@@ -95,19 +95,19 @@ struct CheckReporter {
 
     /// What was done before a signal stopped the run: the sessions so far and a partial summary, and the report
     /// files with what finished.
-    func interrupted(_ tally: PageReport, of total: Int, signal: Int32) {
+    func interrupted(_ tally: BridgeReport, of total: Int, signal: Int32) {
         let name = SignalWatcher.name(signal)
         // No session finished: there is no verdict, and a summary of nothing would read as a pass.
         let note =
-            tally.count == 0
+            tally.sessionCount == 0
             ? "interrupted by \(name) before the first of \(total == 1 ? "1 session" : "\(total) sessions") finished"
-            : "interrupted by \(name) after \(tally.count) of \(total) sessions"
+            : "interrupted by \(name) after \(tally.sessionCount) of \(total) sessions"
         switch format {
         case .text:
             Output.report(
-                tally.count == 0
+                tally.sessionCount == 0
                     ? "INTERRUPTED: \(note); no verdict"
-                    : "INTERRUPTED: \(note); so far: \(document(.text, tally)); did not run: \(total - tally.count) of \(total)"
+                    : "INTERRUPTED: \(note); so far: \(document(.text, tally)); did not run: \(total - tally.sessionCount) of \(total)"
             )
         case .json, .html: Output.out(document(format, tally, notice: note))
         case .junit:
@@ -126,7 +126,7 @@ final class CheckRun {
 
     let reporter: CheckReporter
     let total: Int
-    private(set) var tally = PageReport()
+    private(set) var tally = BridgeReport()
     private let progress: ProgressLine
     private var printedFailures = 0
 
@@ -142,7 +142,7 @@ final class CheckRun {
         // A session a signal cut short (its web process killed with us) is not a verdict.
         SignalWatcher.checkpoint()
         tally.add(report)
-        let index = tally.count
+        let index = tally.sessionCount
         var verbose = index == 1 || total == 1
         if !report.passed && !verbose {
             printedFailures += 1

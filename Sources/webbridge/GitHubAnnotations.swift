@@ -10,7 +10,7 @@ import Foundation
 /// a `--url` page has no file in the repository, so its annotation names the page in the text only.
 enum GitHubAnnotations {
     /// The annotation of one page, or nil when it passed. `file` is the page's path as given on the command line.
-    static func annotation(page: String, file: String?, tally: PageReport) -> String? {
+    static func annotation(page: String, file: String?, tally: BridgeReport) -> String? {
         guard !tally.passed else { return nil }
         let failure = tally.kept.lazy.flatMap(\.report.failures).first
         let category = failure?.category.rawValue ?? tally.failedCategories.first?.rawValue ?? "failed"
@@ -22,7 +22,8 @@ enum GitHubAnnotations {
             }
         }
         properties.append("title=\(property("webbridge: \(category)"))")
-        let counts = "\(tally.failedCount) of \(tally.count) \(tally.count == 1 ? "session" : "sessions") failed"
+        let counts =
+            "\(tally.failedCount) of \(tally.sessionCount) \(tally.sessionCount == 1 ? "session" : "sessions") failed"
         let text = "\(TerminalText.escape(page)): \(failure?.description ?? category) (\(counts))"
         return "::error \(properties.joined(separator: ","))::\(data(TerminalText.line(text)))"
     }

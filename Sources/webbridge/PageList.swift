@@ -184,7 +184,7 @@ extension PageList {
             throw CommandError("--durations: \(error)")
         }
         var seconds: [String: Double] = [:]
-        for page in report.pages where page.count > 0 { seconds[page.name] = page.totalSeconds }
+        for page in report.pages where page.sessionCount > 0 { seconds[page.page] = page.totalSeconds }
         return entries.map { seconds[$0.name] }
     }
 
@@ -198,7 +198,7 @@ extension PageList {
         } catch {
             throw CommandError("--last-failed: \(error)")
         }
-        let rerun = Set(report.pages.filter { !$0.passed || $0.count == 0 }.map(\.name) + report.notRun)
+        let rerun = Set(report.pages.filter { !$0.passed || $0.sessionCount == 0 }.map(\.page) + report.notRun)
         let selected = entries.filter { rerun.contains($0.name) }
         guard !selected.isEmpty else {
             throw CommandError(

@@ -18,7 +18,7 @@ final class SuiteRun {
     private struct Page {
         let name: String
         let entry: PageEntry
-        var tally: PageReport?
+        var tally: BridgeReport?
         var block: [String] = []
     }
 
@@ -157,7 +157,7 @@ final class SuiteRun {
             if let stress { run.record(stress: stress) }
         }
         var finished = run.tally
-        finished.name = pages[index].name
+        finished.page = pages[index].name
         pages[index].tally = finished
         pages[index].block = buffer.lines
         done += 1
@@ -186,7 +186,7 @@ final class SuiteRun {
         let title = "page \(index + 1) of \(pages.count): \(pages[index].name)"
         if options.reporter == .compact, tally.passed {
             // One line a passing page; a failing one is printed in full.
-            let sessions = tally.count == 1 ? "1 session" : "\(tally.count) sessions"
+            let sessions = tally.sessionCount == 1 ? "1 session" : "\(tally.sessionCount) sessions"
             Output.report("PASS  \(title) (\(sessions))")
             pages[index].block = []
             return

@@ -237,8 +237,8 @@ final class HTMLReportTests: XCTestCase {
         let failed = SessionReport(
             load: .pass("didFinish"), pageToNative: .fail(BridgeFailure(.nativeDidNotReceive, "no ready")),
             nativeToPage: .notRun("no ready"), timeline: [], extraMessages: [])
-        var tally = PageReport()
-        for _ in 0..<(PageReport.keptFirst + PageReport.keptFailures + 5) { tally.add(failed) }
+        var tally = BridgeReport()
+        for _ in 0..<(BridgeReport.keptFirst + BridgeReport.keptFailures + 5) { tally.add(failed) }
         let rendered = HTMLReport.render(.of(page: "p.html", tally))
         XCTAssertTrue(
             rendered.contains(
@@ -274,7 +274,7 @@ final class HTMLReportTests: XCTestCase {
         let report = await check(try FixtureVariant.fixture())
         let date = Date(timeIntervalSince1970: 1_800_000_000)
         let run = RunReport(
-            pages: [PageReport(name: "checkout.html", [report])],
+            pages: [BridgeReport(page: "checkout.html", sessions: [report])],
             contract: RunReport.Contract(name: "bridge", version: 3), startedAt: date, timeout: 2.5,
             engine: EngineEnvironment.engineVersion)
         let rendered = HTMLReport.render(run, HTMLReport.Options(title: "checkout.html"))
@@ -321,7 +321,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testIdenticalRepeatedSessionsAreDrawnOnceWithTheirCount() async throws {
-        var tally = PageReport()
+        var tally = BridgeReport()
         for _ in 1...5 { tally.add(await check(try FixtureVariant.fixture())) }
         XCTAssertEqual(tally.kept.count, 5)
         let read = try await query(

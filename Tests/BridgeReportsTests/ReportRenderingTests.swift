@@ -38,7 +38,7 @@ final class ReportRenderingTests: XCTestCase {
 
     func testJSONCarriesEverySessionAndTheVerdict() throws {
         let report = RunReport(
-            pages: [PageReport(name: "a.html", [passed, failedReady])],
+            pages: [BridgeReport(page: "a.html", sessions: [passed, failedReady])],
             contract: RunReport.Contract(name: "bridge", version: 1))
         let json = JSONReport.render(report)
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -70,12 +70,12 @@ final class ReportRenderingTests: XCTestCase {
     }
 
     func testATallyKeepsCountsButOnlyABoundedNumberOfReports() {
-        var tally = PageReport()
+        var tally = BridgeReport()
         for _ in 0..<10_000 { tally.add(passed) }
         for _ in 0..<1_000 { tally.add(failedReady) }
-        XCTAssertEqual(tally.count, 11_000)
+        XCTAssertEqual(tally.sessionCount, 11_000)
         XCTAssertEqual(tally.failedCount, 1_000)
-        XCTAssertEqual(tally.kept.count, PageReport.keptFirst + PageReport.keptFailures)
+        XCTAssertEqual(tally.kept.count, BridgeReport.keptFirst + BridgeReport.keptFailures)
         XCTAssertEqual(tally.kept.last?.session, 10_100)
         XCTAssertFalse(tally.onlyUnreachable)
         XCTAssertEqual(
@@ -83,7 +83,9 @@ final class ReportRenderingTests: XCTestCase {
             "FLAKY: native did not receive the page's message (1000 of 11000 sessions failed, 10000 passed)")
         XCTAssertEqual(
             tally.summary,
-            PageReport(Array(repeating: passed, count: 10_000) + Array(repeating: failedReady, count: 1_000)).summary)
+            BridgeReport(
+                sessions: Array(repeating: passed, count: 10_000) + Array(repeating: failedReady, count: 1_000)
+            ).summary)
         let xml = JUnitReport.render(.of(page: "p.html", tally))
         // The root and the page's suite both count every session, not only the kept ones.
         XCTAssertTrue(

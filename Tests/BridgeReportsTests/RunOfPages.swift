@@ -4,7 +4,7 @@ extension RunReport {
     /// A run of `pages`, each with its sessions, against the default contract's name and version.
     static func of(_ pages: [(page: String, sessions: [SessionReport])]) -> RunReport {
         RunReport(
-            pages: pages.map { PageReport(name: $0.page, $0.sessions) },
+            pages: pages.map { BridgeReport(page: $0.page, sessions: $0.sessions) },
             contract: RunReport.Contract(name: "bridge", version: 1))
     }
 
@@ -12,9 +12,9 @@ extension RunReport {
     static func of(page: String, _ sessions: [SessionReport]) -> RunReport { of([(page, sessions)]) }
 
     /// A run of one page's report, named `name`.
-    static func of(page name: String, _ tally: PageReport) -> RunReport {
+    static func of(page name: String, _ tally: BridgeReport) -> RunReport {
         var page = tally
-        page.name = name
+        page.page = name
         return RunReport(pages: [page], contract: RunReport.Contract(name: "bridge", version: 1))
     }
 }

@@ -31,8 +31,8 @@ final class RunReportTests: XCTestCase {
     var report: RunReport {
         RunReport(
             pages: [
-                PageReport(name: "a.html", [passed, rejected, passed]),
-                PageReport(name: "b.html", [passed]),
+                BridgeReport(page: "a.html", sessions: [passed, rejected, passed]),
+                BridgeReport(page: "b.html", sessions: [passed]),
             ],
             contract: RunReport.Contract(name: "checkout", version: 3), shards: [RunReport.Shard(index: 1, count: 2)],
             // A whole millisecond: the JSON keeps milliseconds, and the HTML header shows the start.
@@ -72,6 +72,7 @@ final class RunReportTests: XCTestCase {
         XCTAssertEqual(TextReport.render(decoded), TextReport.render(original))
         XCTAssertEqual(decoded.contract, original.contract)
         XCTAssertEqual(decoded.shards, original.shards)
+        XCTAssertEqual(decoded.pages, original.pages, "each page's report reads back as the same value")
     }
 
     func testCountsThatContradictTheSessionsAreRefused() throws {

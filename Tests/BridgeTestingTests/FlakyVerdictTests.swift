@@ -30,7 +30,7 @@ final class FlakyVerdictTests: XCTestCase {
                 (.loadStarted, 0, ""), (.readyReceived, 5, ready), (.didFinish, 250, ""),
                 (.syncSent, 251, "{kind: String, value: String}"), (.notAccepted, 252, "TypeError"),
             ])
-        var tally = PageReport()
+        var tally = BridgeReport()
         for report in [passing, failing, passing] { tally.add(report) }
         XCTAssertEqual(tally.outcome, .flaky)
         let verdict = try XCTUnwrap(tally.flaky)
@@ -61,7 +61,7 @@ final class FlakyVerdictTests: XCTestCase {
                 (.messageReceived, 140, "deadline {kind: String}"), (.sent, 190, "ping: window.app.ping(…)"),
                 (.notAccepted, 191, "refused"),
             ])
-        var tally = PageReport()
+        var tally = BridgeReport()
         for report in [passing, failing] { tally.add(report) }
         let explanation = try XCTUnwrap(tally.flaky?.explanations.first)
         XCTAssertEqual(
@@ -75,7 +75,7 @@ final class FlakyVerdictTests: XCTestCase {
     func testTheSameOrderGivesNoTokenButTheEventThatMovedMost() throws {
         let passing = session(true, [(.loadStarted, 0, ""), (.readyReceived, 5, ready), (.didFinish, 20, "")])
         let failing = session(false, [(.loadStarted, 0, ""), (.readyReceived, 5, ready), (.didFinish, 90, "")])
-        var tally = PageReport()
+        var tally = BridgeReport()
         for report in [failing, passing] { tally.add(report) }
         let explanation = try XCTUnwrap(tally.flaky?.explanations.first)
         XCTAssertNil(explanation.perturbation)
@@ -88,9 +88,9 @@ final class FlakyVerdictTests: XCTestCase {
     func testOnlyMixedUnstressedSessionsAreFlaky() {
         let passing = session(true, [(.loadStarted, 0, "")])
         let failing = session(false, [(.loadStarted, 0, "")])
-        XCTAssertEqual(PageReport([passing, passing]).outcome, .passed)
-        XCTAssertEqual(PageReport([failing, failing]).outcome, .failed)
-        var stressed = PageReport([failing, passing])
+        XCTAssertEqual(BridgeReport(sessions: [passing, passing]).outcome, .passed)
+        XCTAssertEqual(BridgeReport(sessions: [failing, failing]).outcome, .failed)
+        var stressed = BridgeReport(sessions: [failing, passing])
         XCTAssertEqual(stressed.outcome, .flaky)
         stressed.stress = StressVerdict(seed: 1, sessions: 2, failed: 1, byCategory: [], failures: [])
         XCTAssertEqual(stressed.outcome, .failed)
@@ -101,10 +101,10 @@ final class FlakyVerdictTests: XCTestCase {
     func testTheFirstPassingSessionIsKeptAfterTheFirstSessionsFailed() {
         let passing = session(true, [(.loadStarted, 0, "")])
         let failing = session(false, [(.loadStarted, 0, "")])
-        var tally = PageReport()
-        for _ in 0..<(PageReport.keptFirst + PageReport.keptFailures + 5) { tally.add(failing) }
+        var tally = BridgeReport()
+        for _ in 0..<(BridgeReport.keptFirst + BridgeReport.keptFailures + 5) { tally.add(failing) }
         tally.add(passing)
         tally.add(passing)
-        XCTAssertEqual(tally.kept.filter(\.report.passed).map(\.session), [tally.count - 1])
+        XCTAssertEqual(tally.kept.filter(\.report.passed).map(\.session), [tally.sessionCount - 1])
     }
 }

@@ -162,7 +162,7 @@ final class PageDiagnosticsTests: XCTestCase {
         // The HTML report marks the page's unhandled errors, not the console messages it chose to write.
         let html = HTMLReport.render(
             RunReport(
-                pages: [PageReport(name: "page.html", [report])],
+                pages: [BridgeReport(page: "page.html", sessions: [report])],
                 contract: RunReport.Contract(name: "bridge", version: 1)))
         let marks = html.components(separatedBy: "\n").filter { $0.contains("data-event=\"page reported\"") }
         XCTAssertEqual(

@@ -18,12 +18,12 @@ final class RunReportMergeTests: XCTestCase {
     /// The shard `index`/`count` of a list of `total` pages named p0, p1, …, as `--shard` selects them.
     func shard(_ index: Int, of count: Int, total: Int) -> RunReport {
         let pages = (0..<total).filter { $0 % count == index - 1 }.map {
-            PageReport(name: "p\($0)", [$0 == 4 ? failed : passed])
+            BridgeReport(page: "p\($0)", sessions: [$0 == 4 ? failed : passed])
         }
         return RunReport(pages: pages, contract: contract, shards: [RunReport.Shard(index: index, count: count)])
     }
 
-    func names(_ report: RunReport) -> [String] { report.pages.map(\.name) }
+    func names(_ report: RunReport) -> [String] { report.pages.map(\.page) }
 
     func testShardsOfUnevenSizeGoBackInListOrderInAnyOrderGiven() throws {
         let list = (0..<7).map { "p\($0)" }
@@ -38,16 +38,16 @@ final class RunReportMergeTests: XCTestCase {
     }
 
     func testRunsOfOnePageKeepEverySessionNumberedOn() throws {
-        let first = RunReport(pages: [PageReport(name: "a", [passed, passed])], contract: contract)
+        let first = RunReport(pages: [BridgeReport(page: "a", sessions: [passed, passed])], contract: contract)
         let second = RunReport(
             pages: [
-                PageReport(name: "a", [failed]), PageReport(name: "b", []),
+                BridgeReport(page: "a", sessions: [failed]), BridgeReport(page: "b", sessions: []),
             ],
             contract: contract)
         let merged = try RunReport.merged([("first", first), ("second", second)])
         XCTAssertEqual(names(merged), ["a", "b"])
         let tally = merged.pages[0]
-        XCTAssertEqual(tally.count, 3)
+        XCTAssertEqual(tally.sessionCount, 3)
         XCTAssertEqual(tally.failedCount, 1)
         XCTAssertEqual(tally.kept.map(\.session), [1, 2, 3])
         XCTAssertEqual(tally.failedCategories, [.nativeDidNotReceive])
@@ -142,7 +142,7 @@ final class RunReportMergeTests: XCTestCase {
     /// A merge of part of a split has no verdict: the missing shards are named and the report never passes.
     func testAMergeThatLacksAShardNeverPasses() throws {
         let passing = RunReport(
-            pages: [PageReport(name: "p0", [passed])], contract: contract,
+            pages: [BridgeReport(page: "p0", sessions: [passed])], contract: contract,
             shards: [RunReport.Shard(index: 1, count: 2)])
         XCTAssertTrue(passing.failedPages.isEmpty)
         let merged = try RunReport.merged([("1", passing)])

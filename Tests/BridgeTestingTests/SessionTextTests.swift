@@ -27,12 +27,12 @@ final class SessionTextTests: XCTestCase {
     }
 
     func testSummaryNamesEachFailedCategoryAndTheCount() {
-        XCTAssertEqual(PageReport([passed]).summary, "PASS: both directions of the bridge hold (1 session)")
+        XCTAssertEqual(BridgeReport(sessions: [passed]).summary, "PASS: both directions of the bridge hold (1 session)")
         XCTAssertEqual(
-            PageReport([passed, failedReady, failedReady]).summary,
+            BridgeReport(sessions: [passed, failedReady, failedReady]).summary,
             "FLAKY: native did not receive the page's message (2 of 3 sessions failed, 1 passed)")
         XCTAssertEqual(
-            PageReport([failedReady, failedReady]).summary,
+            BridgeReport(sessions: [failedReady, failedReady]).summary,
             "FAIL: native did not receive the page's message (2 of 2 sessions failed)")
     }
 

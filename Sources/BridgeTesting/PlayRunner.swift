@@ -46,7 +46,8 @@ final class PlayRunner {
         self.play = play
         self.session = session
         perturber = configuration.perturbation.map {
-            SessionPerturber($0, session: session, appScripts: play.userScripts)
+            SessionPerturber(
+                $0, session: session, appScripts: play.userScripts, firstExpected: play.expectedMessages.first)
         }
         served = ServedPage(page: configuration.page)
         clock = CheckClock(timeout: configuration.timeout, bound: configuration.bound, paused: perturber?.pausedTime)
@@ -138,11 +139,7 @@ final class PlayRunner {
     }
 
     /// Whether the reload is due and the first document said its first expected message.
-    private var reloadReady: Bool {
-        guard let perturber else { return false }
-        let said = play.expectedMessages.first.map { session.documentCounts[1]?[$0, default: 0] ?? 0 > 0 } ?? true
-        return perturber.reloadReady(said: said)
-    }
+    private var reloadReady: Bool { perturber?.reloadReady ?? false }
 
     /// How the play ends now, if it has nothing left to do: every step ran and the load is over, and every expected
     /// message came (settled), or the verdict is decided whatever comes later (decided): page → native failed for

@@ -24,8 +24,11 @@ final class SessionPerturber {
     private var finishedAtReload = 0
     /// Whether the reloaded document finished and its didFinish steps were queued.
     var secondDocumentStarted = false
-    /// When native issued the reload (nil: not yet).
+    /// When the reload fell due, and when native issued it (nil: not yet).
+    private var reloadDueAt: DispatchTime?
     private var reloadIssuedAt: DispatchTime?
+    /// The first message the play expects: the first document must say it before it is replaced.
+    private let firstExpected: String?
     /// The time the web process has been paused so far, which the session's deadlines do not count.
     let pausedTime: PausedTime
     /// One virtual timeline for the page's timers and native's holds (the page's clock is installed by
@@ -44,8 +47,12 @@ final class SessionPerturber {
     /// session), and a handler gone mid-session (a document replaced while it is gone could not have answered).
     static let reloading: Set<LifecycleFault.Kind?> = [.processKilled, .evaluateInNavigation, .handlerReAdded]
 
-    init(_ perturbation: Perturbation, session: BridgeSession, appScripts: [UserScriptSpec] = []) {
+    init(
+        _ perturbation: Perturbation, session: BridgeSession, appScripts: [UserScriptSpec] = [],
+        firstExpected: String? = nil
+    ) {
         self.appScripts = appScripts
+        self.firstExpected = firstExpected
         self.perturbation = perturbation
         self.session = session
         let budget = perturbation.pauses.map(\.milliseconds).reduce(perturbation.pauseAtFinish ?? 0, +)
@@ -54,9 +61,11 @@ final class SessionPerturber {
         clock = PageClockDriver(session: session)
         session.controller.add(PageClockHandler(clock), contentWorld: .page, name: PageClock.handlerName)
         clock.pageHeld = { [unowned self] in
-            // From the reload's start until the new document commits, at most the anchors' grace (a reload that
-            // never commits leaves the first document running).
-            guard let since = reloadIssuedAt, !reloaded else { return nil }
+            // From when the reload is due and ready (native issues it between two steps, which may be a while on a
+            // busy machine: seen, the page's timer 1 ms after the reload's due time ran before native issued it)
+            // until the new document commits, at most the anchors' grace (a reload that never commits leaves the
+            // first document running).
+            guard let since = reloadIssuedAt ?? (reloadReady ? reloadDueAt : nil), !reloaded else { return nil }
             let waited = Double(DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1e6
             return PageClockDriver.anchorGrace - waited
         }
@@ -167,13 +176,17 @@ final class SessionPerturber {
         guard let after = perturbation.reloadAfter, !Self.reloading.contains(perturbation.fault?.kind) else { return }
         clock.schedule(after: after) { [weak self] in
             self?.reloadDue = true
+            self?.reloadDueAt = .now()
             self?.session.notify()
         }
     }
 
-    /// Whether to reload now: it is due, and the first document said its first expected message (`said`). A
-    /// document replaced before it could say ready proves nothing about the page.
-    func reloadReady(said: Bool) -> Bool { reloadDue && reloadDocument == nil && said }
+    /// Whether to reload now: it is due, and the first document said the play's first expected message. A document
+    /// replaced before it could say ready proves nothing about the page.
+    var reloadReady: Bool {
+        let said = firstExpected.map { session.documentCounts[1]?[$0, default: 0] ?? 0 > 0 } ?? true
+        return reloadDue && reloadDocument == nil && said
+    }
 
     /// Loads the page again between two steps (`load` issues it), so no native call is cut in half: a second
     /// document, whose first message must come again (once) and whose didFinish steps run again.

@@ -47,10 +47,7 @@ final class StressURLCommandTests: XCTestCase {
         // The failure's own token (the first printed), run again three times: it fails every time.
         let token = try XCTUnwrap(StressCommandTests.tokens(verdict.joined(separator: "\n")).first, stressed.stdout)
         let replayed = try CLI.run(
-            [
-                "check", "--url", url("late-script"), "--play", play, "--replay", token, "--repeat", "3", "--timeout",
-                "2",
-            ])
+            ["check", "--url", url("late-script"), "--play", play, "--replay", token, "--repeat", "3"])
         XCTAssertEqual(replayed.status, 1, replayed.stdout + replayed.stderr)
         XCTAssertTrue(
             replayed.stdout.contains("FAIL: page did not accept the native message (3 of 3 sessions failed)"),
